@@ -1,0 +1,269 @@
+// Package csr holds an immutable directed multigraph in compressed-sparse-row
+// form, readable straight from borrowed bytes (a memory mapping) without
+// copying or decoding at open.
+//
+// # Encoding
+//
+// One adjacency (forward or reverse) is one byte blob:
+//
+//	offsets  (n+1) × uint32 little-endian: byte offset of row u in data;
+//	         offsets[n] is len(data)
+//	data     rows back to back; row u is
+//	           uvarint  count of edges
+//	           count × { attr byte, uvarint delta }
+//	         where the targets of a row are ascending and delta is the
+//	         target minus the previous target of the row (the first is
+//	         relative to 0).
+//
+// The attr byte is opaque to this package; the snapshot format packs the
+// edge type and a confidence bucket into it.
+//
+// Delta-coded targets keep a row small when a node's neighbours have nearby
+// ids, which the extractor arranges by numbering the symbols of one file
+// together. Rows are decoded sequentially by [Iter]; no random access to the
+// k-th edge of a row is offered, and none is needed by the walks.
+//
+// # Safety
+//
+// A view never panics on corrupt bytes: every offset is checked against the
+// blob before use, and a row that runs past its end stops early, with
+// [Iter.Err] reporting it. A Graph and its Adjacency values are immutable and
+// safe for concurrent use; an Iter belongs to one goroutine.
+package csr
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Edge is one directed edge given to [Build].
+type Edge struct {
+	From, To uint32
+	Attr     uint8
+}
+
+// ErrCorrupt reports adjacency bytes that do not decode.
+var ErrCorrupt = errors.New("csr: corrupt adjacency")
+
+// Build encodes the forward and reverse adjacency of a graph with n nodes in
+// O(n + len(edges)) time, by two stable counting sorts. Parallel edges are
+// kept. An edge naming a node ≥ n is an error.
+func Build(n int, edges []Edge) (fwd, rev []byte, err error) {
+	if n < 0 || uint64(n) >= 1<<32-1 {
+		return nil, nil, fmt.Errorf("csr: node count %d out of range", n)
+	}
+	for i, e := range edges {
+		if int64(e.From) >= int64(n) || int64(e.To) >= int64(n) {
+			return nil, nil, fmt.Errorf("csr: edge %d (%d→%d) names a node outside [0,%d)", i, e.From, e.To, n)
+		}
+	}
+	// Sort by To, then stably by From: rows come out with ascending targets.
+	byTo := countingSort(n, edges, func(e Edge) uint32 { return e.To })
+	byFrom := countingSort(n, byTo, func(e Edge) uint32 { return e.From })
+	fwd = encode(n, byFrom, func(e Edge) (uint32, uint32) { return e.From, e.To })
+
+	byFrom = countingSort(n, edges, func(e Edge) uint32 { return e.From })
+	byTo = countingSort(n, byFrom, func(e Edge) uint32 { return e.To })
+	rev = encode(n, byTo, func(e Edge) (uint32, uint32) { return e.To, e.From })
+	return fwd, rev, nil
+}
+
+func countingSort(n int, in []Edge, key func(Edge) uint32) []Edge {
+	start := make([]int, n+1)
+	for _, e := range in {
+		start[key(e)+1]++
+	}
+	for i := 1; i <= n; i++ {
+		start[i] += start[i-1]
+	}
+	out := make([]Edge, len(in))
+	for _, e := range in {
+		k := key(e)
+		out[start[k]] = e
+		start[k]++
+	}
+	return out
+}
+
+// encode writes rows for edges already grouped by row and ascending by
+// target within a row.
+func encode(n int, sorted []Edge, rowTarget func(Edge) (uint32, uint32)) []byte {
+	head := 4 * (n + 1)
+	buf := make([]byte, head, head+len(sorted)*3+n)
+	var tmp [binary.MaxVarintLen64]byte
+	i := 0
+	for u := 0; u < n; u++ {
+		binary.LittleEndian.PutUint32(buf[4*u:], uint32(len(buf)-head))
+		j := i
+		for j < len(sorted) {
+			r, _ := rowTarget(sorted[j])
+			if int(r) != u {
+				break
+			}
+			j++
+		}
+		buf = append(buf, tmp[:binary.PutUvarint(tmp[:], uint64(j-i))]...)
+		prev := uint32(0)
+		for ; i < j; i++ {
+			_, t := rowTarget(sorted[i])
+			buf = append(buf, sorted[i].Attr)
+			buf = append(buf, tmp[:binary.PutUvarint(tmp[:], uint64(t-prev))]...)
+			prev = t
+		}
+	}
+	binary.LittleEndian.PutUint32(buf[4*n:], uint32(len(buf)-head))
+	return buf
+}
+
+// Adjacency is one direction of a graph, a view over borrowed bytes.
+type Adjacency struct {
+	n    int
+	offs []byte
+	data []byte
+}
+
+// NewAdjacency makes a view of an encoded adjacency for n nodes. It checks
+// only that the offset table fits; rows are checked as they are read, so the
+// cost does not grow with the graph.
+func NewAdjacency(n int, blob []byte) (Adjacency, error) {
+	if n < 0 {
+		return Adjacency{}, fmt.Errorf("%w: negative node count", ErrCorrupt)
+	}
+	head := 4 * (uint64(n) + 1)
+	if uint64(len(blob)) < head {
+		return Adjacency{}, fmt.Errorf("%w: %d bytes cannot hold offsets for %d nodes", ErrCorrupt, len(blob), n)
+	}
+	return Adjacency{n: n, offs: blob[:head], data: blob[head:]}, nil
+}
+
+// NumNodes is the number of rows.
+func (a Adjacency) NumNodes() int { return a.n }
+
+// Row returns an iterator over the edges of node u. A u out of range gives
+// an empty iterator.
+func (a Adjacency) Row(u uint32) Iter {
+	var it Iter
+	it.Reset(a, u)
+	return it
+}
+
+// Degree returns the number of edges of node u (0 for a bad row).
+func (a Adjacency) Degree(u uint32) int {
+	it := a.Row(u)
+	return it.left
+}
+
+// Iter walks one row. The zero value is an empty row.
+type Iter struct {
+	data []byte
+	pos  int
+	left int
+	prev uint64
+	bad  bool
+
+	// Node and Attr describe the current edge after Next returns true.
+	Node uint32
+	Attr uint8
+}
+
+// Reset points the iterator at row u of a, reusing it without allocation.
+func (it *Iter) Reset(a Adjacency, u uint32) {
+	*it = Iter{}
+	if int64(u) >= int64(a.n) {
+		return
+	}
+	lo := binary.LittleEndian.Uint32(a.offs[4*int(u):])
+	hi := binary.LittleEndian.Uint32(a.offs[4*int(u)+4:])
+	if lo > hi || uint64(hi) > uint64(len(a.data)) {
+		it.bad = true
+		return
+	}
+	row := a.data[lo:hi]
+	cnt, k := binary.Uvarint(row)
+	if k <= 0 || cnt > uint64(len(row)) {
+		it.bad = true
+		return
+	}
+	it.data, it.pos, it.left = row, k, int(cnt)
+}
+
+// Len is the number of edges not yet returned.
+func (it *Iter) Len() int { return it.left }
+
+// Next advances to the next edge.
+func (it *Iter) Next() bool {
+	if it.left == 0 {
+		return false
+	}
+	if it.pos >= len(it.data) {
+		it.bad, it.left = true, 0
+		return false
+	}
+	attr := it.data[it.pos]
+	d, k := binary.Uvarint(it.data[it.pos+1:])
+	if k <= 0 || it.prev+d > 1<<32-1 {
+		it.bad, it.left = true, 0
+		return false
+	}
+	it.pos += 1 + k
+	it.prev += d
+	it.left--
+	it.Node, it.Attr = uint32(it.prev), attr
+	return true
+}
+
+// Err reports whether the row was found corrupt while reading it.
+func (it *Iter) Err() error {
+	if it.bad {
+		return ErrCorrupt
+	}
+	return nil
+}
+
+// Graph is a forward and a reverse adjacency over the same nodes.
+type Graph struct {
+	Out Adjacency // edges u→v, in row u
+	In  Adjacency // the same edges, in row v
+}
+
+// NewGraph makes a view of both directions.
+func NewGraph(n int, fwd, rev []byte) (*Graph, error) {
+	out, err := NewAdjacency(n, fwd)
+	if err != nil {
+		return nil, fmt.Errorf("forward: %w", err)
+	}
+	in, err := NewAdjacency(n, rev)
+	if err != nil {
+		return nil, fmt.Errorf("reverse: %w", err)
+	}
+	return &Graph{Out: out, In: in}, nil
+}
+
+// NumNodes is the number of nodes.
+func (g *Graph) NumNodes() int { return g.Out.n }
+
+// Validate decodes every row of both directions and checks that they hold
+// the same number of edges. It costs O(V+E); use it when verifying a file.
+func (g *Graph) Validate() error {
+	var total [2]int
+	for d, a := range []Adjacency{g.Out, g.In} {
+		var it Iter
+		for u := 0; u < a.n; u++ {
+			it.Reset(a, uint32(u))
+			for it.Next() {
+				if int(it.Node) >= a.n {
+					return fmt.Errorf("%w: row %d names node %d of %d", ErrCorrupt, u, it.Node, a.n)
+				}
+				total[d]++
+			}
+			if it.bad {
+				return fmt.Errorf("%w: row %d", ErrCorrupt, u)
+			}
+		}
+	}
+	if total[0] != total[1] {
+		return fmt.Errorf("%w: %d forward edges but %d reverse", ErrCorrupt, total[0], total[1])
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+package csr
+
+import (
+	"math/rand"
+	"sort"
+	"testing"
+)
+
+func collect(a Adjacency, u uint32) []Edge {
+	var out []Edge
+	it := a.Row(u)
+	for it.Next() {
+		out = append(out, Edge{From: u, To: it.Node, Attr: it.Attr})
+	}
+	return out
+}
+
+func TestBuildRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	const n = 500
+	var edges []Edge
+	for i := 0; i < 3000; i++ {
+		edges = append(edges, Edge{From: uint32(rng.Intn(n)), To: uint32(rng.Intn(n)), Attr: uint8(rng.Intn(12))})
+	}
+	edges = append(edges, edges[7]) // a parallel edge survives
+	fwd, rev, err := Build(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewGraph(n, fwd, rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	key := func(e Edge) [3]uint32 { return [3]uint32{e.From, e.To, uint32(e.Attr)} }
+	want := map[[3]uint32]int{}
+	for _, e := range edges {
+		want[key(e)]++
+	}
+	gotOut, gotIn := map[[3]uint32]int{}, map[[3]uint32]int{}
+	for u := uint32(0); u < n; u++ {
+		row := collect(g.Out, u)
+		if !sort.SliceIsSorted(row, func(i, j int) bool { return row[i].To < row[j].To }) {
+			t.Fatalf("row %d not ascending", u)
+		}
+		if g.Out.Degree(u) != len(row) {
+			t.Fatalf("degree %d != %d", g.Out.Degree(u), len(row))
+		}
+		for _, e := range row {
+			gotOut[key(e)]++
+		}
+		for _, e := range collect(g.In, u) {
+			gotIn[key(Edge{From: e.To, To: e.From, Attr: e.Attr})]++
+		}
+	}
+	for k, c := range want {
+		if gotOut[k] != c || gotIn[k] != c {
+			t.Fatalf("edge %v: want %d, out %d, in %d", k, c, gotOut[k], gotIn[k])
+		}
+	}
+	if len(gotOut) != len(want) || len(gotIn) != len(want) {
+		t.Fatalf("extra edges: out %d in %d want %d", len(gotOut), len(gotIn), len(want))
+	}
+}
+
+func TestBuildRejectsOutOfRange(t *testing.T) {
+	if _, _, err := Build(3, []Edge{{From: 0, To: 3}}); err == nil {
+		t.Fatal("want error for edge to node 3 of 3")
+	}
+}
+
+func TestCorruptNeverPanics(t *testing.T) {
+	fwd, _, err := Build(50, []Edge{{0, 1, 1}, {0, 49, 2}, {3, 4, 0}, {49, 0, 5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewAdjacency(50, fwd[:10]); err == nil {
+		t.Fatal("truncated offsets accepted")
+	}
+	rng := rand.New(rand.NewSource(2))
+	for trial := 0; trial < 2000; trial++ {
+		b := append([]byte(nil), fwd...)
+		for k := 0; k < 1+rng.Intn(4); k++ {
+			b[rng.Intn(len(b))] = byte(rng.Intn(256))
+		}
+		if rng.Intn(3) == 0 {
+			b = b[:4*51+rng.Intn(len(b)-4*51)]
+		}
+		a, err := NewAdjacency(50, b)
+		if err != nil {
+			continue
+		}
+		for u := uint32(0); u < 52; u++ {
+			it := a.Row(u)
+			for it.Next() {
+			}
+			_ = it.Err()
+		}
+		g := &Graph{Out: a, In: a}
+		_ = g.Validate()
+	}
+}
+
+func TestIterAllocs(t *testing.T) {
+	fwd, rev, _ := Build(4, []Edge{{0, 1, 1}, {0, 2, 1}, {1, 3, 2}})
+	g, _ := NewGraph(4, fwd, rev)
+	var it Iter
+	sum := uint32(0)
+	allocs := testing.AllocsPerRun(100, func() {
+		for u := uint32(0); u < 4; u++ {
+			it.Reset(g.Out, u)
+			for it.Next() {
+				sum += it.Node
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("neighbour iteration allocates %v times", allocs)
+	}
+}
+
+func BenchmarkBuild1M(b *testing.B) {
+	rng := rand.New(rand.NewSource(3))
+	const n = 250000
+	edges := make([]Edge, 1000000)
+	for i := range edges {
+		edges[i] = Edge{From: uint32(rng.Intn(n)), To: uint32(rng.Intn(n)), Attr: uint8(rng.Intn(12))}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		fwd, rev, _ := Build(n, edges)
+		b.ReportMetric(float64(len(fwd)+len(rev))/float64(len(edges)), "bytes/edge")
+	}
+}
+
+func BenchmarkRowIteration(b *testing.B) {
+	rng := rand.New(rand.NewSource(3))
+	const n = 250000
+	edges := make([]Edge, 1000000)
+	for i := range edges {
+		edges[i] = Edge{From: uint32(rng.Intn(n)), To: uint32(rng.Intn(n)), Attr: uint8(rng.Intn(12))}
+	}
+	fwd, rev, _ := Build(n, edges)
+	g, _ := NewGraph(n, fwd, rev)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var it Iter
+	s := uint32(0)
+	for i := 0; i < b.N; i++ {
+		it.Reset(g.Out, uint32(i%n))
+		for it.Next() {
+			s += it.Node
+		}
+	}
+	_ = s
+}

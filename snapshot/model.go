@@ -1,0 +1,283 @@
+package snapshot
+
+import (
+	"strings"
+	"time"
+)
+
+// Kind is what a node is.
+type Kind uint8
+
+const (
+	KindUnknown     Kind = iota
+	KindPackage          // a package, module or namespace
+	KindFile             // a source file
+	KindStruct           // struct, record
+	KindClass            // class
+	KindInterface        // interface, protocol
+	KindTrait            // Rust trait
+	KindEnum             // enum
+	KindModule           // Ruby module, Rust mod declared inline
+	KindTypeAlias        // a named type that is neither of the above
+	KindFunction         // free function
+	KindMethod           // function with a receiver or inside a type
+	KindConstructor      // constructor, initializer
+	KindField            // field, property, attribute
+	KindConstant         // constant, enum member
+	KindVariable         // package-level variable
+	KindExternal         // a name outside the repository, kept as a walk target
+	numKinds
+)
+
+var kindNames = [numKinds]string{
+	"unknown", "package", "file", "struct", "class", "interface", "trait", "enum",
+	"module", "type", "function", "method", "constructor", "field", "constant",
+	"variable", "external",
+}
+
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// ParseKind is the inverse of Kind.String.
+func ParseKind(s string) Kind {
+	for i, n := range kindNames {
+		if n == s {
+			return Kind(i)
+		}
+	}
+	return KindUnknown
+}
+
+// IsType reports kinds that declare a type (and can contain methods).
+func (k Kind) IsType() bool {
+	switch k {
+	case KindStruct, KindClass, KindInterface, KindTrait, KindEnum, KindModule, KindTypeAlias:
+		return true
+	}
+	return false
+}
+
+// IsCallable reports functions, methods and constructors.
+func (k Kind) IsCallable() bool {
+	return k == KindFunction || k == KindMethod || k == KindConstructor
+}
+
+// Lang is a source language.
+type Lang uint8
+
+const (
+	LangUnknown Lang = iota
+	LangGo
+	LangPython
+	LangJavaScript
+	LangTypeScript
+	LangRust
+	LangJava
+	LangCSharp
+	LangRuby
+	numLangs
+)
+
+var langNames = [numLangs]string{"unknown", "go", "python", "javascript", "typescript", "rust", "java", "csharp", "ruby"}
+
+func (l Lang) String() string {
+	if l < numLangs {
+		return langNames[l]
+	}
+	return "unknown"
+}
+
+// ParseLang is the inverse of Lang.String.
+func ParseLang(s string) Lang {
+	for i, n := range langNames {
+		if n == s {
+			return Lang(i)
+		}
+	}
+	return LangUnknown
+}
+
+// Flags mark nodes and files that are usually noise for retrieval.
+type Flags uint16
+
+const (
+	FlagTest      Flags = 1 << iota // in a test file, or a test function
+	FlagGenerated                   // generated code
+	FlagVendored                    // vendored third-party code
+	FlagMinified                    // minified code
+	FlagMock                        // a mock, fake or stub
+	FlagExternal                    // defined outside the repository
+	FlagExported                    // visible outside its package or module
+)
+
+var flagNames = []string{"test", "generated", "vendored", "minified", "mock", "external", "exported"}
+
+func (f Flags) String() string {
+	var parts []string
+	for i, n := range flagNames {
+		if f&(1<<i) != 0 {
+			parts = append(parts, n)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// Noise reports flags that make a node unfit as a retrieval seed.
+func (f Flags) Noise() bool {
+	return f&(FlagGenerated|FlagVendored|FlagMinified|FlagMock|FlagExternal) != 0
+}
+
+// EdgeType is the relation an edge stands for.
+type EdgeType uint8
+
+const (
+	EdgeUnknown    EdgeType = iota
+	EdgeContains            // container → member (package → file → type → method)
+	EdgeMemberOf            // member → container
+	EdgeCalls               // caller → callee
+	EdgeImports             // file or package → imported package or module
+	EdgeExtends             // subclass → superclass, sub-interface → interface
+	EdgeImplements          // type → interface or trait it implements
+	EdgeInherits            // subclass → a method of a parent it inherits
+	EdgeReferences          // symbol → type it uses
+	EdgeTypeHintOf          // type → function that takes or returns it
+	EdgeTests               // test → symbol it exercises
+	EdgeTestedBy            // symbol → test that exercises it
+	EdgeOverrides           // method → parent method it overrides
+	numEdgeTypes
+)
+
+// NumEdgeTypes is the count of defined edge types.
+const NumEdgeTypes = int(numEdgeTypes)
+
+var edgeNames = [numEdgeTypes]string{
+	"unknown", "contains", "member_of", "calls", "imports", "extends", "implements",
+	"inherits", "references", "type_hint_of", "tests", "tested_by", "overrides",
+}
+
+func (t EdgeType) String() string {
+	if t < numEdgeTypes {
+		return edgeNames[t]
+	}
+	return "unknown"
+}
+
+// ParseEdgeType is the inverse of EdgeType.String.
+func ParseEdgeType(s string) EdgeType {
+	for i, n := range edgeNames {
+		if n == s {
+			return EdgeType(i)
+		}
+	}
+	return EdgeUnknown
+}
+
+// WalkWeight is the random-walk weight of an edge type followed forward, as
+// measured by the earlier system (seed document: RWR edge weights).
+var WalkWeight = [numEdgeTypes]float32{
+	EdgeUnknown:    0.3,
+	EdgeContains:   0.8,
+	EdgeMemberOf:   0.6,
+	EdgeCalls:      1.0,
+	EdgeImports:    0.5,
+	EdgeExtends:    0.7,
+	EdgeImplements: 0.8,
+	EdgeInherits:   0.3,
+	EdgeReferences: 0.4,
+	EdgeTypeHintOf: 0.5,
+	EdgeTests:      0.6,
+	EdgeTestedBy:   0.5,
+	EdgeOverrides:  0.8,
+}
+
+// ReverseWalkWeight is the weight of walking an edge against its direction
+// (callee → caller, interface → implementor). Edge types that have an
+// explicit inverse (contains/member_of, tests/tested_by) are not walked
+// backwards, so the pair is not counted twice.
+var ReverseWalkWeight = [numEdgeTypes]float32{
+	EdgeUnknown:    0.15,
+	EdgeCalls:      0.5,
+	EdgeImports:    0.25,
+	EdgeExtends:    0.5,
+	EdgeImplements: 0.6,
+	EdgeInherits:   0.2,
+	EdgeReferences: 0.3,
+	EdgeTypeHintOf: 0.3,
+	EdgeOverrides:  0.5,
+}
+
+// An edge's attribute byte in the CSR packs the type in the low five bits
+// and a confidence bucket (0..7, confidence ≈ (bucket+1)/8) in the high three.
+
+// PackAttr packs an edge type and a confidence in [0,1] into one byte.
+func PackAttr(t EdgeType, confidence float32) uint8 {
+	b := int(confidence*8+0.5) - 1
+	if b < 0 {
+		b = 0
+	}
+	if b > 7 {
+		b = 7
+	}
+	return uint8(t)&0x1f | uint8(b)<<5
+}
+
+// AttrType unpacks the edge type of an attribute byte.
+func AttrType(a uint8) EdgeType { return EdgeType(a & 0x1f) }
+
+// AttrConfidence unpacks the confidence of an attribute byte.
+func AttrConfidence(a uint8) float32 { return float32(a>>5+1) / 8 }
+
+// Graph is what the writer is given: the whole extracted repository.
+type Graph struct {
+	Meta  Meta
+	Files []File
+	Nodes []Node
+	Edges []Edge
+}
+
+// File is one source file of the repository.
+type File struct {
+	Path  string // slash-separated, relative to the repository root
+	Lang  Lang
+	Flags Flags
+	Size  uint64 // bytes
+}
+
+// Node is one symbol. Its id is its index in Graph.Nodes.
+type Node struct {
+	Name      string // the symbol's own name: "before_request"
+	QName     string // qualified: "flask.sansio.scaffold.Scaffold.before_request"
+	Kind      Kind
+	Lang      Lang
+	Flags     Flags
+	File      int32 // index into Graph.Files, or -1 for none (packages, externals)
+	StartLine uint32
+	EndLine   uint32
+	Signature string
+	Doc       string
+}
+
+// Edge is one directed relation between two nodes.
+type Edge struct {
+	From, To   uint32
+	Type       EdgeType
+	Confidence float32 // in [0,1]
+}
+
+// Meta describes how and from what a snapshot was built.
+type Meta struct {
+	RepoRoot    string    `json:"repo_root"`
+	GitCommit   string    `json:"git_commit,omitempty"`
+	BuildTime   time.Time `json:"build_time"`
+	ToolVersion string    `json:"tool_version"`
+	Files       int       `json:"files"`
+	Nodes       int       `json:"nodes"`
+	Edges       int       `json:"edges"`
+	SourceBytes int64     `json:"source_bytes"`
+	// Extra holds free-form build facts (e.g. per-language counts).
+	Extra map[string]string `json:"extra,omitempty"`
+}
