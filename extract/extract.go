@@ -1,0 +1,356 @@
+// Package extract parses a repository with tree-sitter and compiles its
+// symbols and relations into a snapshot.Graph, ready for snapshot.Write.
+//
+// Work happens in three steps. The repository walk (package fswalk) lists
+// source files, honouring .gitignore. Each file is parsed on a pool of
+// workers, one tree-sitter parser per language per worker, and a language
+// extractor turns the tree into a FileResult: declarations with their
+// nesting and unresolved references. Finally the resolver, which knows no
+// language's syntax, gives every symbol a qualified name and resolves
+// references by scope: the enclosing type and its bases, the file, the
+// package, imported names, typed receivers; a name it cannot place is left
+// out rather than guessed.
+//
+// A syntax error in one file never fails the build: tree-sitter recovers,
+// and what parsed is kept.
+package extract
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/knowing-dev/knowing/extract/fswalk"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+// Language describes one supported language.
+type Language struct {
+	Lang snapshot.Lang
+	// Grammars maps a lower-case file extension to a grammar name.
+	Grammars map[string]string
+	// Extract fills r from the parsed file.
+	Extract func(f *File, r *FileResult)
+	// ImplicitSelf: a bare call inside a type may name a member of the
+	// type (Java, C#, Ruby), so the resolver looks there first.
+	ImplicitSelf bool
+	// SelfNames are qualifiers that mean the current object.
+	SelfNames []string
+	// SuperNames are qualifiers that mean the parent class.
+	SuperNames []string
+	// TestName reports whether a callable with this name in a test file is
+	// a test (TestX, test_x, ...). Nil: every callable in a test file is.
+	TestName func(name string) bool
+}
+
+var byExt = map[string]*Language{}
+var byLang = map[snapshot.Lang]*Language{}
+
+// Register adds a language. Language packages call it from init.
+func Register(l *Language) {
+	for ext := range l.Grammars {
+		byExt[ext] = l
+	}
+	byLang[l.Lang] = l
+}
+
+// File is the input of a language extractor.
+type File struct {
+	Path string // relative, slash-separated
+	Src  []byte
+	Root *sitter.Node
+	Repo *Repo
+}
+
+// Text returns the source text of n.
+func (f *File) Text(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	s, e := n.StartByte(), n.EndByte()
+	if e > uint(len(f.Src)) || s > e {
+		return ""
+	}
+	return string(f.Src[s:e])
+}
+
+// Line is the 1-based first line of n.
+func Line(n *sitter.Node) uint32 { return uint32(n.StartPosition().Row) + 1 }
+
+// EndLine is the 1-based last line of n.
+func EndLine(n *sitter.Node) uint32 { return uint32(n.EndPosition().Row) + 1 }
+
+// Options control a build.
+type Options struct {
+	Root        string
+	MaxFileSize int64     // 0: 1 MiB
+	Workers     int       // 0: all cores
+	Progress    io.Writer // progress bar target (a terminal), or nil
+	Warn        io.Writer // unreadable files and other warnings, or nil
+}
+
+// Stats summarise a build.
+type Stats struct {
+	Files       int
+	Skipped     int
+	SourceBytes int64
+	Symbols     int
+	Nodes       int
+	Edges       int
+	ParseErrors int // files whose tree had syntax errors (kept anyway)
+	Elapsed     time.Duration
+}
+
+// Extensions lists the file extensions knowing parses.
+func Extensions() []string {
+	var out []string
+	for e := range byExt {
+		out = append(out, e)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Build walks, parses and resolves the repository at opt.Root.
+func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
+	start := time.Now()
+	root, err := filepath.Abs(opt.Root)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := os.Stat(root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("repository %s: %w", opt.Root, err)
+	}
+	if !st.IsDir() {
+		return nil, nil, fmt.Errorf("repository %s is not a directory", opt.Root)
+	}
+	exts := map[string]bool{}
+	for e := range byExt {
+		exts[e] = true
+	}
+	var files []fswalk.File
+	stats := &Stats{}
+	err = fswalk.Walk(root, fswalk.Options{MaxFileSize: opt.MaxFileSize, Exts: exts},
+		func(f fswalk.File) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			files = append(files, f)
+			return nil
+		},
+		func(s fswalk.Skipped) {
+			stats.Skipped++
+			if opt.Warn != nil && strings.HasPrefix(s.Reason, "unreadable") {
+				fmt.Fprintf(opt.Warn, "knowing: skipped %s: %s\n", s.Path, s.Reason)
+			}
+		})
+	if err != nil {
+		return nil, nil, err
+	}
+	repo := NewRepo(root)
+	results, perr := parseAll(ctx, repo, files, opt, stats)
+	if perr != nil {
+		return nil, nil, perr
+	}
+	g := Resolve(results)
+	g.Meta.RepoRoot = root
+	g.Meta.GitCommit = gitHead(root)
+	g.Meta.BuildTime = time.Now().UTC()
+	g.Meta.Files = len(g.Files)
+	g.Meta.Nodes = len(g.Nodes)
+	g.Meta.Edges = len(g.Edges)
+	g.Meta.SourceBytes = stats.SourceBytes
+	stats.Files = len(results)
+	stats.Nodes = len(g.Nodes)
+	stats.Edges = len(g.Edges)
+	for _, r := range results {
+		stats.Symbols += len(r.Symbols)
+	}
+	stats.Elapsed = time.Since(start)
+	return g, stats, nil
+}
+
+// ExtractFiles parses the given files (paths relative to root) and
+// resolves them, without walking. Tests use it.
+func ExtractFiles(root string, paths []string) (*snapshot.Graph, error) {
+	var files []fswalk.File
+	for _, p := range paths {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		st, err := os.Stat(abs)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, fswalk.File{Path: p, Abs: abs, Size: st.Size()})
+	}
+	results, err := parseAll(context.Background(), NewRepo(root), files, Options{}, &Stats{})
+	if err != nil {
+		return nil, err
+	}
+	return Resolve(results), nil
+}
+
+func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options, stats *Stats) ([]*FileResult, error) {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]*FileResult, len(files))
+	var next, done atomic.Int64
+	var bytes, perrs atomic.Int64
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	if opt.Progress != nil {
+		go progress(opt.Progress, len(files), &done, stop)
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parsers := map[string]*sitter.Parser{}
+			defer func() {
+				for _, p := range parsers {
+					p.Close()
+				}
+			}()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) || ctx.Err() != nil {
+					return
+				}
+				r, bad := parseOne(repo, files[i], parsers, opt.Warn)
+				results[i] = r
+				if r != nil {
+					bytes.Add(r.Size)
+				}
+				if bad {
+					perrs.Add(1)
+				}
+				done.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	if opt.Progress != nil {
+		fmt.Fprint(opt.Progress, "\r\033[K")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := results[:0]
+	for _, r := range results {
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	stats.SourceBytes = bytes.Load()
+	stats.ParseErrors = int(perrs.Load())
+	return out, nil
+}
+
+func progress(w io.Writer, total int, done *atomic.Int64, stop chan struct{}) {
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			d := int(done.Load())
+			const width = 30
+			fill := 0
+			if total > 0 {
+				fill = d * width / total
+			}
+			fmt.Fprintf(w, "\r\033[Kparsing [%s%s] %d/%d files", strings.Repeat("#", fill), strings.Repeat(".", width-fill), d, total)
+		}
+	}
+}
+
+func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, warn io.Writer) (r *FileResult, syntaxErr bool) {
+	ext := strings.ToLower(path.Ext(f.Path))
+	lang := byExt[ext]
+	if lang == nil {
+		return nil, false
+	}
+	src, err := os.ReadFile(f.Abs)
+	if err != nil {
+		if warn != nil {
+			fmt.Fprintf(warn, "knowing: skipped %s: %v\n", f.Path, err)
+		}
+		return nil, false
+	}
+	gname := lang.Grammars[ext]
+	p := parsers[gname]
+	if p == nil {
+		p = sitter.NewParser()
+		if err := p.SetLanguage(grammar(gname)); err != nil {
+			if warn != nil {
+				fmt.Fprintf(warn, "knowing: grammar %s: %v\n", gname, err)
+			}
+			return nil, false
+		}
+		parsers[gname] = p
+	}
+	tree := p.Parse(src, nil)
+	if tree == nil {
+		return nil, true
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	r = &FileResult{Path: f.Path, Lang: lang.Lang, Size: int64(len(src))}
+	r.Flags = fileFlags(f.Path, src, lang.Lang)
+	func() {
+		defer func() {
+			// An extractor bug on one odd file must not fail the build.
+			if e := recover(); e != nil {
+				if warn != nil {
+					fmt.Fprintf(warn, "knowing: extractor failed on %s: %v\n", f.Path, e)
+				}
+				r.Symbols, r.Refs, r.Imports = nil, nil, nil
+			}
+		}()
+		lang.Extract(&File{Path: f.Path, Src: src, Root: root, Repo: repo}, r)
+	}()
+	return r, root.HasError()
+}
+
+func gitHead(root string) string {
+	b, err := os.ReadFile(filepath.Join(root, ".git", "HEAD"))
+	if err != nil {
+		return ""
+	}
+	s := strings.TrimSpace(string(b))
+	if ref, ok := strings.CutPrefix(s, "ref: "); ok {
+		if h, err := os.ReadFile(filepath.Join(root, ".git", filepath.FromSlash(ref))); err == nil {
+			return strings.TrimSpace(string(h))
+		}
+		if packed, err := os.ReadFile(filepath.Join(root, ".git", "packed-refs")); err == nil {
+			for _, line := range strings.Split(string(packed), "\n") {
+				if h, name, ok := strings.Cut(line, " "); ok && name == ref {
+					return h
+				}
+			}
+		}
+		return ""
+	}
+	return s
+}
+
+// Supported reports whether knowing parses files with this path's extension.
+func Supported(p string) bool {
+	_, ok := byExt[strings.ToLower(path.Ext(p))]
+	return ok
+}

@@ -1,0 +1,130 @@
+// Package extracttest builds the small test repositories under testdata/
+// and asserts symbols and edges in them by qualified name.
+package extracttest
+
+import (
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+// Built is an extracted test repository with lookups by qualified name.
+type Built struct {
+	t *testing.T
+	G *snapshot.Graph
+}
+
+// BuildDir extracts every supported file under root (a folder of a test
+// repository, e.g. "../../testdata/python").
+func BuildDir(t *testing.T, root string) *Built {
+	t.Helper()
+	var paths []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if extract.Supported(p) {
+			rel, _ := filepath.Rel(root, p)
+			paths = append(paths, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := extract.ExtractFiles(root, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Built{t: t, G: g}
+}
+
+// IDs are the nodes with this qualified name.
+func (b *Built) IDs(qname string) []uint32 {
+	var out []uint32
+	for i, n := range b.G.Nodes {
+		if n.QName == qname {
+			out = append(out, uint32(i))
+		}
+	}
+	return out
+}
+
+// Node asserts a node with this qualified name exists and returns it.
+func (b *Built) Node(qname string) snapshot.Node {
+	b.t.Helper()
+	ids := b.IDs(qname)
+	if len(ids) == 0 {
+		b.t.Fatalf("no node %q; nodes with that name: %v", qname, b.similar(qname))
+	}
+	return b.G.Nodes[ids[0]]
+}
+
+func (b *Built) similar(qname string) []string {
+	name := extract.LastPart(qname)
+	var out []string
+	for _, n := range b.G.Nodes {
+		if n.Name == name {
+			out = append(out, n.QName+" ("+n.Kind.String()+")")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// HasEdge reports an edge of type t between the named nodes.
+func (b *Built) HasEdge(from, to string, t snapshot.EdgeType) bool {
+	fs, ts := b.IDs(from), b.IDs(to)
+	for _, e := range b.G.Edges {
+		if e.Type != t {
+			continue
+		}
+		for _, f := range fs {
+			for _, x := range ts {
+				if e.From == f && e.To == x {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Edge asserts an edge of type t from → to.
+func (b *Built) Edge(from, to string, t snapshot.EdgeType) {
+	b.t.Helper()
+	b.Node(from)
+	b.Node(to)
+	if !b.HasEdge(from, to, t) {
+		b.t.Errorf("missing edge %s -%s-> %s; edges out of %s: %v", from, t, to, from, b.EdgesFrom(from))
+	}
+}
+
+// NoEdge asserts there is no edge of type t from → to.
+func (b *Built) NoEdge(from, to string, t snapshot.EdgeType) {
+	b.t.Helper()
+	if b.HasEdge(from, to, t) {
+		b.t.Errorf("unexpected edge %s -%s-> %s", from, t, to)
+	}
+}
+
+// EdgesFrom lists the edges out of the named node, for messages.
+func (b *Built) EdgesFrom(from string) []string {
+	var out []string
+	for _, f := range b.IDs(from) {
+		for _, e := range b.G.Edges {
+			if e.From == f {
+				out = append(out, e.Type.String()+"→"+b.G.Nodes[e.To].QName)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

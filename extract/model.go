@@ -1,0 +1,104 @@
+package extract
+
+import "github.com/knowing-dev/knowing/snapshot"
+
+// FileResult is what a language extractor finds in one file: symbols with
+// their nesting, unresolved references out of them, and imports. The
+// resolver turns the results of all files into the graph.
+type FileResult struct {
+	Path  string // slash-separated, relative to the repository root
+	Lang  snapshot.Lang
+	Flags snapshot.Flags
+	Size  int64
+
+	// Package is the qualified-name prefix of the file's symbols: a Go
+	// import path, a Python module, a Java package, a Rust module path
+	// ("cargo.core.compiler"), "" where the language has none (Ruby).
+	Package string
+	// Scope groups files whose top-level names see each other without an
+	// import: the Go package, the Java package, the C# namespace. Empty
+	// means the file alone (a Python or Rust module, a JS file).
+	Scope string
+
+	Symbols []Symbol
+	Refs    []Ref
+	Imports []Import
+}
+
+// Symbol is one declaration.
+type Symbol struct {
+	Name string
+	// Qual is an extra dotted qualifier between the parent's qualified
+	// name and Name, for declarations like Ruby's `class Jekyll::Page`.
+	Qual   string
+	Kind   snapshot.Kind
+	Flags  snapshot.Flags
+	Parent int32 // index of the enclosing symbol in Symbols, or -1
+	// Receiver names the type a Go method (or a Rust impl item) belongs to
+	// when it is declared outside the type's body; the resolver attaches
+	// the symbol to that type of the same package.
+	Receiver   string
+	Start, End uint32 // 1-based lines
+	Signature  string
+	Doc        string
+	// Type is the declared type of a field, variable or constant, or the
+	// result type of a function, as written (last identifier, or dotted).
+	Type string
+	// Extends and Implements name base types as written.
+	Extends    []string
+	Implements []string
+}
+
+// RefKind says what a reference does.
+type RefKind uint8
+
+const (
+	RefCall     RefKind = iota // a call of Name
+	RefType                    // a use of type Name (field type, composite literal, cast)
+	RefTypeHint                // Name is a parameter or result type of the enclosing function
+)
+
+// Ref is an unresolved reference from a symbol to a name.
+type Ref struct {
+	From int32 // enclosing symbol index, or -1 for file level
+	Kind RefKind
+	Name string // the referenced identifier
+	// Qual is the qualifier as written, dotted: "" for a bare call,
+	// "self", "this", "super", an import alias, a type name, a variable,
+	// or a chain "s.srv".
+	Qual string
+	// QualType is the type of the first element of Qual when the extractor
+	// knows it (a typed local, a parameter, a receiver).
+	QualType string
+	Line     uint32
+}
+
+// Import is one imported module or name.
+type Import struct {
+	// Path is the module as a key the resolver can match against the
+	// Package of files: a Go import path, a dotted Python/Java/Rust module.
+	Path string
+	// Name is the imported member, when a single name is imported
+	// (`from a import B`, `use a::B`, `import a.B`), else "".
+	Name string
+	// Alias is the local name bound by the import ("" means the default:
+	// Name, or the last element of Path).
+	Alias string
+}
+
+// LocalName is the name the import binds in the file.
+func (im Import) LocalName() string {
+	if im.Alias != "" {
+		return im.Alias
+	}
+	if im.Name != "" {
+		return im.Name
+	}
+	p := im.Path
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' || p[i] == '.' {
+			return p[i+1:]
+		}
+	}
+	return p
+}

@@ -1,0 +1,984 @@
+package extract
+
+import (
+	"path"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+// Confidence of resolved edges, by how the target was found.
+const (
+	confSyntax  = 1.0 // containment and declarations: read off the syntax
+	confScope   = 0.9 // found by scope: same type, file, package, import
+	confTyped   = 0.8 // through a typed receiver or field
+	confInfer   = 0.6 // inferred: structural interfaces, inheritance, tests
+	confUnique  = 0.4 // the only symbol of that name in the repository
+	maxTargets  = 3   // a call resolving to more candidates is dropped
+	maxBaseHops = 4
+)
+
+type resolver struct {
+	files   []*FileResult
+	g       *snapshot.Graph
+	fileID  []uint32   // node id of each file
+	symID   [][]uint32 // node id of each symbol of each file
+	symFile []int32    // file index of each node (-1 for packages, externals)
+	symIdx  []int32    // symbol index within its file, for symbol nodes
+
+	pkgNode   map[string]uint32
+	qname     map[string][]uint32            // qualified name → nodes
+	members   map[memberKey][]uint32         // type node + member name → nodes
+	scopeTop  map[string]map[string][]uint32 // scope → top-level name → nodes
+	pkgTop    map[string]map[string][]uint32 // package → top-level name → nodes
+	byName    map[string][]uint32            // every symbol by name
+	bases     map[uint32][]uint32            // type → resolved base types
+	external  map[string]uint32
+	edgeIndex map[edgeKey]int
+	membersOf map[uint32][]uint32
+}
+
+type memberKey struct {
+	typ  uint32
+	name string
+}
+
+type edgeKey struct {
+	from, to uint32
+	t        snapshot.EdgeType
+}
+
+// Resolve compiles the per-file results into one graph. Node ids are
+// assigned file by file in path order, so the symbols of a file (and
+// mostly of a package) have neighbouring ids.
+func Resolve(results []*FileResult) *snapshot.Graph {
+	sort.Slice(results, func(i, j int) bool { return results[i].Path < results[j].Path })
+	r := &resolver{
+		files:     results,
+		g:         &snapshot.Graph{},
+		pkgNode:   map[string]uint32{},
+		qname:     map[string][]uint32{},
+		members:   map[memberKey][]uint32{},
+		scopeTop:  map[string]map[string][]uint32{},
+		pkgTop:    map[string]map[string][]uint32{},
+		byName:    map[string][]uint32{},
+		bases:     map[uint32][]uint32{},
+		external:  map[string]uint32{},
+		edgeIndex: map[edgeKey]int{},
+	}
+	r.declare()
+	r.attachReceivers()
+	r.index()
+	r.resolveBases()
+	r.resolveRefs()
+	r.resolveImports()
+	r.inheritance()
+	r.goImplements()
+	r.tests()
+	return r.g
+}
+
+func scopeOf(f *FileResult) string {
+	if f.Scope != "" {
+		return f.Scope
+	}
+	return "file:" + f.Path
+}
+
+func (r *resolver) addNode(n snapshot.Node, file, sym int32) uint32 {
+	id := uint32(len(r.g.Nodes))
+	r.g.Nodes = append(r.g.Nodes, n)
+	r.symFile = append(r.symFile, file)
+	r.symIdx = append(r.symIdx, sym)
+	return id
+}
+
+func (r *resolver) addEdge(from, to uint32, t snapshot.EdgeType, conf float32) {
+	if from == to && t != snapshot.EdgeCalls {
+		return
+	}
+	k := edgeKey{from, to, t}
+	if i, ok := r.edgeIndex[k]; ok {
+		if conf > r.g.Edges[i].Confidence {
+			r.g.Edges[i].Confidence = conf
+		}
+		return
+	}
+	r.edgeIndex[k] = len(r.g.Edges)
+	r.g.Edges = append(r.g.Edges, snapshot.Edge{From: from, To: to, Type: t, Confidence: conf})
+}
+
+// contain adds the containment pair parent→child and child→parent.
+func (r *resolver) contain(parent, child uint32) {
+	r.addEdge(parent, child, snapshot.EdgeContains, confSyntax)
+	r.addEdge(child, parent, snapshot.EdgeMemberOf, confSyntax)
+}
+
+// LastPart is what follows the last "." or "/".
+func LastPart(s string) string {
+	if i := strings.LastIndexAny(s, "./"); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// declare creates package, file and symbol nodes and their qualified names.
+func (r *resolver) declare() {
+	r.fileID = make([]uint32, len(r.files))
+	r.symID = make([][]uint32, len(r.files))
+	for fi, f := range r.files {
+		if f.Package != "" {
+			if _, ok := r.pkgNode[f.Package]; !ok {
+				r.pkgNode[f.Package] = r.addNode(snapshot.Node{
+					Name: LastPart(f.Package), QName: f.Package, Kind: snapshot.KindPackage,
+					Lang: f.Lang, File: -1, Flags: f.Flags & (snapshot.FlagVendored | snapshot.FlagGenerated),
+				}, -1, -1)
+			}
+		}
+		r.g.Files = append(r.g.Files, snapshot.File{Path: f.Path, Lang: f.Lang, Flags: f.Flags, Size: uint64(f.Size)})
+		fid := r.addNode(snapshot.Node{
+			Name: path.Base(f.Path), QName: f.Path, Kind: snapshot.KindFile, Lang: f.Lang,
+			Flags: f.Flags, File: int32(fi), StartLine: 1,
+		}, int32(fi), -1)
+		r.fileID[fi] = fid
+		if f.Package != "" {
+			r.contain(r.pkgNode[f.Package], fid)
+		}
+		ids := make([]uint32, len(f.Symbols))
+		qn := make([]string, len(f.Symbols))
+		for si := range f.Symbols {
+			s := &f.Symbols[si]
+			prefix := f.Package
+			if s.Parent >= 0 && int(s.Parent) < si {
+				prefix = qn[s.Parent]
+			}
+			name := s.Name
+			if s.Qual != "" {
+				name = s.Qual + "." + name
+			}
+			if prefix != "" {
+				qn[si] = prefix + "." + name
+			} else {
+				qn[si] = name
+			}
+			flags := f.Flags | s.Flags
+			if IsMockName(s.Name) && (s.Kind.IsType() || s.Parent < 0) {
+				flags |= snapshot.FlagMock
+			}
+			if s.Parent >= 0 && int(s.Parent) < si && f.Symbols[s.Parent].Kind.IsType() && IsMockName(f.Symbols[s.Parent].Name) {
+				flags |= snapshot.FlagMock
+			}
+			ids[si] = r.addNode(snapshot.Node{
+				Name: s.Name, QName: qn[si], Kind: s.Kind, Lang: f.Lang, Flags: flags,
+				File: int32(fi), StartLine: s.Start, EndLine: s.End, Signature: s.Signature, Doc: s.Doc,
+			}, int32(fi), int32(si))
+		}
+		r.symID[fi] = ids
+		for si := range f.Symbols {
+			s := &f.Symbols[si]
+			if s.Parent >= 0 && int(s.Parent) < si {
+				r.contain(ids[s.Parent], ids[si])
+			} else if s.Receiver == "" {
+				r.contain(fid, ids[si])
+			}
+		}
+	}
+}
+
+// attachReceivers gives methods declared outside their type (Go) their
+// type as parent and qualified-name prefix.
+func (r *resolver) attachReceivers() {
+	types := map[string]uint32{} // scope + "\x00" + name → type node
+	for fi, f := range r.files {
+		for si := range f.Symbols {
+			s := &f.Symbols[si]
+			if s.Kind.IsType() && s.Parent < 0 {
+				types[scopeOf(f)+"\x00"+s.Name] = r.symID[fi][si]
+			}
+		}
+	}
+	for fi, f := range r.files {
+		for si := range f.Symbols {
+			s := &f.Symbols[si]
+			if s.Receiver == "" || s.Parent >= 0 {
+				continue
+			}
+			id := r.symID[fi][si]
+			if t, ok := types[scopeOf(f)+"\x00"+s.Receiver]; ok {
+				r.g.Nodes[id].QName = r.g.Nodes[t].QName + "." + s.Name
+				r.contain(t, id)
+			} else {
+				// The type is not in the repository (or not parsed): keep
+				// the receiver in the name and hang the method on the file.
+				prefix := f.Package
+				if prefix != "" {
+					prefix += "."
+				}
+				r.g.Nodes[id].QName = prefix + s.Receiver + "." + s.Name
+				r.contain(r.fileID[fi], id)
+			}
+		}
+	}
+}
+
+// parentOf returns the node that contains id by member_of, or false.
+func (r *resolver) parentType(fi int, si int32) (uint32, bool) {
+	f := r.files[fi]
+	for si >= 0 {
+		s := &f.Symbols[si]
+		if s.Kind.IsType() {
+			return r.symID[fi][si], true
+		}
+		if s.Receiver != "" {
+			if ts := r.lookupScope(scopeOf(f), s.Receiver, typesOnly); len(ts) > 0 {
+				return ts[0], true
+			}
+			return 0, false
+		}
+		si = s.Parent
+	}
+	return 0, false
+}
+
+func (r *resolver) index() {
+	for id := range r.g.Nodes {
+		n := &r.g.Nodes[id]
+		if n.Kind == snapshot.KindFile || n.Kind == snapshot.KindPackage {
+			continue
+		}
+		r.qname[n.QName] = append(r.qname[n.QName], uint32(id))
+		r.byName[n.Name] = append(r.byName[n.Name], uint32(id))
+	}
+	for _, e := range r.g.Edges {
+		if e.Type != snapshot.EdgeContains {
+			continue
+		}
+		parent := &r.g.Nodes[e.From]
+		if parent.Kind.IsType() {
+			k := memberKey{e.From, r.g.Nodes[e.To].Name}
+			r.members[k] = append(r.members[k], e.To)
+		}
+	}
+	for fi, f := range r.files {
+		sc := scopeOf(f)
+		for si := range f.Symbols {
+			s := &f.Symbols[si]
+			if s.Parent >= 0 || s.Receiver != "" {
+				continue
+			}
+			id := r.symID[fi][si]
+			m := r.scopeTop[sc]
+			if m == nil {
+				m = map[string][]uint32{}
+				r.scopeTop[sc] = m
+			}
+			m[s.Name] = append(m[s.Name], id)
+			if f.Package != "" {
+				p := r.pkgTop[f.Package]
+				if p == nil {
+					p = map[string][]uint32{}
+					r.pkgTop[f.Package] = p
+				}
+				p[s.Name] = append(p[s.Name], id)
+			}
+		}
+	}
+}
+
+type filter uint8
+
+const (
+	anyKind filter = iota
+	typesOnly
+	callables // callables and types (a type name called is a constructor)
+)
+
+func (r *resolver) keep(ids []uint32, fl filter) []uint32 {
+	if fl == anyKind {
+		return ids
+	}
+	var out []uint32
+	for _, id := range ids {
+		k := r.g.Nodes[id].Kind
+		if k.IsType() || (fl == callables && k.IsCallable()) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func (r *resolver) lookupScope(scope, name string, fl filter) []uint32 {
+	return r.keep(r.scopeTop[scope][name], fl)
+}
+
+// memberOf finds members named name of type t or, failing that, of its
+// bases (nearest first).
+func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
+	seen := map[uint32]bool{}
+	level := []uint32{t}
+	for hop := 0; hop <= maxBaseHops && len(level) > 0; hop++ {
+		var found, next []uint32
+		for _, x := range level {
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			found = append(found, r.keep(r.members[memberKey{x, name}], fl)...)
+			next = append(next, r.bases[x]...)
+		}
+		if len(found) > 0 {
+			return found
+		}
+		level = next
+	}
+	return nil
+}
+
+// resolveType finds the type nodes a type name written in file fi, inside
+// symbol si, refers to.
+func (r *resolver) resolveType(fi int, si int32, name string) ([]uint32, float32) {
+	name = cleanTypeName(name)
+	if name == "" {
+		return nil, 0
+	}
+	f := r.files[fi]
+	if strings.Contains(name, ".") {
+		if ids := r.keep(r.qname[name], typesOnly); len(ids) > 0 {
+			return ids, confScope
+		}
+		first, rest, _ := strings.Cut(name, ".")
+		for _, im := range f.Imports {
+			if im.LocalName() != first {
+				continue
+			}
+			target := im.Path
+			if im.Name != "" && im.Name != "*" {
+				target += "." + im.Name
+			}
+			if ids := r.keep(r.qname[target+"."+rest], typesOnly); len(ids) > 0 {
+				return ids, confScope
+			}
+		}
+		// Relative to an enclosing container or the package.
+		if ids, c := r.lexical(fi, si, name, typesOnly); len(ids) > 0 {
+			return ids, c
+		}
+		name = LastPart(name)
+	}
+	if ids, c := r.lexical(fi, si, name, typesOnly); len(ids) > 0 {
+		return ids, c
+	}
+	if ids := r.lookupScope(scopeOf(f), name, typesOnly); len(ids) > 0 {
+		return ids, confScope
+	}
+	if ids := r.fromImports(f, name, typesOnly); len(ids) > 0 {
+		return ids, confScope
+	}
+	if ids := r.keep(r.byName[name], typesOnly); len(ids) == 1 {
+		return ids, confUnique
+	}
+	return nil, 0
+}
+
+// lexical looks name up in the enclosing containers of symbol si, innermost
+// first, then in the file's package.
+func (r *resolver) lexical(fi int, si int32, name string, fl filter) ([]uint32, float32) {
+	f := r.files[fi]
+	for si >= 0 {
+		q := r.g.Nodes[r.symID[fi][si]].QName
+		if ids := r.keep(r.qname[q+"."+name], fl); len(ids) > 0 {
+			return ids, confScope
+		}
+		si = f.Symbols[si].Parent
+	}
+	if f.Package != "" {
+		if ids := r.keep(r.qname[f.Package+"."+name], fl); len(ids) > 0 {
+			return ids, confScope
+		}
+	}
+	return nil, 0
+}
+
+func (r *resolver) fromImports(f *FileResult, name string, fl filter) []uint32 {
+	for _, im := range f.Imports {
+		if im.Name == "*" {
+			if ids := r.keep(r.qname[im.Path+"."+name], fl); len(ids) > 0 {
+				return ids
+			}
+			continue
+		}
+		if im.Name != "" && im.LocalName() == name {
+			if ids := r.keep(r.qname[im.Path+"."+im.Name], fl); len(ids) > 0 {
+				return ids
+			}
+			if ids := r.keep(r.pkgTop[im.Path][im.Name], fl); len(ids) > 0 {
+				return ids
+			}
+		}
+	}
+	return nil
+}
+
+func (r *resolver) resolveBases() {
+	for fi, f := range r.files {
+		for si := range f.Symbols {
+			s := &f.Symbols[si]
+			if len(s.Extends) == 0 && len(s.Implements) == 0 {
+				continue
+			}
+			id := r.symID[fi][si]
+			for _, b := range s.Extends {
+				ids, c := r.resolveType(fi, s.Parent, b)
+				for _, t := range ids {
+					if t == id {
+						continue
+					}
+					r.bases[id] = append(r.bases[id], t)
+					et := snapshot.EdgeExtends
+					if r.g.Nodes[t].Kind == snapshot.KindInterface && r.g.Nodes[id].Kind != snapshot.KindInterface {
+						et = snapshot.EdgeImplements
+					}
+					r.addEdge(id, t, et, c)
+				}
+				if len(ids) == 0 {
+					r.externalType(fi, b, id, snapshot.EdgeExtends)
+				}
+			}
+			for _, b := range s.Implements {
+				ids, c := r.resolveType(fi, s.Parent, b)
+				for _, t := range ids {
+					if t != id {
+						r.bases[id] = append(r.bases[id], t)
+						r.addEdge(id, t, snapshot.EdgeImplements, c)
+					}
+				}
+				if len(ids) == 0 {
+					r.externalType(fi, b, id, snapshot.EdgeImplements)
+				}
+			}
+		}
+	}
+}
+
+// externalType links from to a node standing for a type outside the
+// repository, when the name is qualified by an import (http.Handler).
+// Shared external types connect the code that uses them.
+func (r *resolver) externalType(fi int, name string, from uint32, t snapshot.EdgeType) {
+	name = cleanTypeName(name)
+	first, rest, ok := strings.Cut(name, ".")
+	if !ok || rest == "" {
+		return
+	}
+	for _, im := range r.files[fi].Imports {
+		if im.LocalName() != first || im.Name != "" {
+			continue
+		}
+		if _, inRepo := r.pkgNode[im.Path]; inRepo {
+			return
+		}
+		q := im.Path + "." + rest
+		id, ok := r.external[q]
+		if !ok {
+			id = r.addNode(snapshot.Node{Name: LastPart(rest), QName: q, Kind: snapshot.KindExternal,
+				Lang: r.files[fi].Lang, Flags: snapshot.FlagExternal, File: -1}, -1, -1)
+			r.external[q] = id
+		}
+		if t == snapshot.EdgeTypeHintOf {
+			r.addEdge(id, from, t, confScope)
+		} else {
+			r.addEdge(from, id, t, confScope)
+		}
+		return
+	}
+}
+
+func (r *resolver) resolveRefs() {
+	for fi, f := range r.files {
+		lang := byLang[f.Lang]
+		for _, ref := range f.Refs {
+			from := r.fileID[fi]
+			if ref.From >= 0 && int(ref.From) < len(f.Symbols) {
+				from = r.symID[fi][ref.From]
+			}
+			switch ref.Kind {
+			case RefCall:
+				ids, c := r.resolveCall(fi, lang, ref)
+				if len(ids) > maxTargets {
+					continue
+				}
+				for _, t := range ids {
+					r.addEdge(from, t, snapshot.EdgeCalls, c)
+				}
+			case RefType, RefTypeHint:
+				name := ref.Name
+				if ref.Qual != "" {
+					name = ref.Qual + "." + ref.Name
+				}
+				ids, c := r.resolveType(fi, ref.From, name)
+				if len(ids) > maxTargets {
+					continue
+				}
+				et := snapshot.EdgeReferences
+				if ref.Kind == RefTypeHint {
+					et = snapshot.EdgeTypeHintOf
+				}
+				for _, t := range ids {
+					if et == snapshot.EdgeTypeHintOf {
+						r.addEdge(t, from, et, c)
+					} else {
+						r.addEdge(from, t, et, c)
+					}
+				}
+				if len(ids) == 0 {
+					r.externalType(fi, name, from, et)
+				}
+			}
+		}
+	}
+}
+
+func isIn(s string, list []string) bool {
+	for _, x := range list {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveCall finds what a call refers to, by scope.
+func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float32) {
+	f := r.files[fi]
+	q := ref.Qual
+	var self []string
+	var super []string
+	if lang != nil {
+		self, super = lang.SelfNames, lang.SuperNames
+	}
+	encl, hasEncl := uint32(0), false
+	if ref.From >= 0 {
+		encl, hasEncl = r.parentType(fi, ref.From)
+	}
+	if q == "" {
+		if hasEncl && lang != nil && lang.ImplicitSelf {
+			if ids := r.memberOf(encl, ref.Name, callables); len(ids) > 0 {
+				return ids, confScope
+			}
+		}
+		if ids, c := r.lexical(fi, ref.From, ref.Name, callables); len(ids) > 0 {
+			return ids, c
+		}
+		if ids := r.lookupScope(scopeOf(f), ref.Name, callables); len(ids) > 0 {
+			return ids, confScope
+		}
+		if ids := r.fromImports(f, ref.Name, callables); len(ids) > 0 {
+			return ids, confScope
+		}
+		return r.unique(ref.Name)
+	}
+	first, rest, _ := strings.Cut(q, ".")
+	// The object the call is made on, as a type, when it can be known.
+	var recv []uint32
+	conf := float32(confTyped)
+	switch {
+	case strings.HasPrefix(ref.QualType, "call:"):
+		recv = r.resultTypes(fi, lang, ref.From, strings.TrimPrefix(ref.QualType, "call:"))
+	case ref.QualType != "":
+		recv, _ = r.resolveType(fi, ref.From, ref.QualType)
+	case isIn(first, self) && hasEncl:
+		recv, conf = []uint32{encl}, confScope
+	case isIn(first, super) && hasEncl:
+		recv, conf = r.bases[encl], confScope
+	default:
+		for _, im := range f.Imports {
+			if im.LocalName() != first {
+				continue
+			}
+			if im.Name == "" || im.Name == "*" {
+				pkg := im.Path
+				if rest != "" {
+					pkg += "." + rest
+				}
+				if ids := r.keep(r.pkgTop[pkg][ref.Name], callables); len(ids) > 0 {
+					return ids, confScope
+				}
+				if ids := r.keep(r.qname[pkg+"."+ref.Name], callables); len(ids) > 0 {
+					return ids, confScope
+				}
+				return nil, 0 // an external package: not in the graph
+			}
+			recv = r.keep(r.qname[im.Path+"."+im.Name], typesOnly)
+			conf = confScope
+			break
+		}
+		if recv == nil {
+			// A type named directly: Foo.bar(), Foo::new().
+			if ids, _ := r.resolveType(fi, ref.From, first); len(ids) > 0 && startsUpper(first) {
+				recv, conf = ids, confScope
+			}
+		}
+	}
+	if recv != nil {
+		if rest != "" {
+			recv = r.followFields(recv, rest)
+		}
+		var out []uint32
+		for _, t := range recv {
+			out = append(out, r.memberOf(t, ref.Name, callables)...)
+		}
+		if len(out) > 0 {
+			return out, conf
+		}
+	}
+	return r.unique(ref.Name)
+}
+
+// resultTypes finds the type of the value a call returns: the result type
+// declared on the called function, or the class itself when a class (or
+// its constructor) is called. call is "f", "pkg.f" or "Type.f".
+func (r *resolver) resultTypes(fi int, lang *Language, from int32, call string) []uint32 {
+	qual, name := "", call
+	if i := strings.LastIndexByte(call, '.'); i >= 0 {
+		qual, name = call[:i], call[i+1:]
+	}
+	ids, _ := r.resolveCall(fi, lang, Ref{From: from, Kind: RefCall, Name: name, Qual: qual})
+	var out []uint32
+	for _, id := range ids {
+		n := &r.g.Nodes[id]
+		if n.Kind.IsType() {
+			out = append(out, id)
+			continue
+		}
+		if n.Kind == snapshot.KindConstructor {
+			if p, ok := r.parentType(int(r.symFile[id]), r.files[r.symFile[id]].Symbols[r.symIdx[id]].Parent); ok {
+				out = append(out, p)
+			}
+			continue
+		}
+		sf, si := r.symFile[id], r.symIdx[id]
+		if sf < 0 || si < 0 {
+			continue
+		}
+		s := &r.files[sf].Symbols[si]
+		if s.Type == "" {
+			continue
+		}
+		if t, ok := r.parentType(int(sf), si); ok && (s.Type == "Self" || s.Type == "self") {
+			out = append(out, t)
+			continue
+		}
+		ts, _ := r.resolveType(int(sf), si, s.Type)
+		out = append(out, ts...)
+	}
+	return out
+}
+
+// followFields walks a chain of field names from a type, through the
+// declared types of the fields.
+func (r *resolver) followFields(types []uint32, chain string) []uint32 {
+	for _, fieldName := range strings.Split(chain, ".") {
+		var next []uint32
+		for _, t := range types {
+			for _, fid := range r.memberOf(t, fieldName, anyKind) {
+				fi, si := r.symFile[fid], r.symIdx[fid]
+				if fi < 0 || si < 0 {
+					continue
+				}
+				typ := r.files[fi].Symbols[si].Type
+				if typ == "" {
+					continue
+				}
+				ids, _ := r.resolveType(int(fi), r.files[fi].Symbols[si].Parent, typ)
+				next = append(next, ids...)
+			}
+		}
+		if len(next) == 0 {
+			return nil
+		}
+		types = next
+	}
+	return types
+}
+
+// unique resolves a name defined exactly once among the repository's
+// callables (methods, functions, constructors); anything else is left
+// unresolved rather than guessed.
+func (r *resolver) unique(name string) ([]uint32, float32) {
+	if len(name) < 4 {
+		return nil, 0
+	}
+	ids := r.keep(r.byName[name], callables)
+	var fns []uint32
+	for _, id := range ids {
+		if r.g.Nodes[id].Kind.IsCallable() && r.g.Nodes[id].Flags&snapshot.FlagTest == 0 {
+			fns = append(fns, id)
+		}
+	}
+	if len(fns) == 1 {
+		return fns, confUnique
+	}
+	return nil, 0
+}
+
+func startsUpper(s string) bool {
+	for _, c := range s {
+		return unicode.IsUpper(c)
+	}
+	return false
+}
+
+// cleanTypeName strips pointers, references, generic arguments, array and
+// optional markers: "*pkg.Foo[T]" → "pkg.Foo", "Vec<Foo>" → "Vec",
+// "&'a mut Foo" → "Foo", "Foo::Bar" → "Foo.Bar".
+func cleanTypeName(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "<[("); i > 0 {
+		s = s[:i]
+	}
+	s = strings.ReplaceAll(s, "::", ".")
+	s = strings.TrimLeft(s, "*&[]?. ")
+	s = strings.TrimPrefix(s, "mut ")
+	if strings.HasPrefix(s, "'") {
+		if _, after, ok := strings.Cut(s, " "); ok {
+			s = strings.TrimPrefix(strings.TrimSpace(after), "mut ")
+		}
+	}
+	s = strings.TrimRight(s, "?!*& ")
+	for _, c := range s {
+		if !(c == '.' || c == '_' || c == '$' || unicode.IsLetter(c) || unicode.IsDigit(c)) {
+			return ""
+		}
+	}
+	return s
+}
+
+// resolveImports links files to the packages they import.
+func (r *resolver) resolveImports() {
+	for fi, f := range r.files {
+		for _, im := range f.Imports {
+			target, ok := r.pkgNode[im.Path]
+			if !ok && im.Name != "" && im.Name != "*" {
+				if ids := r.qname[im.Path+"."+im.Name]; len(ids) > 0 {
+					target, ok = ids[0], true
+				}
+			}
+			if !ok {
+				continue
+			}
+			r.addEdge(r.fileID[fi], target, snapshot.EdgeImports, confScope)
+		}
+	}
+}
+
+// inheritance links each class to the methods it inherits (inherits) and
+// each overriding method to the method it overrides (overrides).
+func (r *resolver) inheritance() {
+	types := make([]uint32, 0, len(r.bases))
+	for t := range r.bases {
+		types = append(types, t)
+	}
+	sort.Slice(types, func(i, j int) bool { return types[i] < types[j] })
+	for _, child := range types {
+		own := map[string]uint32{}
+		for _, e := range r.childMembers(child) {
+			own[r.g.Nodes[e].Name] = e
+		}
+		seen := map[uint32]bool{child: true}
+		level := r.bases[child]
+		for hop := 0; hop < maxBaseHops && len(level) > 0; hop++ {
+			var next []uint32
+			for _, b := range level {
+				if seen[b] {
+					continue
+				}
+				seen[b] = true
+				for _, m := range r.childMembers(b) {
+					if !r.g.Nodes[m].Kind.IsCallable() {
+						continue
+					}
+					name := r.g.Nodes[m].Name
+					if mine, ok := own[name]; ok {
+						if hop == 0 {
+							r.addEdge(mine, m, snapshot.EdgeOverrides, confInfer)
+						}
+						continue
+					}
+					r.addEdge(child, m, snapshot.EdgeInherits, confInfer)
+				}
+				next = append(next, r.bases[b]...)
+			}
+			level = next
+		}
+	}
+}
+
+func (r *resolver) childMembers(t uint32) []uint32 {
+	if r.membersOf == nil {
+		r.membersOf = map[uint32][]uint32{}
+		for k, ids := range r.members {
+			r.membersOf[k.typ] = append(r.membersOf[k.typ], ids...)
+		}
+		for k := range r.membersOf {
+			ids := r.membersOf[k]
+			sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+		}
+	}
+	return r.membersOf[t]
+}
+
+// goImplements adds structural implements edges for Go: a named type
+// implements an interface of the repository when its method names cover
+// the interface's (signatures are not compared).
+func (r *resolver) goImplements() {
+	var ifaces, concrete []uint32
+	for id := range r.g.Nodes {
+		n := &r.g.Nodes[id]
+		if n.Lang != snapshot.LangGo {
+			continue
+		}
+		switch {
+		case n.Kind == snapshot.KindInterface:
+			ifaces = append(ifaces, uint32(id))
+		case n.Kind.IsType():
+			concrete = append(concrete, uint32(id))
+		}
+	}
+	if len(ifaces) == 0 {
+		return
+	}
+	methodSet := func(t uint32) map[string]bool {
+		set := map[string]bool{}
+		seen := map[uint32]bool{}
+		var visit func(x uint32, depth int)
+		visit = func(x uint32, depth int) {
+			if seen[x] || depth > maxBaseHops {
+				return
+			}
+			seen[x] = true
+			for _, m := range r.childMembers(x) {
+				if r.g.Nodes[m].Kind.IsCallable() {
+					set[r.g.Nodes[m].Name] = true
+				}
+			}
+			for _, b := range r.bases[x] {
+				visit(b, depth+1)
+			}
+		}
+		visit(t, 0)
+		return set
+	}
+	byMethod := map[string][]uint32{}
+	sets := map[uint32]map[string]bool{}
+	for _, t := range concrete {
+		s := methodSet(t)
+		if len(s) == 0 {
+			continue
+		}
+		sets[t] = s
+		for m := range s {
+			byMethod[m] = append(byMethod[m], t)
+		}
+	}
+	for _, i := range ifaces {
+		need := methodSet(i)
+		if len(need) == 0 {
+			continue
+		}
+		rarest, best := "", -1
+		for m := range need {
+			if c := len(byMethod[m]); best < 0 || c < best || c == best && m < rarest {
+				rarest, best = m, c
+			}
+		}
+		cands := append([]uint32(nil), byMethod[rarest]...)
+		sort.Slice(cands, func(a, b int) bool { return cands[a] < cands[b] })
+		for _, t := range cands {
+			ok := true
+			for m := range need {
+				if !sets[t][m] {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				r.addEdge(t, i, snapshot.EdgeImplements, confInfer)
+			}
+		}
+	}
+}
+
+// tests links test functions to what they exercise: the non-test symbols
+// they call, and for Go the symbol a TestXxx name points to.
+func (r *resolver) tests() {
+	calls := map[uint32][]uint32{}
+	for _, e := range r.g.Edges {
+		if e.Type == snapshot.EdgeCalls {
+			calls[e.From] = append(calls[e.From], e.To)
+		}
+	}
+	for fi, f := range r.files {
+		if f.Flags&snapshot.FlagTest == 0 {
+			continue
+		}
+		lang := byLang[f.Lang]
+		for si := range f.Symbols {
+			s := &f.Symbols[si]
+			if !s.Kind.IsCallable() {
+				continue
+			}
+			if lang != nil && lang.TestName != nil && !lang.TestName(s.Name) {
+				continue
+			}
+			id := r.symID[fi][si]
+			r.g.Nodes[id].Flags |= snapshot.FlagTest
+			for _, t := range calls[id] {
+				if r.g.Nodes[t].Flags&snapshot.FlagTest != 0 {
+					continue
+				}
+				r.addEdge(id, t, snapshot.EdgeTests, confInfer)
+				r.addEdge(t, id, snapshot.EdgeTestedBy, confInfer)
+			}
+			if f.Lang == snapshot.LangGo {
+				for _, t := range r.goTestSubject(fi, s.Name) {
+					r.addEdge(id, t, snapshot.EdgeTests, confInfer)
+					r.addEdge(t, id, snapshot.EdgeTestedBy, confInfer)
+				}
+			}
+		}
+	}
+}
+
+// goTestSubject maps TestServeMux → ServeMux, TestServer_Serve →
+// Server.Serve, in the test's package (or the package it tests).
+func (r *resolver) goTestSubject(fi int, name string) []uint32 {
+	base := ""
+	for _, p := range []string{"Test", "Benchmark", "Fuzz", "Example"} {
+		if rest, ok := strings.CutPrefix(name, p); ok {
+			base = rest
+			break
+		}
+	}
+	base = strings.TrimLeft(base, "_")
+	if base == "" {
+		return nil
+	}
+	f := r.files[fi]
+	pkg := strings.TrimSuffix(f.Package, "_test")
+	typ, member, two := strings.Cut(base, "_")
+	var out []uint32
+	for _, id := range r.qname[pkg+"."+typ] {
+		if r.g.Nodes[id].Flags&snapshot.FlagTest != 0 {
+			continue
+		}
+		if two {
+			for _, m := range r.members[memberKey{id, member}] {
+				out = append(out, m)
+			}
+		} else {
+			out = append(out, id)
+		}
+	}
+	return out
+}
