@@ -1,0 +1,613 @@
+package query
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Keywords is what the task text says, sorted by how specific it is.
+type Keywords struct {
+	// Exact are identifiers the user marked as code: `before_request`.
+	Exact []string
+	// Compounds are multi-part identifiers: CamelCase, snake_case,
+	// dotted paths, code patterns, stack-frame names and bigrams of
+	// adjacent words ("blast radius" → BlastRadius, blast_radius).
+	Compounds []string
+	// Components are single words: parts of identifiers, prose nouns,
+	// abbreviation expansions. The priority noun after an action verb
+	// comes first, then longer (more specific) words.
+	Components []string
+	// Paths are file paths or folder names the text mentions.
+	Paths []string
+	// Tests is true when the task is about tests.
+	Tests bool
+}
+
+// Primary is Exact followed by Compounds.
+func (k *Keywords) Primary() []string {
+	out := make([]string, 0, len(k.Exact)+len(k.Compounds))
+	out = append(out, k.Exact...)
+	return append(out, k.Compounds...)
+}
+
+// Empty reports a task with nothing to search for.
+func (k *Keywords) Empty() bool {
+	return len(k.Exact)+len(k.Compounds)+len(k.Components)+len(k.Paths) == 0
+}
+
+// Limits keep a long task (a pasted bug report) from drowning the query.
+const (
+	maxScan       = 64 << 10 // bytes of task text examined
+	maxExact      = 8
+	maxCompounds  = 12
+	maxComponents = 14
+	maxPaths      = 6
+)
+
+// stopWords are English function words and words every task uses.
+var stopWords = set(`a an the and or but if then else of to in on at by for from with without into onto
+over under about as is are was were be been being do does did done doing has have had having it its
+this that these those there here which what when where why how who whom whose i we you he she they me
+us them my our your his her their not no nor so than too very can could should would will shall may
+might must also just only some any all each every both either neither other another such same own
+more most less least many much few lot lots one two three first second last new old like via per
+etc eg ie e.g i.e way ways thing things something anything everything nothing let lets make makes made
+need needs needed want wants wanted use used uses using get gets got getting see sees seen look looks
+happen happens happened currently now instead still even really actually always never sometimes
+work works working worked case cases because while until after before since though although whether
+able unable properly correctly correct wrong right good bad better best please thanks thank hi hello
+code codebase project repo repository file files function functions method methods class classes
+support supports supported supporting feature features part parts`)
+
+// programWords are programming words too common in code to point anywhere.
+var programWords = set(`func fn def var let const type types err error errors nil null none true false
+return returns value values string strings int bool object objects data new self this`)
+
+// actionVerbs open a task; the noun after one is the task's focus.
+var actionVerbs = set(`add adds adding implement implements implementing build create creates creating
+make write writes fix fixes fixing update updates updating refactor refactors refactoring change changes
+modify remove removes removing delete deletes rename renames move moves extract replace replaces
+improve improves optimize optimise speed support handle handles debug investigate find show explain
+understand check checks ensure allow allows enable enables disable disables prevent prevents introduce
+convert migrate extend expose register registers configure document test tests validate validates
+where how`)
+
+// abbreviations expand short forms developers type into the words code uses.
+var abbreviations = map[string][]string{
+	"ctx": {"context"}, "cfg": {"config", "configuration"}, "conf": {"config"}, "config": {"configuration"},
+	"svc": {"service"}, "srv": {"server"}, "req": {"request"}, "res": {"response"}, "resp": {"response"},
+	"msg": {"message"}, "err": {"error"}, "auth": {"authentication", "authorization"}, "authn": {"authentication"},
+	"authz": {"authorization"}, "db": {"database"}, "repo": {"repository"}, "env": {"environment"},
+	"args": {"arguments"}, "arg": {"argument"}, "params": {"parameters"}, "param": {"parameter"},
+	"dir": {"directory"}, "dirs": {"directories"}, "init": {"initialize"}, "impl": {"implementation"},
+	"info": {"information"}, "conn": {"connection"}, "tx": {"transaction"}, "txn": {"transaction"},
+	"addr": {"address"}, "buf": {"buffer"}, "fmt": {"format"}, "idx": {"index"}, "len": {"length"},
+	"num": {"number"}, "pkg": {"package"}, "tmpl": {"template"}, "tpl": {"template"}, "util": {"utility"},
+	"utils": {"utilities"}, "val": {"value"}, "async": {"asynchronous"}, "sync": {"synchronize"},
+	"deps": {"dependencies"}, "dep": {"dependency"}, "perm": {"permission"}, "perms": {"permissions"},
+	"cli": {"command"}, "cmd": {"command"}, "opts": {"options"}, "opt": {"option"}, "doc": {"document"},
+	"docs": {"documentation"}, "ws": {"websocket"}, "url": {"uri"}, "uri": {"url"}, "tls": {"ssl"},
+	"ssl": {"tls"}, "jwt": {"token"}, "api": {"endpoint"}, "mw": {"middleware"}, "gc": {"garbage"},
+	"io": {"input", "output"}, "fs": {"filesystem"}, "regex": {"regexp"}, "regexp": {"regex"},
+	"stdin": {"input"}, "stdout": {"output"}, "stderr": {"error"}, "k8s": {"kubernetes"},
+}
+
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// IsStopWord reports words that carry no search signal.
+func IsStopWord(w string) bool {
+	w = strings.ToLower(w)
+	return stopWords[w] || programWords[w]
+}
+
+// ExtractKeywords reads a task description. It is linear in the text and
+// examines at most the first 64 KiB.
+func ExtractKeywords(task string) Keywords {
+	if len(task) > maxScan {
+		cut := maxScan
+		for cut > 0 && !utf8.RuneStart(task[cut]) {
+			cut--
+		}
+		task = task[:cut]
+	}
+	var b kwBuilder
+	b.init()
+	lower := strings.ToLower(task)
+	b.tests = strings.Contains(lower, "test") || strings.Contains(lower, "spec")
+
+	b.backticks(task)
+	b.frames(task)
+	toks := tokenize(task)
+	b.codePatterns(toks)
+	b.words(toks)
+	return b.finish()
+}
+
+// token is one run of identifier-ish characters with what follows it.
+type token struct {
+	text      string // as written: letters, digits, _ . : / - $ ? !
+	parenNext bool   // followed by "("
+	quoted    bool   // inside quotes
+	brk       bool   // a sentence or line break comes before it
+}
+
+// tokenize splits text on white space and punctuation, keeping dotted,
+// slashed and :: paths together.
+func tokenize(s string) []token {
+	var out []token
+	i := 0
+	quote := false
+	brk := true
+	for i < len(s) {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == '"' || r == '\'' && (i == 0 || !isWordRune(prevRune(s, i))) {
+			quote = !quote
+			brk = true
+		}
+		if !isWordRune(r) {
+			if r != ' ' && r != '\t' && r != '-' {
+				brk = true
+			}
+			i += w
+			continue
+		}
+		j := i
+		for j < len(s) {
+			r2, w2 := utf8.DecodeRuneInString(s[j:])
+			if isWordRune(r2) || (r2 == '.' || r2 == '/' || r2 == ':' || r2 == '-') && j+w2 < len(s) && isWordRuneAt(s, j+w2) ||
+				(r2 == ':' && j+1 < len(s) && s[j+1] == ':') {
+				j += w2
+				continue
+			}
+			break
+		}
+		t := strings.Trim(s[i:j], ".:/-")
+		k := j
+		for k < len(s) && s[k] == ' ' {
+			k++
+		}
+		if t != "" {
+			out = append(out, token{text: t, parenNext: k < len(s) && s[k] == '(', quoted: quote, brk: brk})
+			brk = false
+		}
+		if j == i {
+			j += w
+		}
+		i = j
+	}
+	return out
+}
+
+func prevRune(s string, i int) rune {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return r
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func isWordRuneAt(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return isWordRune(r) || r == ':'
+}
+
+type kwBuilder struct {
+	seen                      map[string]bool
+	exact, comp, parts, paths []string
+	priority                  []string
+	expanded                  map[string]bool // components that came only from abbreviations
+	freq                      map[string]int
+	order                     map[string]int
+	tests                     bool
+}
+
+func (b *kwBuilder) init() {
+	b.seen = map[string]bool{}
+	b.freq = map[string]int{}
+	b.order = map[string]int{}
+	b.expanded = map[string]bool{}
+}
+
+func (b *kwBuilder) add(list *[]string, w string, tag string) {
+	if len(w) < 2 || len(w) > 100 {
+		return
+	}
+	key := tag + strings.ToLower(w)
+	if b.seen[key] {
+		return
+	}
+	b.seen[key] = true
+	*list = append(*list, w)
+}
+
+func (b *kwBuilder) addPart(w string) {
+	lw := strings.ToLower(w)
+	if len(lw) < 2 || IsStopWord(lw) || isNumber(lw) {
+		return
+	}
+	b.freq[lw]++
+	delete(b.expanded, lw)
+	if _, ok := b.order[lw]; !ok {
+		b.order[lw] = len(b.order)
+	}
+	b.add(&b.parts, lw, "p")
+	for _, e := range abbreviations[lw] {
+		if _, ok := b.order[e]; !ok {
+			b.order[e] = len(b.order)
+		}
+		if !b.seen["p"+e] {
+			b.expanded[e] = true
+		}
+		b.add(&b.parts, e, "p")
+	}
+}
+
+func isNumber(s string) bool {
+	if strings.HasPrefix(s, "0x") {
+		return true
+	}
+	for _, r := range s {
+		if !unicode.IsDigit(r) && r != '.' && r != 'x' {
+			return false
+		}
+	}
+	return true
+}
+
+// backticks takes `identifier` spans as exact symbol references.
+func (b *kwBuilder) backticks(s string) {
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			return
+		}
+		s = s[i+1:]
+		if strings.HasPrefix(s, "``") { // a fenced block: its identifiers count as code
+			s = s[2:]
+			continue
+		}
+		j := strings.IndexByte(s, '`')
+		if j < 0 {
+			return
+		}
+		span := strings.TrimSpace(s[:j])
+		s = s[j+1:]
+		span = strings.TrimSuffix(span, "()")
+		if span == "" || len(span) > 100 || strings.ContainsAny(span, " \t\n") {
+			continue
+		}
+		for _, part := range splitQualified(span) {
+			b.add(&b.exact, part, "e")
+		}
+		b.splitInto(span)
+	}
+}
+
+// splitQualified returns the identifier and, for a qualified one, its
+// terminal and Container.member forms: "flask.app.Flask.route" →
+// [flask.app.Flask.route Flask.route route].
+func splitQualified(s string) []string {
+	s = strings.ReplaceAll(s, "::", ".")
+	s = strings.ReplaceAll(s, "#", ".")
+	s = strings.Trim(s, ".()")
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '/' })
+	if len(parts) <= 1 {
+		return []string{s}
+	}
+	out := []string{parts[len(parts)-1]}
+	if q := strings.ToLower(parts[len(parts)-2]); q == "self" || q == "this" || q == "cls" || q == "super" {
+		return out
+	}
+	if len(parts) >= 2 {
+		out = append([]string{parts[len(parts)-2] + "." + parts[len(parts)-1]}, out...)
+	}
+	return out
+}
+
+// frames finds function names in stack traces and file paths in them:
+//
+//	File "app.py", line 12, in full_dispatch_request      (Python)
+//	at spark.Service.init(Service.java:120)                (Java)
+//	net/http.(*conn).serve(0xc000...)                       (Go)
+//	from lib/jekyll/page.rb:12:in `render'                 (Ruby)
+func (b *kwBuilder) frames(s string) {
+	for _, line := range strings.Split(s, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "Traceback (most recent call"):
+			continue
+		case strings.HasPrefix(t, "File \"") && strings.Contains(t, ", in "):
+			if p, _, ok := strings.Cut(strings.TrimPrefix(t, "File \""), "\""); ok {
+				b.addPath(p)
+			}
+			fn := strings.TrimSpace(t[strings.LastIndex(t, ", in ")+5:])
+			b.add(&b.comp, fn, "c")
+		case strings.HasPrefix(t, "at ") && strings.Contains(t, "(") && strings.Contains(t, ".java:"):
+			q := strings.TrimPrefix(t, "at ")
+			q = q[:strings.IndexByte(q, '(')]
+			for _, p := range splitQualified(q) {
+				b.add(&b.comp, p, "c")
+			}
+		case strings.Contains(t, ".rb:") && strings.Contains(t, ":in "):
+			p := strings.TrimPrefix(t, "from ")
+			if f, _, ok := strings.Cut(p, ":"); ok {
+				b.addPath(f)
+			}
+			fn := t[strings.LastIndex(t, ":in ")+4:]
+			fn = strings.Trim(fn, "`'‘’ ")
+			if i := strings.LastIndexAny(fn, "#."); i >= 0 {
+				fn = fn[i+1:]
+			}
+			b.add(&b.comp, fn, "c")
+		case strings.HasSuffix(t, ")") && strings.Contains(t, ".(") || goFrame(t):
+			q := t[:strings.IndexByte(t, '(')]
+			if strings.Contains(t, ".(") {
+				q = t[:strings.Index(t, ".(")]
+				rest := t[strings.Index(t, ".(")+2:]
+				if typ, after, ok := strings.Cut(rest, ")."); ok {
+					typ = strings.TrimPrefix(typ, "*")
+					m := after
+					if i := strings.IndexByte(m, '('); i >= 0 {
+						m = m[:i]
+					}
+					b.add(&b.comp, typ+"."+m, "c")
+					b.add(&b.comp, m, "c")
+					continue
+				}
+			}
+			for _, p := range splitQualified(q) {
+				b.add(&b.comp, p, "c")
+			}
+		}
+	}
+}
+
+// goFrame matches "pkg/path.Func(...)" lines of a Go panic trace.
+func goFrame(t string) bool {
+	i := strings.IndexByte(t, '(')
+	if i <= 0 || !strings.HasSuffix(t, ")") || strings.ContainsAny(t[:i], " \t") {
+		return false
+	}
+	return strings.Contains(t[:i], ".") && strings.Contains(t[:i], "/")
+}
+
+func (b *kwBuilder) addPath(p string) {
+	p = strings.Trim(p, "\"'`()[]<>,;")
+	if i := strings.IndexByte(p, ':'); i > 0 && strings.Contains(p[:i], ".") {
+		p = p[:i] // file.go:64
+	}
+	if p == "" {
+		return
+	}
+	b.add(&b.paths, p, "f")
+}
+
+var codeExt = set(`go py rb rs java cs js ts tsx jsx mjs cjs kt scala c h cc cpp hpp php swift erb yaml yml toml json md`)
+
+// codePatterns picks tokens that are clearly code: calls with parens,
+// Class.method, dotted paths with underscores, a::b paths, file paths.
+func (b *kwBuilder) codePatterns(toks []token) {
+	for _, t := range toks {
+		s := t.text
+		if strings.Contains(s, "/") || strings.Contains(s, ".") && codeExt[strings.ToLower(s[strings.LastIndexByte(s, '.')+1:])] {
+			if strings.ContainsAny(s, "/.") && !strings.Contains(s, "://") {
+				if ext := s[strings.LastIndexByte(s, '.')+1:]; strings.Contains(s, ".") && codeExt[strings.ToLower(ext)] || strings.Count(s, "/") >= 1 {
+					b.addPath(s)
+					continue
+				}
+			}
+		}
+		switch {
+		case strings.Contains(s, "::"):
+			for _, p := range splitQualified(s) {
+				b.add(&b.comp, p, "c")
+			}
+		case strings.Contains(s, "."):
+			parts := strings.Split(s, ".")
+			if isVersionLike(parts) || isAbbrev(s) {
+				continue
+			}
+			left := parts[len(parts)-2]
+			if t.parenNext || strings.Contains(s, "_") || startsUpper(left) && len(parts) == 2 {
+				for _, p := range splitQualified(s) {
+					b.add(&b.comp, p, "c")
+				}
+			}
+		case t.parenNext && isIdent(s) && len(s) >= 3 && !IsStopWord(s) && !actionVerbs[strings.ToLower(s)]:
+			b.add(&b.comp, s, "c")
+		}
+	}
+}
+
+func isVersionLike(parts []string) bool {
+	for _, p := range parts {
+		if !isNumber(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAbbrev(s string) bool {
+	l := strings.ToLower(s)
+	return l == "e.g" || l == "i.e" || l == "etc" || len(s) <= 4
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) && i > 0) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func startsUpper(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
+}
+
+// isCompound reports identifiers made of several words.
+func isCompound(s string) bool {
+	if strings.ContainsAny(s, "_") && strings.Trim(s, "_") != "" {
+		return len(splitWords(s)) > 1
+	}
+	return len(splitWords(s)) > 1
+}
+
+// splitWords splits an identifier on case changes, underscores and
+// hyphens; digits stay with the letters before them.
+func splitWords(s string) []string {
+	var out []string
+	rs := []rune(s)
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			out = append(out, string(rs[start:end]))
+		}
+		start = end
+	}
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if r == '_' || r == '-' || r == '$' || r == '?' || r == '!' {
+			flush(i)
+			start = i + 1
+			continue
+		}
+		if i > start && unicode.IsUpper(r) {
+			prev := rs[i-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if nextLower && i+2 == len(rs) && rs[i+1] == 's' {
+				nextLower = false // a plural acronym: URIs, IDs
+			}
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && nextLower {
+				flush(i)
+			}
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+// splitInto adds the word parts of an identifier as components.
+func (b *kwBuilder) splitInto(ident string) {
+	for _, seg := range strings.FieldsFunc(ident, func(r rune) bool { return r == '.' || r == '/' || r == ':' }) {
+		for _, w := range splitWords(seg) {
+			b.addPart(w)
+		}
+	}
+}
+
+// words handles prose: compounds as written, components, the noun after an
+// action verb, and bigrams of adjacent content words.
+func (b *kwBuilder) words(toks []token) {
+	prevContent := ""
+	verbSeen := false
+	priorityTaken := false
+	for i, t := range toks {
+		s := t.text
+		if t.brk {
+			prevContent = ""
+		}
+		if strings.ContainsAny(s, "/") {
+			prevContent = ""
+			continue
+		}
+		for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == ':' }) {
+			lw := strings.ToLower(seg)
+			if i == 0 || !verbSeen && actionVerbs[lw] && i < 3 {
+				if actionVerbs[lw] {
+					verbSeen = true
+					prevContent = ""
+					continue
+				}
+			}
+			if isCompound(seg) {
+				b.add(&b.comp, seg, "c")
+				if verbSeen && !priorityTaken {
+					priorityTaken = true
+				}
+				b.splitInto(seg)
+				prevContent = ""
+				continue
+			}
+			if IsStopWord(lw) || isNumber(lw) || len(lw) < 2 {
+				prevContent = ""
+				continue
+			}
+			if actionVerbs[lw] {
+				prevContent = ""
+				continue
+			}
+			if verbSeen && !priorityTaken {
+				priorityTaken = true
+				b.priority = append(b.priority, lw)
+			}
+			b.addPart(seg)
+			if prevContent != "" && len(prevContent) >= 3 && len(lw) >= 3 && (len(prevContent) >= 4 || len(lw) >= 4) {
+				b.add(&b.comp, camel(prevContent)+camel(lw), "c")
+				b.add(&b.comp, prevContent+"_"+lw, "c")
+			}
+			prevContent = lw
+		}
+	}
+}
+
+func camel(w string) string {
+	if w == "" {
+		return w
+	}
+	r, n := utf8.DecodeRuneInString(w)
+	return string(unicode.ToUpper(r)) + w[n:]
+}
+
+func (b *kwBuilder) finish() Keywords {
+	var k Keywords
+	k.Tests = b.tests
+	k.Exact = capList(b.exact, maxExact)
+	// Identifiers from code patterns and frames come before bigrams: they
+	// were added first. Keep the first ones.
+	k.Compounds = capList(b.comp, maxCompounds)
+	k.Paths = capList(b.paths, maxPaths)
+	// Components: priority nouns, then by frequency, then longer first,
+	// then first appearance.
+	prio := map[string]bool{}
+	for _, p := range b.priority {
+		prio[p] = true
+	}
+	parts := append([]string(nil), b.parts...)
+	sort.SliceStable(parts, func(i, j int) bool {
+		a, c := parts[i], parts[j]
+		if prio[a] != prio[c] {
+			return prio[a]
+		}
+		if b.expanded[a] != b.expanded[c] {
+			return !b.expanded[a]
+		}
+		if b.freq[a] != b.freq[c] && (b.freq[a] > 1 || b.freq[c] > 1) {
+			return b.freq[a] > b.freq[c]
+		}
+		if len(a) != len(c) {
+			return len(a) > len(c)
+		}
+		return b.order[a] < b.order[c]
+	})
+	k.Components = capList(parts, maxComponents)
+	return k
+}
+
+func capList(l []string, n int) []string {
+	if len(l) > n {
+		l = l[:n]
+	}
+	return l
+}

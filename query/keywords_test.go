@@ -1,0 +1,129 @@
+package query
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestKeywordsCompoundsAndParts(t *testing.T) {
+	k := ExtractKeywords("add a before_request hook that checks API keys")
+	if !slices.Contains(k.Compounds, "before_request") {
+		t.Errorf("compounds %v lack before_request", k.Compounds)
+	}
+	for _, w := range []string{"request", "hook", "api", "keys"} {
+		if !slices.Contains(k.Components, w) {
+			t.Errorf("components %v lack %q", k.Components, w)
+		}
+	}
+	if slices.Contains(k.Components, "add") || slices.Contains(k.Components, "that") {
+		t.Errorf("verbs or stop words kept: %v", k.Components)
+	}
+	if i, j := slices.Index(k.Components, "api"), slices.Index(k.Components, "endpoint"); j >= 0 && i > j {
+		t.Errorf("expansion before its source: %v", k.Components)
+	}
+}
+
+func TestKeywordsPriorityNounAndBigrams(t *testing.T) {
+	k := ExtractKeywords("add a new MCP tool for snapshot diffing")
+	if k.Components[0] != "mcp" {
+		t.Errorf("priority noun not first: %v", k.Components)
+	}
+	for _, c := range []string{"SnapshotDiffing", "snapshot_diffing"} {
+		if !slices.Contains(k.Compounds, c) {
+			t.Errorf("bigram %s missing from %v", c, k.Compounds)
+		}
+	}
+	k = ExtractKeywords("Parse the config. Server starts late")
+	if slices.Contains(k.Compounds, "ConfigServer") {
+		t.Errorf("bigram across a period: %v", k.Compounds)
+	}
+}
+
+func TestKeywordsExactAndCodePatterns(t *testing.T) {
+	k := ExtractKeywords("Fix `Scaffold.errorhandler` so register_error_handler() and QuerySet.annotate() accept subclasses, e.g. in 3.9")
+	for _, e := range []string{"Scaffold.errorhandler", "errorhandler"} {
+		if !slices.Contains(k.Exact, e) {
+			t.Errorf("exact %v lacks %s", k.Exact, e)
+		}
+	}
+	for _, c := range []string{"register_error_handler", "QuerySet.annotate", "annotate"} {
+		if !slices.Contains(k.Compounds, c) {
+			t.Errorf("compounds %v lack %s", k.Compounds, c)
+		}
+	}
+	for _, c := range k.Compounds {
+		if c == "3.9" || strings.EqualFold(c, "e.g") {
+			t.Errorf("prose or version taken as code: %v", k.Compounds)
+		}
+	}
+}
+
+func TestKeywordsStackTraces(t *testing.T) {
+	py := "Traceback (most recent call last):\n  File \"src/flask/app.py\", line 1511, in wsgi_app\n    response = self.full_dispatch_request()\nKeyError: 'user'"
+	k := ExtractKeywords(py)
+	if !slices.Contains(k.Compounds, "wsgi_app") || !slices.Contains(k.Compounds, "full_dispatch_request") {
+		t.Errorf("python frames: %v", k.Compounds)
+	}
+	if !slices.Contains(k.Paths, "src/flask/app.py") {
+		t.Errorf("paths %v", k.Paths)
+	}
+	for _, c := range k.Compounds {
+		if strings.HasPrefix(c, "self.") {
+			t.Errorf("self-qualified compound kept: %v", k.Compounds)
+		}
+	}
+	goTrace := "panic: sync: negative WaitGroup counter\n\ngoroutine 1 [running]:\nsync.(*WaitGroup).Add(0xc000012345, 0xffffffffffffffff)\n\t/usr/local/go/src/sync/waitgroup.go:64 +0x125"
+	k = ExtractKeywords(goTrace)
+	if !slices.Contains(k.Compounds, "WaitGroup.Add") {
+		t.Errorf("go frame: %v", k.Compounds)
+	}
+	if !slices.Contains(k.Paths, "usr/local/go/src/sync/waitgroup.go") {
+		t.Errorf("go path: %v", k.Paths)
+	}
+	for _, c := range k.Components {
+		if strings.HasPrefix(c, "0x") {
+			t.Errorf("hex address kept: %v", k.Components)
+		}
+	}
+	k = ExtractKeywords("Exception in thread main\n\tat spark.Service.init(Service.java:120)\n\tat spark.Spark.get(Spark.java:33)")
+	if !slices.Contains(k.Compounds, "Service.init") {
+		t.Errorf("java frame: %v", k.Compounds)
+	}
+	k = ExtractKeywords("from lib/jekyll/page.rb:12:in `render'")
+	if !slices.Contains(k.Compounds, "render") || !slices.Contains(k.Paths, "lib/jekyll/page.rb") {
+		t.Errorf("ruby frame: %v %v", k.Compounds, k.Paths)
+	}
+}
+
+func TestKeywordsSplitting(t *testing.T) {
+	cases := map[string][]string{
+		"HTTPServer":      {"HTTP", "Server"},
+		"getUserById":     {"get", "User", "By", "Id"},
+		"SearchBM25Nodes": {"Search", "BM25", "Nodes"},
+		"URIs":            {"URIs"},
+		"before_request":  {"before", "request"},
+	}
+	for in, want := range cases {
+		if got := splitWords(in); !slices.Equal(got, want) {
+			t.Errorf("splitWords(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestKeywordsEmptyAndHuge(t *testing.T) {
+	if k := ExtractKeywords("the and of to"); !k.Empty() {
+		t.Errorf("stop words only: %+v", k)
+	}
+	if k := ExtractKeywords("how do we add tests for the router"); !k.Tests {
+		t.Error("test intent not seen")
+	}
+	huge := strings.Repeat("the connection pool leaks sockets under load when retries happen ", 2000) // ~130 KB
+	k := ExtractKeywords(huge)
+	if len(k.Components) > maxComponents || len(k.Compounds) > maxCompounds {
+		t.Errorf("caps not applied: %d components, %d compounds", len(k.Components), len(k.Compounds))
+	}
+	if !slices.Contains(k.Components, "connection") {
+		t.Errorf("lost the content words: %v", k.Components)
+	}
+}
