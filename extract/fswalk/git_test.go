@@ -147,8 +147,9 @@ func TestMatcherRandomAgainstGit(t *testing.T) {
 	}
 	env := gitEnv(t)
 	rng := rand.New(rand.NewSource(1))
-	names := []string{"a", "b", "ab", "ba", "a.c", "b.c", "aa", ".x"}
-	tokens := []string{"a", "b", "c", ".", ".c", "*", "*", "?", "**", "/", "/", "[ab]", "[!a]", "[a-b]", "\\*", "**/", "/**", "/**/"}
+	names := []string{"a", "b", "ab", "ba", "a.c", "b.c", "aa", ".x", "#a", "!b", "a "}
+	tokens := []string{"a", "b", "c", ".", ".c", "*", "*", "?", "**", "/", "/", "[ab]", "[!a]", "[a-b]", "[^b]",
+		"[[:lower:]]", "[]a]", "\\*", "\\a", "\\#", "\\!", "#", "!", " ", "\\ ", "**/", "/**", "/**/"}
 
 	// A fixed tree: folders a, b, ab and a/b, b/a, a/b/a; every name as a
 	// file in each, except where the name is a folder.

@@ -25,6 +25,8 @@ const DefaultMaxFileSize = 1 << 20
 const SniffSize = 8 << 10
 
 // DefaultSkipDirs are the folder names skipped when Options.SkipDirs is nil.
+// Beware that "build" and "dist" also name real source folders (go/build
+// and cmd/dist in the Go tree); build output is usually .gitignored anyway.
 var DefaultSkipDirs = []string{".git", ".hg", ".svn", "vendor", "node_modules", "dist", "build", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".idea", ".vscode", "bower_components"}
 
 // Reasons given in Skipped.Reason. Unreadable entries get
@@ -171,10 +173,11 @@ func Walk(root string, opt Options, fn func(File) error, skip func(Skipped)) err
 		return fmt.Errorf("fswalk: root %q: %w", root, ErrNotDir)
 	}
 	w := &walker{
-		root: abs,
-		opt:  opt,
-		fn:   fn,
-		skip: skip,
+		given: root,
+		root:  abs,
+		opt:   opt,
+		fn:    fn,
+		skip:  skip,
 	}
 	if w.opt.MaxFileSize == 0 {
 		w.opt.MaxFileSize = DefaultMaxFileSize
@@ -204,6 +207,7 @@ func Walk(root string, opt Options, fn func(File) error, skip func(Skipped)) err
 }
 
 type walker struct {
+	given     string // root as passed to Walk, for messages
 	root      string // absolute
 	realRoot  string // root with symlinks resolved, computed on first need
 	realErr   error
@@ -238,11 +242,12 @@ func (w *walker) report(rel, reason string, dir bool) {
 	}
 }
 
-func join(dir, name string, sep byte) string {
+// join appends name to the slash-separated relative path dir.
+func join(dir, name string) string {
 	if dir == "" {
 		return name
 	}
-	return dir + string(sep) + name
+	return dir + "/" + name
 }
 
 // walkDir walks the folder abs (rel relative to the root; "" for the
@@ -251,7 +256,7 @@ func (w *walker) walkDir(abs, rel string, sets []*ruleSet, isRoot bool) error {
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		if isRoot {
-			return fmt.Errorf("fswalk: root %q: %w", w.root, unwrapPath(err))
+			return fmt.Errorf("fswalk: root %q: %w", w.given, unwrapPath(err))
 		}
 		w.report(rel, unreadable(err), true)
 		if len(entries) == 0 {
@@ -266,7 +271,7 @@ func (w *walker) walkDir(abs, rel string, sets []*ruleSet, isRoot bool) error {
 		if name == ".gitignore" && t.IsRegular() {
 			data, err := os.ReadFile(abs + string(os.PathSeparator) + name)
 			if err != nil {
-				w.report(join(rel, name, '/'), unreadable(err), false)
+				w.report(join(rel, name), unreadable(err), false)
 			} else if rs := parseRules(rel, data); rs != nil {
 				sets = append(sets[:len(sets):len(sets)], rs)
 			}
@@ -301,7 +306,7 @@ func (w *walker) walkDir(abs, rel string, sets []*ruleSet, isRoot bool) error {
 	for i := range items {
 		it := &items[i]
 		childAbs := abs + string(os.PathSeparator) + it.name
-		childRel := join(rel, it.name, '/')
+		childRel := join(rel, it.name)
 		if it.dir {
 			if err := w.visitDir(it, childAbs, childRel, sets); err != nil {
 				return err
