@@ -25,8 +25,9 @@ const DefaultMaxFileSize = 1 << 20
 const SniffSize = 8 << 10
 
 // DefaultSkipDirs are the folder names skipped when Options.SkipDirs is nil.
-// Beware that "build" and "dist" also name real source folders (go/build
-// and cmd/dist in the Go tree); build output is usually .gitignored anyway.
+// "build" and "dist" also name real Go packages (go/build, cmd/dist); a
+// folder of build output never holds Go sources, so such a folder is
+// entered when it has a .go file at its top level (see isGoPackage).
 var DefaultSkipDirs = []string{".git", ".hg", ".svn", "vendor", "node_modules", "dist", "build", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", ".idea", ".vscode", "bower_components"}
 
 // Reasons given in Skipped.Reason. Unreadable entries get
@@ -206,6 +207,24 @@ func Walk(root string, opt Options, fn func(File) error, skip func(Skipped)) err
 	return err
 }
 
+// outputDirs are skip folders that usually hold build output but may be a
+// Go package of that name.
+var outputDirs = map[string]bool{"build": true, "dist": true}
+
+// isGoPackage reports a folder with a .go file directly in it.
+func isGoPackage(abs string) bool {
+	ents, err := os.ReadDir(abs)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") {
+			return true
+		}
+	}
+	return false
+}
+
 type walker struct {
 	given     string // root as passed to Walk, for messages
 	root      string // absolute
@@ -324,7 +343,7 @@ func (w *walker) walkDir(abs, rel string, sets []*ruleSet, isRoot bool) error {
 }
 
 func (w *walker) visitDir(it *item, abs, rel string, sets []*ruleSet) error {
-	if w.skipDirs[it.name] {
+	if w.skipDirs[it.name] && !(outputDirs[it.name] && isGoPackage(abs)) {
 		w.report(rel, ReasonSkipDir, true)
 		return nil
 	}

@@ -428,3 +428,27 @@ func TestReadContent(t *testing.T) {
 		}
 	}
 }
+
+func TestGoPackageNamedBuildIsWalked(t *testing.T) {
+	root := t.TempDir()
+	mk := func(p, body string) {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("go/build/build.go", "package build\n")
+	mk("web/build/app.js", "var x = 1;\n")
+	mk("web/dist/bundle.js", "var y = 2;\n")
+	var got []string
+	err := Walk(root, Options{}, func(f File) error { got = append(got, f.Path); return nil }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != "go/build/build.go" {
+		t.Fatalf("walked %v, want only go/build/build.go", got)
+	}
+}
