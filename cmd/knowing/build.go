@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+const buildHelp = `Usage: knowing build [--repo DIR] OUT.snap
+
+Parses every supported source file under DIR (Go, Python, JavaScript,
+TypeScript, Rust, Java, C#, Ruby), honouring .gitignore and skipping
+vendor/, node_modules/, binary and oversized files, and writes the code
+graph to OUT.snap atomically. On a terminal a progress bar shows on stderr;
+one summary line closes the build.
+
+Flags:
+`
+
+func cmdBuild(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	repo := fs.String("repo", ".", "repository `folder` to index")
+	maxSize := fs.Int64("max-file-size", 1<<20, "skip source files larger than this many `bytes`")
+	workers := fs.Int("workers", 0, "parser goroutines (0: one per core)")
+	quiet := fs.Bool("quiet", false, "no progress and no summary")
+	pos, err := parse(fs, args, buildHelp, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want exactly one output path, e.g. knowing build --repo . repo.snap (got %d arguments)", len(pos))
+	}
+	out := pos[0]
+	if err := checkRepo(*repo); err != nil {
+		return err
+	}
+	if err := checkWritable(out); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	opt := extract.Options{Root: *repo, MaxFileSize: *maxSize, Workers: *workers, Warn: stderr}
+	if f, ok := stderr.(*os.File); ok && isTerminal(f) && !*quiet {
+		opt.Progress = stderr
+	}
+	g, st, err := extract.Build(ctx, opt)
+	if err != nil {
+		return err
+	}
+	if st.Files == 0 {
+		return fmt.Errorf("no source files found in %s (knowing reads %s)", *repo, strings.Join(extract.Extensions(), " "))
+	}
+	g.Meta.ToolVersion = version
+	if err := snapshot.Write(out, g, nil); err != nil {
+		return err
+	}
+	info, err := os.Stat(out)
+	if err != nil {
+		return err
+	}
+	if !*quiet {
+		fmt.Fprintf(stderr, "built %s: %d files, %d symbols, %d edges in %.1fs; snapshot %s for %s of source\n",
+			out, st.Files, len(g.Nodes), len(g.Edges), st.Elapsed.Seconds(), humanBytes(info.Size()), humanBytes(st.SourceBytes))
+		if st.ParseErrors > 0 {
+			fmt.Fprintf(stderr, "note: %d files had syntax errors; what parsed was kept\n", st.ParseErrors)
+		}
+	}
+	return nil
+}
+
+func checkRepo(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return fmt.Errorf("repository folder %s does not exist", dir)
+		}
+		return fmt.Errorf("cannot read repository folder %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a folder; --repo takes the repository's root folder", dir)
+	}
+	if _, err := os.ReadDir(dir); err != nil {
+		return fmt.Errorf("cannot read repository folder %s: %w", dir, err)
+	}
+	return nil
+}
+
+// checkWritable fails early, before a long parse, when the output cannot
+// be written.
+func checkWritable(out string) error {
+	if st, err := os.Stat(out); err == nil && st.IsDir() {
+		return fmt.Errorf("output %s is a folder; give a file name such as %s", out, filepath.Join(out, "repo.snap"))
+	}
+	dir := filepath.Dir(out)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("output folder %s does not exist", dir)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("output folder %s is not a folder", dir)
+	}
+	f, err := os.CreateTemp(dir, ".knowing-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write to output folder %s: %w", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+	return nil
+}

@@ -1,0 +1,300 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/knowing-dev/knowing/query"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+const queryHelp = `Usage: knowing query [flags] SNAP "task"
+
+Prints the symbols a task needs, best first. The task is plain words, a
+bug report, a stack trace or an error message; "-" reads it from stdin.
+
+Output formats:
+  text      rank, score, kind, symbol, file:line, signature (default)
+  json      {"results": [{"symbol", "name", "kind", "lang", "file", "line",
+            "end_line", "signature", "score", "tokens", "seed"}],
+             "stats": {"elapsed_us", "keywords", "candidates", "seeds",
+             "walked", "pushes", "packed", "tokens", "message"}}
+            symbol is the qualified name; file is relative to the repo root.
+  markdown  a block to paste into a model's prompt
+
+Flags:
+`
+
+// openEngine opens a snapshot and makes an engine, with errors that say
+// what to do.
+func openEngine(path string) (*snapshot.Snapshot, *query.Engine, error) {
+	s, err := snapshot.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("snapshot %s does not exist; create it with: knowing build --repo DIR %s", path, path)
+		}
+		return nil, nil, err
+	}
+	e, err := query.New(s)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	return s, e, nil
+}
+
+func readTask(arg string, stdin io.Reader) (string, error) {
+	if arg != "-" {
+		return arg, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, 4<<20))
+	if err != nil {
+		return "", fmt.Errorf("reading the task from stdin: %w", err)
+	}
+	return string(b), nil
+}
+
+func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("query", flag.ContinueOnError)
+	limit := fs.Int("limit", 20, "number of results")
+	budget := fs.Int("budget", 50000, "token budget the results are packed into")
+	asJSON := fs.Bool("json", false, "JSON output (same as --format json)")
+	format := fs.String("format", "text", "output `format`: text, json or markdown")
+	pos, err := parse(fs, args, queryHelp, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef(`want SNAP and "task" (got %d arguments)`, len(pos))
+	}
+	if *asJSON {
+		*format = "json"
+	}
+	if *format != "text" && *format != "json" && *format != "markdown" {
+		return usagef("unknown format %q: use text, json or markdown", *format)
+	}
+	task, err := readTask(pos[1], stdin)
+	if err != nil {
+		return err
+	}
+	s, e, err := openEngine(pos[0])
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	res, err := e.Query(context.Background(), task, query.Options{Limit: *limit, Budget: *budget})
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	case "markdown":
+		writeMarkdown(stdout, task, res)
+	default:
+		writeText(stdout, res)
+		if res.Stats.Message != "" {
+			fmt.Fprintln(stderr, "knowing:", res.Stats.Message)
+		}
+	}
+	return nil
+}
+
+func writeText(w io.Writer, res *query.Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for i, it := range res.Results {
+		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s:%d\n", i+1, it.Score, it.Kind, it.Symbol, it.File, it.Line)
+		if it.Signature != "" {
+			fmt.Fprintf(tw, "\t\t\t  %s\t\n", it.Signature)
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "# %d results, %d tokens, %d µs\n", len(res.Results), res.Stats.Tokens, res.Stats.ElapsedUS)
+}
+
+func writeMarkdown(w io.Writer, task string, res *query.Result) {
+	t := strings.TrimSpace(task)
+	if len(t) > 200 {
+		t = t[:200] + "…"
+	}
+	fmt.Fprintf(w, "## Code relevant to: %s\n\n", strings.ReplaceAll(t, "\n", " "))
+	for i, it := range res.Results {
+		fmt.Fprintf(w, "%d. `%s` (%s) — `%s:%d`\n", i+1, it.Symbol, it.Kind, it.File, it.Line)
+		if it.Signature != "" {
+			fmt.Fprintf(w, "   ```\n   %s\n   ```\n", it.Signature)
+		}
+	}
+}
+
+const whyHelp = `Usage: knowing why [flags] SNAP "task" SYMBOL
+
+Runs the task and explains how SYMBOL (a qualified name, a Type.member
+suffix, or a bare name) was found and scored: the seed channels and its
+rank in each, its fused rank, whether it seeded the walk, its walk score,
+HITS authority and hub, and every component of the final score.
+
+Flags:
+`
+
+func cmdWhy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("why", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "JSON output")
+	pos, err := parse(fs, args, whyHelp, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 3 {
+		return usagef(`want SNAP, "task" and SYMBOL (got %d arguments)`, len(pos))
+	}
+	task, err := readTask(pos[1], stdin)
+	if err != nil {
+		return err
+	}
+	s, e, err := openEngine(pos[0])
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	exps, err := e.Why(context.Background(), task, pos[2], query.Options{})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(exps)
+	}
+	for _, x := range exps {
+		fmt.Fprintf(stdout, "%s (%s) %s:%d\n", x.Symbol, x.Kind, x.File, x.Line)
+		if len(x.Channels) == 0 {
+			fmt.Fprintln(stdout, "  channels:      none")
+		}
+		for _, c := range x.Channels {
+			fmt.Fprintf(stdout, "  channel %-12s rank %d\n", c.Channel+":", c.Rank)
+		}
+		fmt.Fprintf(stdout, "  fused:         rank %d, score %.5f\n", x.FusedRank, x.FusedScore)
+		fmt.Fprintf(stdout, "  seed:          %v (rank %d)\n", x.Seed, x.SeedRank)
+		fmt.Fprintf(stdout, "  walk score:    %.6f\n", x.WalkScore)
+		fmt.Fprintf(stdout, "  HITS:          authority %.4f, hub %.4f\n", x.Authority, x.Hub)
+		fmt.Fprintf(stdout, "  score:         %.4f = blast %.3f×0.35 + confidence %.3f×0.20 + recency %.2f×0.15 (neutral: no data source) + distance %.2f×0.15 + authority adj %+.4f, × test penalty %.1f\n",
+			x.Score, x.Blast, x.Confidence, x.Recency, x.Distance, x.AuthorityAdj, x.TestPenalty)
+		if x.FinalRank > 0 {
+			fmt.Fprintf(stdout, "  final rank:    %d\n", x.FinalRank)
+		} else {
+			fmt.Fprintln(stdout, "  final rank:    not ranked")
+		}
+		for _, n := range x.Notes {
+			fmt.Fprintf(stdout, "  note:          %s\n", n)
+		}
+	}
+	return nil
+}
+
+const inspectHelp = `Usage: knowing inspect [--json] SNAP
+
+Verifies every section checksum and prints what the snapshot holds: build
+metadata, counts by language, kind and edge type, and section sizes.
+
+Flags:
+`
+
+type inspectReport struct {
+	Path      string                 `json:"path"`
+	Bytes     int64                  `json:"bytes"`
+	Meta      snapshot.Meta          `json:"meta"`
+	Verified  bool                   `json:"verified"`
+	Nodes     int                    `json:"nodes"`
+	Edges     int                    `json:"edges"`
+	Files     int                    `json:"files"`
+	Languages map[string]int         `json:"languages"`
+	Kinds     map[string]int         `json:"kinds"`
+	EdgeTypes map[string]int         `json:"edge_types"`
+	Sections  []snapshot.SectionInfo `json:"sections"`
+}
+
+func cmdInspect(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "JSON output")
+	pos, err := parse(fs, args, inspectHelp, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one snapshot path (got %d arguments)", len(pos))
+	}
+	s, err := snapshot.Open(pos[0])
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := s.Verify(); err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	meta, err := s.Meta()
+	if err != nil {
+		return err
+	}
+	r := inspectReport{Path: pos[0], Bytes: s.Size(), Meta: meta, Verified: true, Nodes: s.NumNodes(), Edges: s.NumEdges(), Files: s.NumFiles(),
+		Languages: map[string]int{}, Kinds: map[string]int{}, EdgeTypes: map[string]int{}, Sections: s.Sections()}
+	for id := 0; id < s.NumNodes(); id++ {
+		k := s.Kind(uint32(id))
+		r.Kinds[k.String()]++
+		if k != snapshot.KindPackage && k != snapshot.KindFile && k != snapshot.KindExternal {
+			r.Languages[s.Lang(uint32(id)).String()]++
+		}
+		it := s.Neighbors(uint32(id), snapshot.Out)
+		for it.Next() {
+			r.EdgeTypes[it.Type().String()]++
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	fmt.Fprintf(stdout, "%s: %s, checksums verified\n", r.Path, humanBytes(r.Bytes))
+	fmt.Fprintf(stdout, "repo %s", meta.RepoRoot)
+	if meta.GitCommit != "" {
+		fmt.Fprintf(stdout, " @ %s", meta.GitCommit)
+	}
+	fmt.Fprintf(stdout, ", built %s by knowing %s\n", meta.BuildTime.Format("2006-01-02 15:04:05Z"), meta.ToolVersion)
+	fmt.Fprintf(stdout, "%d files, %d nodes, %d edges\n", r.Files, r.Nodes, r.Edges)
+	printCounts(stdout, "symbols by language", r.Languages)
+	printCounts(stdout, "nodes by kind", r.Kinds)
+	printCounts(stdout, "edges by type", r.EdgeTypes)
+	fmt.Fprintln(stdout, "sections:")
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, sec := range r.Sections {
+		fmt.Fprintf(tw, "  %s\t%d\t%08x\t\n", sec.Name, sec.Length, sec.Checksum)
+	}
+	tw.Flush()
+	return nil
+}
+
+func printCounts(w io.Writer, title string, m map[string]int) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	fmt.Fprintf(w, "%s:", title)
+	for _, k := range keys {
+		fmt.Fprintf(w, " %s %d", k, m[k])
+	}
+	fmt.Fprintln(w)
+}

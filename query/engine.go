@@ -1,0 +1,611 @@
+// Package query turns a task in plain words into the code symbols that
+// matter, ranked and packed into a token budget, over a memory-mapped
+// snapshot.
+//
+// The pipeline (see the seed documents for the measurements behind it):
+//
+//  1. Keywords: exact, compounds, components, paths (ExtractKeywords).
+//  2. Seed channels, each a ranked list: tiered name matching through the
+//     name FSTs, BM25 over the multi-field index, equivalence classes
+//     (concept phrases → symbol names), and path context (types in folders
+//     the task names, used only as low-weight walk seeds).
+//  3. Weighted reciprocal-rank fusion (k = 60), implementors of matched
+//     interfaces, noise filtering, size-adaptive seed count, type-seed
+//     preference on large graphs, focus on the most cohesive package.
+//  4. Random walk with restart (forward push, alpha 0.2) from the seeds.
+//  5. HITS on the top 200 walk nodes.
+//  6. Scoring: blast radius (walk score), confidence, recency (no data
+//     source yet: neutral), distance, HITS authority adjustments; the
+//     test-file penalty unless the task is about tests.
+//  7. Density packing into the token budget.
+//
+// An Engine is safe for concurrent use; each query borrows a workspace.
+// Results are deterministic: the same snapshot and task give the same
+// ranking at any GOMAXPROCS.
+package query
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/knowing-dev/knowing/bm25"
+	"github.com/knowing-dev/knowing/snapshot"
+	"github.com/knowing-dev/knowing/walk"
+)
+
+// ErrEmptyTask is returned for a task with no text.
+var ErrEmptyTask = errors.New("the task is empty: describe what you want to do, e.g. \"add a before_request hook that checks API keys\"")
+
+// Options tune one query.
+type Options struct {
+	Limit  int // results returned (default 20)
+	Budget int // token budget for packing (default 50,000)
+	// Trace records per-symbol explanations (used by Why).
+	Trace bool
+}
+
+// Item is one ranked symbol.
+type Item struct {
+	ID        uint32  `json:"-"`
+	Symbol    string  `json:"symbol"` // qualified name
+	Name      string  `json:"name"`
+	Kind      string  `json:"kind"`
+	Lang      string  `json:"lang"`
+	File      string  `json:"file"`
+	Line      int     `json:"line"`
+	EndLine   int     `json:"end_line"`
+	Signature string  `json:"signature,omitempty"`
+	Score     float64 `json:"score"`
+	Tokens    int     `json:"tokens"`
+	Seed      bool    `json:"seed"`
+}
+
+// Stats describe how a query ran.
+type Stats struct {
+	ElapsedUS  int64    `json:"elapsed_us"`
+	Keywords   []string `json:"keywords"`
+	Candidates int      `json:"candidates"`
+	Seeds      int      `json:"seeds"`
+	Walked     int      `json:"walked"`
+	Pushes     int      `json:"pushes"`
+	Packed     int      `json:"packed"`
+	Tokens     int      `json:"tokens"`
+	Message    string   `json:"message,omitempty"`
+}
+
+// Result is the answer to a query.
+type Result struct {
+	Results []Item `json:"results"`
+	Stats   Stats  `json:"stats"`
+	trace   *trace
+}
+
+// Engine answers queries over one open snapshot.
+type Engine struct {
+	s       *snapshot.Snapshot
+	ix      *bm25.Index
+	weights *walk.Weights
+	n       int
+	pool    sync.Pool
+}
+
+// New makes an engine over an open snapshot.
+func New(s *snapshot.Snapshot) (*Engine, error) {
+	ix, err := s.BM25()
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", s.Path(), err)
+	}
+	e := &Engine{s: s, ix: ix, weights: walk.DefaultWeights(), n: s.NumNodes()}
+	e.pool.New = func() any { return e.newWorkspace() }
+	return e, nil
+}
+
+// Snapshot is the snapshot the engine reads.
+func (e *Engine) Snapshot() *snapshot.Snapshot { return e.s }
+
+type workspace struct {
+	searcher *bm25.Searcher
+	walk     *walk.Workspace
+	nameIt   *snapshot.KeyIter
+	partIt   *snapshot.KeyIter
+	ids      []uint32
+	terms    []bm25.QueryTerm
+	toks     []string
+	// candidate bookkeeping, epoch-stamped over node ids
+	stamp []uint32
+	epoch uint32
+	cand  []candidate
+	slot  []int32
+}
+
+func (e *Engine) newWorkspace() *workspace {
+	return &workspace{
+		searcher: bm25.NewSearcher(e.ix),
+		walk:     walk.NewWorkspace(e.n),
+		nameIt:   e.s.NewNameIter(),
+		partIt:   e.s.NewPartIter(),
+		stamp:    make([]uint32, e.n),
+		slot:     make([]int32, e.n),
+	}
+}
+
+// candidate is one node met by a seed channel or the walk.
+type candidate struct {
+	id    uint32
+	fused float64
+	rank  [numChannels]int32 // 1-based rank in each channel, 0 if absent
+	seed  bool
+	walkP float32
+	auth  float32
+	hub   float32
+	score float64
+	parts scoreParts
+}
+
+// scoreParts is the breakdown of a final score.
+type scoreParts struct {
+	Blast, Confidence, Recency, Distance, AuthorityAdj, TestPenalty, Final float64
+}
+
+const (
+	chTiered = iota
+	chBM25
+	chEquiv
+	chPath
+	chInterface
+	numChannels
+)
+
+var channelNames = [numChannels]string{"tiered", "bm25", "equivalence", "path", "interface"}
+
+// channelWeight is each channel's weight in reciprocal-rank fusion. Path
+// context does not compete in fusion: it seeds the walk at low weight.
+var channelWeight = [numChannels]float64{chTiered: 2.0, chBM25: 2.0, chEquiv: 2.0, chPath: 0, chInterface: 1.0}
+
+const rrfK = 60
+
+func (ws *workspace) reset() {
+	ws.epoch++
+	if ws.epoch == 0 {
+		for i := range ws.stamp {
+			ws.stamp[i] = 0
+		}
+		ws.epoch = 1
+	}
+	ws.cand = ws.cand[:0]
+}
+
+// get returns the candidate for id, creating it.
+func (ws *workspace) get(id uint32) *candidate {
+	if ws.stamp[id] != ws.epoch {
+		ws.stamp[id] = ws.epoch
+		ws.slot[id] = int32(len(ws.cand))
+		ws.cand = append(ws.cand, candidate{id: id})
+	}
+	return &ws.cand[ws.slot[id]]
+}
+
+func (ws *workspace) lookup(id uint32) *candidate {
+	if ws.stamp[id] != ws.epoch {
+		return nil
+	}
+	return &ws.cand[ws.slot[id]]
+}
+
+// Query runs the pipeline for a task.
+func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, error) {
+	start := time.Now()
+	if strings.TrimSpace(task) == "" {
+		return nil, ErrEmptyTask
+	}
+	if opt.Limit <= 0 {
+		opt.Limit = 20
+	}
+	if opt.Budget <= 0 {
+		opt.Budget = 50000
+	}
+	kw := ExtractKeywords(task)
+	res := &Result{}
+	res.Stats.Keywords = append(append(append([]string{}, kw.Exact...), kw.Compounds...), kw.Components...)
+	if kw.Empty() {
+		res.Stats.Message = "the task has no words to search for (only stop words or symbols)"
+		res.Stats.ElapsedUS = time.Since(start).Microseconds()
+		res.Results = []Item{}
+		return res, nil
+	}
+	ws := e.pool.Get().(*workspace)
+	defer e.pool.Put(ws)
+	ws.reset()
+	var tr *trace
+	if opt.Trace {
+		tr = &trace{keywords: kw}
+		res.trace = tr
+	}
+
+	lower := strings.ToLower(task)
+	lists := [numChannels][]uint32{}
+	lists[chTiered] = e.tiered(ws, &kw)
+	lists[chBM25] = e.bm25Channel(ws, &kw)
+	lists[chEquiv] = e.equivChannel(ws, lower, len(lists[chTiered])+len(lists[chBM25]))
+	lists[chPath] = e.pathChannel(ws, &kw)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for c := 0; c < numChannels; c++ {
+		for r, id := range lists[c] {
+			cd := ws.get(id)
+			if cd.rank[c] == 0 {
+				cd.rank[c] = int32(r + 1)
+				cd.fused += channelWeight[c] / float64(rrfK+r+1)
+			}
+		}
+	}
+	e.interfaceSeeds(ws)
+	seeds := e.selectSeeds(ws, &kw)
+	res.Stats.Candidates = len(ws.cand)
+	res.Stats.Seeds = len(seeds)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// Path context joins the walk as low-weight seeds.
+	walkSeeds := make([]walk.Seed, 0, len(seeds)+len(lists[chPath]))
+	for i, id := range seeds {
+		w := float32(1.0 - 0.6*float64(i)/float64(max(1, len(seeds)-1)))
+		walkSeeds = append(walkSeeds, walk.Seed{Node: id, Weight: w})
+	}
+	for _, id := range lists[chPath] {
+		walkSeeds = append(walkSeeds, walk.Seed{Node: id, Weight: 0.3})
+	}
+	top := ws.walk.RWR(e.s.Graph(), e.weights, walkSeeds, walk.Options{Alpha: 0.2, TopK: hitsSize})
+	res.Stats.Pushes = ws.walk.Stats().Pushes
+	res.Stats.Walked = len(top)
+	nodes := make([]uint32, len(top))
+	for i, sc := range top {
+		nodes[i] = sc.Node
+	}
+	auth, hub := ws.walk.HITS(e.s.Graph(), e.weights, nodes, 20)
+	for i, sc := range top {
+		cd := ws.get(sc.Node)
+		cd.walkP = sc.Score
+		cd.auth, cd.hub = auth[i], hub[i]
+	}
+	for _, id := range seeds {
+		if cd := ws.lookup(id); cd != nil && cd.walkP == 0 {
+			cd.walkP = ws.walk.Score(id)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ranked := e.score(ws, &kw)
+	items, used := e.pack(ws, ranked, opt)
+	res.Results = items
+	res.Stats.Packed = len(items)
+	res.Stats.Tokens = used
+	if tr != nil {
+		tr.capture(e, ws, lists, seeds, ranked)
+	}
+	res.Stats.ElapsedUS = time.Since(start).Microseconds()
+	return res, nil
+}
+
+const hitsSize = 200
+
+// keep reports nodes that may be results or seeds at all.
+func (e *Engine) keep(id uint32, tests bool) bool {
+	k := e.s.Kind(id)
+	if k == snapshot.KindFile || k == snapshot.KindPackage || k == snapshot.KindExternal || k == snapshot.KindUnknown {
+		return false
+	}
+	f := e.s.Flags(id)
+	if f.Noise() {
+		return false
+	}
+	if f&snapshot.FlagTest != 0 && !tests {
+		return false
+	}
+	name := e.s.Name(id)
+	if len(name) <= 2 && !shortOK[strings.ToLower(name)] {
+		return false
+	}
+	return true
+}
+
+var shortOK = map[string]bool{"id": true, "ok": true, "db": true, "ip": true, "io": true, "go": true, "do": true, "os": true, "ui": true, "fs": true}
+
+// selectSeeds filters and orders the fused candidates and returns the walk
+// seeds: best fused first, the most cohesive package promoted, types
+// preferred on large graphs.
+func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
+	var order []int
+	for i := range ws.cand {
+		if ws.cand[i].fused > 0 && e.keep(ws.cand[i].id, kw.Tests) {
+			order = append(order, i)
+		}
+	}
+	sort.Slice(order, func(a, b int) bool {
+		x, y := &ws.cand[order[a]], &ws.cand[order[b]]
+		if x.fused != y.fused {
+			return x.fused > y.fused
+		}
+		return x.id < y.id
+	})
+	if len(order) > 40 {
+		order = order[:40]
+	}
+	maxSeeds := 15
+	switch {
+	case e.n > 40000:
+		maxSeeds = 25
+	case e.n > 10000:
+		maxSeeds = 20
+	}
+	// Focus: the package holding most of the top candidates goes first.
+	pkgCount := map[string]float64{}
+	pkgOf := make([]string, len(order))
+	for i, ci := range order {
+		pkgOf[i] = e.packageKey(ws.cand[ci].id)
+		pkgCount[pkgOf[i]] += ws.cand[ci].fused
+	}
+	best, bestN := "", 0.0
+	for i := range order {
+		if c := pkgCount[pkgOf[i]]; c > bestN {
+			best, bestN = pkgOf[i], c
+		}
+	}
+	prefType := e.n > 50000
+	rankOf := func(i int) int {
+		r := 0
+		if pkgOf[i] != best {
+			r += 2
+		}
+		if prefType && !e.s.Kind(ws.cand[order[i]].id).IsType() {
+			r++
+		}
+		return r
+	}
+	idx := make([]int, len(order))
+	for i := range idx {
+		idx[i] = i
+	}
+	// Keep the single best match first whatever its package: it is the
+	// strongest evidence the task gives.
+	sort.SliceStable(idx[min(1, len(idx)):], func(a, b int) bool {
+		a, b = a+1, b+1
+		return rankOf(idx[a]) < rankOf(idx[b])
+	})
+	seeds := make([]uint32, 0, maxSeeds)
+	for _, i := range idx {
+		if len(seeds) == maxSeeds {
+			break
+		}
+		cd := &ws.cand[order[i]]
+		cd.seed = true
+		seeds = append(seeds, cd.id)
+	}
+	return seeds
+}
+
+// packageKey groups a node with its package: the folder of its file.
+func (e *Engine) packageKey(id uint32) string {
+	fi := e.s.FileIndex(id)
+	if fi < 0 {
+		return ""
+	}
+	p := e.s.FilePath(int(fi))
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// interfaceSeeds adds the implementors of matched interfaces and traits.
+func (e *Engine) interfaceSeeds(ws *workspace) {
+	n := len(ws.cand)
+	r := 0
+	for i := 0; i < n; i++ {
+		cd := ws.cand[i]
+		if cd.fused == 0 {
+			continue
+		}
+		k := e.s.Kind(cd.id)
+		if k != snapshot.KindInterface && k != snapshot.KindTrait {
+			continue
+		}
+		it := e.s.Neighbors(cd.id, snapshot.In)
+		added := 0
+		for it.Next() && added < 10 {
+			if it.Type() != snapshot.EdgeImplements {
+				continue
+			}
+			c := ws.get(it.Node())
+			if c.rank[chInterface] == 0 {
+				r++
+				c.rank[chInterface] = int32(r)
+				c.fused += channelWeight[chInterface] / float64(rrfK+r)
+				added++
+			}
+		}
+	}
+}
+
+// Scoring weights (HITS mode of the seed document).
+const (
+	wBlast      = 0.35
+	wConfidence = 0.20
+	wRecency    = 0.15
+	wDistance   = 0.15
+	// recencyNeutral stands in for runtime recency, which knowing has no
+	// data source for: every symbol gets the same value, so it does not
+	// change the order.
+	recencyNeutral = 0.3
+	testPenalty    = 0.3
+)
+
+// score computes final scores for every candidate with walk mass or a
+// seed role, and returns them best first.
+func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
+	maxP := float32(0)
+	for i := range ws.cand {
+		if ws.cand[i].walkP > maxP {
+			maxP = ws.cand[i].walkP
+		}
+	}
+	var out []*candidate
+	for i := range ws.cand {
+		cd := &ws.cand[i]
+		if cd.walkP == 0 && !cd.seed {
+			continue
+		}
+		if !e.keep(cd.id, true) {
+			continue
+		}
+		var p scoreParts
+		if maxP > 0 {
+			p.Blast = float64(cd.walkP / maxP)
+		}
+		p.Confidence = e.inConfidence(cd.id)
+		p.Recency = recencyNeutral
+		if cd.seed {
+			p.Distance = 1
+		} else {
+			p.Distance = 0.5
+		}
+		switch {
+		case cd.seed && cd.auth > 0.05:
+			p.AuthorityAdj += float64(cd.auth) * 0.25
+		case !cd.seed && cd.auth > 0.2:
+			p.AuthorityAdj -= float64(cd.auth) * 0.15
+		}
+		if cd.seed && cd.hub > 0.1 {
+			p.AuthorityAdj += float64(cd.hub) * 0.10
+		}
+		s := p.Blast*wBlast + p.Confidence*wConfidence + p.Recency*wRecency + p.Distance*wDistance + p.AuthorityAdj
+		p.TestPenalty = 1
+		if e.s.Flags(cd.id)&snapshot.FlagTest != 0 && !kw.Tests {
+			p.TestPenalty = testPenalty
+			s *= testPenalty
+		}
+		p.Final = s
+		cd.score, cd.parts = s, p
+		out = append(out, cd)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if out[a].score != out[b].score {
+			return out[a].score > out[b].score
+		}
+		return out[a].id < out[b].id
+	})
+	return out
+}
+
+// inConfidence is the highest confidence of the edges into id.
+func (e *Engine) inConfidence(id uint32) float64 {
+	it := e.s.Neighbors(id, snapshot.In)
+	best := float32(0)
+	for i := 0; i < 64 && it.Next(); i++ {
+		t := it.Type()
+		if t == snapshot.EdgeContains || t == snapshot.EdgeMemberOf {
+			continue
+		}
+		if c := it.Confidence(); c > best {
+			best = c
+		}
+	}
+	if best == 0 {
+		return 0.5
+	}
+	return float64(best)
+}
+
+// tokens estimates what a symbol costs in a prompt: qualified name, kind
+// and signature at about four characters a token.
+func (e *Engine) tokens(id uint32) int {
+	n := len(e.s.QName(id)) + len(e.s.Kind(id).String()) + e.s.SignatureLen(id) + 8
+	return (n + 3) / 4
+}
+
+// pack picks symbols by score density (score per token, times the walk
+// proximity to the power 0.3) until the budget is spent, then returns them
+// in score order, at most Limit.
+func (e *Engine) pack(ws *workspace, ranked []*candidate, opt Options) ([]Item, int) {
+	const proximityExp = 0.3
+	type pick struct {
+		cd      *candidate
+		tok     int
+		density float64
+	}
+	picks := make([]pick, 0, len(ranked))
+	maxP := float32(0)
+	for _, cd := range ranked {
+		if cd.walkP > maxP {
+			maxP = cd.walkP
+		}
+	}
+	for _, cd := range ranked {
+		t := e.tokens(cd.id)
+		prox := 1.0
+		if maxP > 0 && !cd.seed {
+			prox = math.Pow(float64(cd.walkP/maxP), proximityExp)
+		}
+		picks = append(picks, pick{cd, t, cd.score / float64(t) * prox})
+	}
+	order := make([]int, len(picks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := picks[order[a]], picks[order[b]]
+		if x.density != y.density {
+			return x.density > y.density
+		}
+		return x.cd.score > y.cd.score
+	})
+	chosen := make([]bool, len(picks))
+	used, count := 0, 0
+	for _, i := range order {
+		if used+picks[i].tok > opt.Budget {
+			continue
+		}
+		chosen[i] = true
+		used += picks[i].tok
+		count++
+	}
+	items := make([]Item, 0, min(count, opt.Limit))
+	total := 0
+	for i, p := range picks { // picks are in score order
+		if !chosen[i] {
+			continue
+		}
+		if len(items) == opt.Limit {
+			break
+		}
+		items = append(items, e.item(p.cd, p.tok))
+		total += p.tok
+	}
+	return items, total
+}
+
+func (e *Engine) item(cd *candidate, tok int) Item {
+	id := cd.id
+	start, end := e.s.Lines(id)
+	it := Item{
+		ID: id, Symbol: e.s.QName(id), Name: e.s.Name(id), Kind: e.s.Kind(id).String(),
+		Lang: e.s.Lang(id).String(), Line: int(start), EndLine: int(end),
+		Score: math.Round(cd.score*10000) / 10000, Tokens: tok, Seed: cd.seed,
+	}
+	if fi := e.s.FileIndex(id); fi >= 0 {
+		it.File = e.s.FilePath(int(fi))
+	}
+	if sig, err := e.s.Signature(id); err == nil {
+		it.Signature = sig
+	}
+	return it
+}
