@@ -30,7 +30,13 @@ func goImportPath(repo *Repo, dir string) string {
 	}
 	modDir, data, ok := repo.FindUp(dir, "go.mod")
 	if !ok {
-		return dir
+		// Indexing a folder inside a module (a package of the standard
+		// library, say): take the module from above the root.
+		above, adata, aok := repo.FindAbove("go.mod")
+		if !aok {
+			return dir
+		}
+		modDir, data = above, adata
 	}
 	module := ""
 	for _, line := range strings.Split(string(data), "\n") {
@@ -41,6 +47,9 @@ func goImportPath(repo *Repo, dir string) string {
 		}
 	}
 	rel := strings.TrimPrefix(strings.TrimPrefix(dir, modDir), "/")
+	if strings.HasPrefix(modDir, "../") || modDir == ".." {
+		rel = strings.Trim(path.Join(strings.TrimPrefix(repo.RootRel(modDir), "/"), dir), "/")
+	}
 	switch {
 	case module == "" || module == "std":
 		return rel

@@ -58,6 +58,52 @@ func (r *Repo) FindUp(dir, name string) (string, []byte, bool) {
 	return f.dir, f.data, f.ok
 }
 
+// FindAbove looks for a file named name in the folders above the root (at
+// most eight levels) and returns the root's parent folder that holds it,
+// as a relative path of "../" steps.
+func (r *Repo) FindAbove(name string) (string, []byte, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := name + "\x00^"
+	if f, ok := r.found[key]; ok {
+		return f.dir, f.data, f.ok
+	}
+	var f foundFile
+	abs, err := filepath.Abs(r.Root)
+	if err == nil {
+		rel := ""
+		for i := 0; i < 8; i++ {
+			parent := filepath.Dir(abs)
+			if parent == abs {
+				break
+			}
+			abs = parent
+			rel = path.Join(rel, "..")
+			if b, err := os.ReadFile(filepath.Join(abs, name)); err == nil {
+				f = foundFile{dir: rel, data: b, ok: true}
+				break
+			}
+		}
+	}
+	r.found[key] = f
+	return f.dir, f.data, f.ok
+}
+
+// RootRel is the path of the root seen from dir, a "../"-relative folder
+// above the root: for dir "../.." and root /a/b/c it is "b/c".
+func (r *Repo) RootRel(dir string) string {
+	abs, err := filepath.Abs(r.Root)
+	if err != nil {
+		return ""
+	}
+	up := filepath.Join(abs, filepath.FromSlash(dir))
+	rel, err := filepath.Rel(up, abs)
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
 // Exists reports whether a relative path exists under the root.
 func (r *Repo) Exists(rel string) bool {
 	_, err := os.Stat(filepath.Join(r.Root, filepath.FromSlash(rel)))

@@ -1,0 +1,1467 @@
+// Package java is the Java extractor of knowing: classes, interfaces,
+// enums, records and annotation types with their members, calls with the
+// static type of their receiver where the source tells it, type uses and
+// imports.
+//
+// Qualified names follow the package declaration: spark.FilterImpl,
+// spark.FilterImpl.withPrefix, spark.FilterImpl.FilterImpl (a constructor
+// is named after its class), spark.route.Routes.Entry (a nested class).
+// All files of one package form a scope, as in Java.
+package java
+
+import (
+	"path"
+	"strings"
+	"sync"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+func init() {
+	extract.Register(&extract.Language{
+		Lang:         snapshot.LangJava,
+		Grammars:     map[string]string{".java": "java"},
+		Extract:      extractJava,
+		ImplicitSelf: true,
+		SelfNames:    []string{"this"},
+		SuperNames:   []string{"super"},
+		TestName:     isTestName,
+	})
+}
+
+// testNames holds the names of methods annotated as tests (@Test and its
+// JUnit 5 relatives) seen by the extractor. The resolver asks TestName by
+// name alone, after every file is extracted, so a name seen annotated in
+// any file counts.
+var testNames = struct {
+	sync.RWMutex
+	m map[string]bool
+}{m: map[string]bool{}}
+
+func isTestName(name string) bool {
+	if strings.HasPrefix(name, "test") {
+		return true
+	}
+	testNames.RLock()
+	ok := testNames.m[name]
+	testNames.RUnlock()
+	return ok
+}
+
+func noteTestName(name string) {
+	testNames.RLock()
+	ok := testNames.m[name]
+	testNames.RUnlock()
+	if !ok {
+		testNames.Lock()
+		testNames.m[name] = true
+		testNames.Unlock()
+	}
+}
+
+// vtype is what the extractor knows of a variable's static type: the type
+// name as written ("Routes", "spark.route.Routes", "Routes.Entry"; "" when
+// unknown or primitive; "[]" for an array) and, for a generic container or
+// an array, its element type (the last type argument: List<E>, Map<K,V>,
+// Optional<T>).
+type vtype struct {
+	name, elem string
+}
+
+// classCtx is an enclosing class while its members are extracted.
+type classCtx struct {
+	sym    int32
+	name   string
+	super  string           // the superclass as written, or ""
+	fields map[string]vtype // fields declared in the body
+}
+
+type extractor struct {
+	f   *extract.File
+	r   *extract.FileResult
+	cur *sitter.TreeCursor
+	pkg string
+	// jdk is set for files of the JDK itself (package java.*), where the
+	// standard library is not external.
+	jdk bool
+
+	imported  map[string]string // simple name → imported class or member, dotted
+	statics   map[string]bool   // names bound by single static imports
+	extNames  map[string]bool   // names bound by imports from external libraries
+	declared  map[string]bool   // type names declared in this file
+	classes   []*classCtx
+	locals    map[string]vtype // variables of the current callable; nil outside one
+	tparams   []string         // type parameters in scope
+	anonDepth int              // inside anonymous class bodies
+}
+
+func extractJava(f *extract.File, r *extract.FileResult) {
+	if strings.HasSuffix(f.Path, "module-info.java") || strings.HasSuffix(f.Path, "package-info.java") {
+		r.Package = javaPackage(f)
+		r.Scope = r.Package
+		return
+	}
+	x := &extractor{f: f, r: r, imported: map[string]string{}, statics: map[string]bool{},
+		extNames: map[string]bool{}, declared: map[string]bool{}}
+	x.cur = f.Root.Walk()
+	defer x.cur.Close()
+	top := x.kids(f.Root)
+	pkg := ""
+	hasPkg := false
+	for i := range top {
+		c := &top[i]
+		switch c.Kind() {
+		case "package_declaration":
+			for _, k := range x.kids(c) {
+				if k.Kind() == "scoped_identifier" || k.Kind() == "identifier" {
+					pkg = dotted(f, &k)
+					hasPkg = true
+				}
+			}
+		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
+			if n := c.ChildByFieldName("name"); n != nil {
+				x.declared[f.Text(n)] = true
+			}
+		}
+	}
+	if !hasPkg {
+		pkg = folderPackage(f.Path)
+	}
+	x.pkg = pkg
+	x.jdk = strings.HasPrefix(pkg, "java.") || strings.HasPrefix(pkg, "javax.") || strings.HasPrefix(pkg, "jdk.")
+	r.Package = pkg
+	r.Scope = pkg
+	if pkg == "" {
+		r.Scope = "java-default:" + path.Dir(f.Path)
+	}
+	for i := range top {
+		if top[i].Kind() == "import_declaration" {
+			x.importDecl(&top[i])
+		}
+	}
+	for i := range top {
+		c := &top[i]
+		switch c.Kind() {
+		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
+			x.typeDecl(c, -1, false)
+		}
+	}
+}
+
+// javaPackage reads the package declaration alone.
+func javaPackage(f *extract.File) string {
+	root := f.Root
+	for i := uint(0); i < root.NamedChildCount(); i++ {
+		c := root.NamedChild(i)
+		if c.Kind() == "package_declaration" {
+			for j := uint(0); j < c.NamedChildCount(); j++ {
+				k := c.NamedChild(j)
+				if k.Kind() == "scoped_identifier" || k.Kind() == "identifier" {
+					return dotted(f, k)
+				}
+			}
+		}
+	}
+	return folderPackage(f.Path)
+}
+
+// folderPackage is the package of a file without a package declaration:
+// its folder, dotted.
+func folderPackage(p string) string {
+	dir := path.Dir(p)
+	if dir == "." || dir == "/" {
+		return ""
+	}
+	return strings.ReplaceAll(dir, "/", ".")
+}
+
+// dotted renders a (scoped) identifier without white space or comments.
+func dotted(f *extract.File, n *sitter.Node) string {
+	switch n.Kind() {
+	case "identifier", "type_identifier":
+		return f.Text(n)
+	case "scoped_identifier":
+		s, nm := n.ChildByFieldName("scope"), n.ChildByFieldName("name")
+		if s == nil || nm == nil {
+			return strings.Join(strings.Fields(f.Text(n)), "")
+		}
+		return dotted(f, s) + "." + f.Text(nm)
+	}
+	return strings.Join(strings.Fields(f.Text(n)), "")
+}
+
+// kids returns the named children of n.
+func (x *extractor) kids(n *sitter.Node) []sitter.Node {
+	if n == nil || n.NamedChildCount() == 0 {
+		return nil
+	}
+	return n.NamedChildren(x.cur)
+}
+
+// ---- imports and external names ----
+
+func (x *extractor) importDecl(n *sitter.Node) {
+	static, star := false, false
+	name := ""
+	for i := uint(0); i < n.ChildCount(); i++ {
+		c := n.Child(i)
+		switch c.Kind() {
+		case "static":
+			static = true
+		case "asterisk":
+			star = true
+		case "scoped_identifier", "identifier":
+			name = dotted(x.f, c)
+		}
+	}
+	if name == "" {
+		return
+	}
+	if star {
+		x.r.Imports = append(x.r.Imports, extract.Import{Path: name, Name: "*"})
+		return
+	}
+	i := strings.LastIndexByte(name, '.')
+	if i < 0 {
+		return // a class of the default package: nothing to key it on
+	}
+	pkg, member := name[:i], name[i+1:]
+	x.r.Imports = append(x.r.Imports, extract.Import{Path: pkg, Name: member})
+	x.imported[member] = name
+	if static {
+		x.statics[member] = true
+	}
+	if x.externalPath(name) {
+		x.extNames[member] = true
+	}
+}
+
+// externalPrefixes are package prefixes of the JDK and of widely used
+// libraries. A name imported from them is not in the repository (unless
+// the repository is that library: see externalPath).
+var externalPrefixes = []string{
+	"java.", "javax.", "jakarta.", "jdk.", "sun.", "com.sun.", "org.w3c.", "org.xml.", "org.ietf.",
+	"org.junit.", "junit.", "org.mockito.", "org.hamcrest.", "org.assertj.", "org.testng.", "org.easymock.",
+	"org.slf4j.", "org.apache.", "org.eclipse.", "ch.qos.", "org.springframework.", "com.google.",
+	"com.fasterxml.", "io.netty.", "kotlin.", "kotlinx.", "scala.", "android.", "androidx.", "lombok.",
+	"org.json.", "com.squareup.", "okhttp3.", "io.reactivex.", "reactor.", "org.jetbrains.", "freemarker.",
+	"org.hibernate.", "io.micrometer.", "org.yaml.", "org.objectweb.", "net.bytebuddy.", "org.bson.",
+	"com.mongodb.", "io.grpc.", "org.codehaus.", "org.thymeleaf.", "org.mustache.", "com.github.jknack.",
+	"org.apache.velocity.", "io.vertx.", "org.osgi.", "org.joda.", "groovy.", "org.gradle.", "org.jsoup.",
+}
+
+// externalPath reports whether a dotted import names a package of the JDK
+// or of a well-known library that is not the repository's own code (the
+// file's package does not share its first two segments).
+func (x *extractor) externalPath(p string) bool {
+	if x.jdk {
+		return false
+	}
+	ext := false
+	for _, pre := range externalPrefixes {
+		if strings.HasPrefix(p, pre) {
+			ext = true
+			break
+		}
+	}
+	if !ext {
+		return false
+	}
+	return root2(p) != root2(x.pkg)
+}
+
+// root2 is the first two segments of a dotted name.
+func root2(s string) string {
+	i := strings.IndexByte(s, '.')
+	if i < 0 {
+		return s
+	}
+	j := strings.IndexByte(s[i+1:], '.')
+	if j < 0 {
+		return s
+	}
+	return s[:i+1+j]
+}
+
+// jdkNames are java.lang types (visible without import) and the commonest
+// types of java.util, java.io, java.nio and java.util.function, usually
+// imported on demand. A type of these names that is neither declared in
+// the file nor imported by name is taken to be the JDK's.
+var jdkNames = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`String Object Integer Long Short Byte Double Float Boolean Character
+		Number Math StrictMath System Thread ThreadLocal Runtime Class ClassLoader Iterable Comparable
+		CharSequence StringBuilder StringBuffer Throwable Exception RuntimeException Error Enum Void
+		Process ProcessBuilder AutoCloseable Runnable IllegalArgumentException IllegalStateException
+		NullPointerException UnsupportedOperationException IndexOutOfBoundsException
+		ArrayIndexOutOfBoundsException ClassCastException NumberFormatException InterruptedException
+		ArithmeticException CloneNotSupportedException SecurityException ReflectiveOperationException
+		ClassNotFoundException NoSuchMethodException NoSuchFieldException StackTraceElement Override
+		Deprecated SuppressWarnings FunctionalInterface SafeVarargs Cloneable Record
+		List ArrayList LinkedList Map HashMap LinkedHashMap TreeMap Set HashSet LinkedHashSet TreeSet
+		Collection Collections Arrays Objects Optional OptionalInt OptionalLong Iterator ListIterator
+		Deque ArrayDeque Queue PriorityQueue Stack Vector Hashtable Enumeration BitSet EnumMap EnumSet
+		NavigableMap SortedMap SortedSet NavigableSet Comparator Properties Date Calendar TimeZone UUID
+		Random Scanner Locale StringJoiner StringTokenizer Base64 Stream IntStream LongStream Collectors
+		Function BiFunction Supplier Consumer BiConsumer Predicate BiPredicate UnaryOperator BinaryOperator
+		ConcurrentHashMap ConcurrentMap CopyOnWriteArrayList AtomicInteger AtomicLong AtomicBoolean
+		AtomicReference CountDownLatch ExecutorService Executors Executor Future CompletableFuture
+		TimeUnit Callable Semaphore ReentrantLock Lock Pattern Matcher File Files Path Paths
+		InputStream OutputStream Reader Writer BufferedReader BufferedWriter InputStreamReader
+		OutputStreamWriter FileInputStream FileOutputStream FileReader FileWriter IOException
+		UncheckedIOException FileNotFoundException PrintStream PrintWriter StringWriter StringReader
+		ByteArrayOutputStream ByteArrayInputStream DataInputStream DataOutputStream Serializable
+		Closeable URL URI URLEncoder URLDecoder Charset StandardCharsets ByteBuffer LocalDate
+		LocalDateTime LocalTime ZonedDateTime Instant Duration DateTimeFormatter SimpleDateFormat
+		BigDecimal BigInteger MessageDigest Field Method Constructor InvocationTargetException
+		Annotation Retention Target ElementType RetentionPolicy Documented Inherited WeakReference
+		SoftReference Logger Level`) {
+		jdkNames[n] = true
+	}
+}
+
+// external reports whether a type name as written is known to be outside
+// the repository: a JDK type, or a type imported from a library.
+func (x *extractor) external(t string) bool {
+	if t == "" || x.jdk {
+		return false
+	}
+	if t == "[]" {
+		return true
+	}
+	first, _, dot := strings.Cut(t, ".")
+	if dot && !startsUpper(first) {
+		return x.externalPath(t) // a fully qualified name
+	}
+	if x.isTypeParam(first) || x.declared[first] {
+		return false
+	}
+	if _, ok := x.imported[first]; ok {
+		return x.extNames[first]
+	}
+	return jdkNames[first]
+}
+
+func (x *extractor) isTypeParam(name string) bool {
+	for i := len(x.tparams) - 1; i >= 0; i-- {
+		if x.tparams[i] == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *extractor) pushTypeParams(n *sitter.Node) int {
+	mark := len(x.tparams)
+	tp := n.ChildByFieldName("type_parameters")
+	if tp == nil {
+		return mark
+	}
+	for _, p := range x.kids(tp) {
+		for _, c := range x.kids(&p) {
+			if c.Kind() == "type_identifier" || c.Kind() == "identifier" {
+				x.tparams = append(x.tparams, x.f.Text(&c))
+				break
+			}
+		}
+	}
+	return mark
+}
+
+// ---- types ----
+
+// typeName reduces a type to its name as written, without type arguments
+// or array dimensions: "Routes", "spark.route.Routes", "Map.Entry". Primitive
+// and void types give "".
+func (x *extractor) typeName(n *sitter.Node) string {
+	for n != nil {
+		switch n.Kind() {
+		case "type_identifier", "identifier":
+			return x.f.Text(n)
+		case "scoped_type_identifier", "scoped_identifier", "field_access":
+			var parts []string
+			for _, c := range x.kids(n) {
+				if s := x.typeName(&c); s != "" {
+					parts = append(parts, s)
+				}
+			}
+			return strings.Join(parts, ".")
+		case "generic_type", "annotated_type", "catch_type":
+			var next *sitter.Node
+			for _, c := range x.kids(n) {
+				switch c.Kind() {
+				case "type_identifier", "scoped_type_identifier", "generic_type", "array_type":
+					c := c
+					next = &c
+				}
+				if next != nil {
+					break
+				}
+			}
+			n = next
+		case "array_type":
+			n = n.ChildByFieldName("element")
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// varType is what a declared type tells of a variable.
+func (x *extractor) varType(n *sitter.Node) vtype {
+	if n == nil {
+		return vtype{}
+	}
+	switch n.Kind() {
+	case "array_type":
+		return vtype{name: "[]", elem: x.typeName(n.ChildByFieldName("element"))}
+	case "generic_type":
+		v := vtype{name: x.typeName(n)}
+		for _, c := range x.kids(n) {
+			if c.Kind() == "type_arguments" {
+				args := x.kids(&c)
+				if len(args) > 0 {
+					v.elem = x.typeName(&args[len(args)-1])
+				}
+			}
+		}
+		return v
+	case "annotated_type":
+		for _, c := range x.kids(n) {
+			if c.Kind() != "annotation" && c.Kind() != "marker_annotation" {
+				return x.varType(&c)
+			}
+		}
+		return vtype{}
+	}
+	t := x.typeName(n)
+	if t == "var" {
+		return vtype{}
+	}
+	return vtype{name: t}
+}
+
+// typeRefs records a reference to every named type inside a type.
+func (x *extractor) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
+	if n == nil {
+		return
+	}
+	switch n.Kind() {
+	case "type_identifier":
+		name := x.f.Text(n)
+		if name != "var" && !x.external(name) && !x.isTypeParam(name) {
+			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: kind, Name: name, Line: extract.Line(n)})
+		}
+		return
+	case "scoped_type_identifier":
+		name := x.typeName(n)
+		if !x.external(name) {
+			qual, last := "", name
+			if i := strings.LastIndexByte(name, '.'); i >= 0 {
+				qual, last = name[:i], name[i+1:]
+			}
+			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: kind, Name: last, Qual: qual, Line: extract.Line(n)})
+		}
+		// Type arguments inside (Outer<A>.Inner<B>).
+		for _, c := range x.kids(n) {
+			if c.Kind() == "generic_type" {
+				for _, a := range x.kids(&c) {
+					if a.Kind() == "type_arguments" {
+						x.typeRefs(&a, from, kind)
+					}
+				}
+			}
+		}
+		return
+	case "integral_type", "floating_point_type", "boolean_type", "void_type", "annotation", "marker_annotation":
+		return
+	}
+	for _, c := range x.kids(n) {
+		x.typeRefs(&c, from, kind)
+	}
+}
+
+// ---- declarations ----
+
+type mods struct {
+	public, protected, private, static, final, abstract bool
+	test                                                bool
+	node                                                *sitter.Node
+}
+
+var testAnnotations = map[string]bool{
+	"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true,
+	"TestTemplate": true, "Theory": true, "Property": true,
+}
+
+func (x *extractor) modifiers(n *sitter.Node) mods {
+	var m mods
+	var mn *sitter.Node
+	for i := uint(0); i < n.ChildCount(); i++ {
+		if c := n.Child(i); c.Kind() == "modifiers" {
+			mn = c
+			break
+		} else if c.IsNamed() && c.Kind() != "marker_annotation" && c.Kind() != "annotation" &&
+			c.Kind() != "line_comment" && c.Kind() != "block_comment" {
+			break
+		}
+	}
+	if mn == nil {
+		return m
+	}
+	m.node = mn
+	for i := uint(0); i < mn.ChildCount(); i++ {
+		c := mn.Child(i)
+		switch c.Kind() {
+		case "public":
+			m.public = true
+		case "protected":
+			m.protected = true
+		case "private":
+			m.private = true
+		case "static":
+			m.static = true
+		case "final":
+			m.final = true
+		case "abstract":
+			m.abstract = true
+		case "marker_annotation", "annotation":
+			if nm := c.ChildByFieldName("name"); nm != nil && testAnnotations[extract.LastPart(x.f.Text(nm))] {
+				m.test = true
+			}
+		}
+	}
+	return m
+}
+
+// signature is the declaration from its first modifier keyword (past
+// annotations) up to the body, on one line.
+func (x *extractor) signature(n *sitter.Node, m mods, body *sitter.Node) string {
+	start := n.StartByte()
+	if m.node != nil {
+		start = m.node.EndByte()
+		for i := uint(0); i < m.node.ChildCount(); i++ {
+			c := m.node.Child(i)
+			if k := c.Kind(); k != "marker_annotation" && k != "annotation" && k != "line_comment" && k != "block_comment" {
+				start = c.StartByte()
+				break
+			}
+		}
+	}
+	end := n.EndByte()
+	if body != nil {
+		end = body.StartByte()
+	}
+	if end > uint(len(x.f.Src)) || start > end {
+		return ""
+	}
+	s := strings.TrimSuffix(strings.Join(strings.Fields(string(x.f.Src[start:end])), " "), ";")
+	if len(s) > 240 {
+		s = s[:240] + "…"
+	}
+	return strings.TrimSpace(s)
+}
+
+// doc is the Javadoc comment right before a declaration, or the line
+// comments directly above it.
+func (x *extractor) doc(n *sitter.Node) string {
+	p := n.PrevSibling()
+	if p == nil {
+		return ""
+	}
+	switch p.Kind() {
+	case "block_comment":
+		t := x.f.Text(p)
+		if strings.HasPrefix(t, "/**") && t != "/**/" {
+			return extract.CleanComment(t, "")
+		}
+	case "line_comment":
+		if extract.EndLine(p)+1 < extract.Line(n) {
+			return ""
+		}
+		// Not a comment trailing the previous declaration's line.
+		if q := p.PrevSibling(); q != nil && q.Kind() != "line_comment" && extract.EndLine(q) == extract.Line(p) {
+			return ""
+		}
+		return extract.PrecedingComments(x.f, n, "//")
+	}
+	return ""
+}
+
+func (x *extractor) add(s extract.Symbol) int32 {
+	x.r.Symbols = append(x.r.Symbols, s)
+	return int32(len(x.r.Symbols) - 1)
+}
+
+func exportedFlag(m mods, inIface bool) snapshot.Flags {
+	if m.public || m.protected || (inIface && !m.private) {
+		return snapshot.FlagExported
+	}
+	return 0
+}
+
+// typeDecl extracts a class, interface, enum, record or annotation type.
+func (x *extractor) typeDecl(n *sitter.Node, parent int32, inIface bool) {
+	nameNode := n.ChildByFieldName("name")
+	if nameNode == nil {
+		return
+	}
+	name := x.f.Text(nameNode)
+	x.declared[name] = true
+	kind := snapshot.KindClass
+	switch n.Kind() {
+	case "interface_declaration", "annotation_type_declaration":
+		kind = snapshot.KindInterface
+	case "enum_declaration":
+		kind = snapshot.KindEnum
+	case "record_declaration":
+		kind = snapshot.KindStruct
+	}
+	m := x.modifiers(n)
+	body := n.ChildByFieldName("body")
+	mark := x.pushTypeParams(n)
+	defer func() { x.tparams = x.tparams[:mark] }()
+	s := extract.Symbol{Name: name, Kind: kind, Parent: parent, Start: extract.Line(n), End: extract.EndLine(n),
+		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
+	if sc := n.ChildByFieldName("superclass"); sc != nil {
+		for _, t := range x.kids(sc) {
+			if b := x.typeName(&t); b != "" && !x.external(b) {
+				s.Extends = append(s.Extends, b)
+			}
+		}
+	}
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		c := n.NamedChild(i)
+		switch c.Kind() {
+		case "super_interfaces", "extends_interfaces":
+			for _, tl := range x.kids(c) {
+				for _, t := range x.kids(&tl) {
+					b := x.typeName(&t)
+					if b == "" || x.external(b) {
+						continue
+					}
+					if kind == snapshot.KindInterface {
+						s.Extends = append(s.Extends, b)
+					} else {
+						s.Implements = append(s.Implements, b)
+					}
+				}
+			}
+		}
+	}
+	id := x.add(s)
+	cls := &classCtx{sym: id, name: name, fields: map[string]vtype{}}
+	if len(s.Extends) > 0 && kind == snapshot.KindClass {
+		cls.super = s.Extends[0]
+	}
+	if kind == snapshot.KindStruct {
+		// Record components are fields.
+		if ps := n.ChildByFieldName("parameters"); ps != nil {
+			for _, p := range x.kids(ps) {
+				if p.Kind() != "formal_parameter" {
+					continue
+				}
+				pn := p.ChildByFieldName("name")
+				pt := p.ChildByFieldName("type")
+				if pn == nil {
+					continue
+				}
+				fname := x.f.Text(pn)
+				vt := x.varType(pt)
+				cls.fields[fname] = vt
+				fid := x.add(extract.Symbol{Name: fname, Kind: snapshot.KindField, Parent: id, Start: extract.Line(&p),
+					End: extract.EndLine(&p), Signature: strings.Join(strings.Fields(x.f.Text(&p)), " "),
+					Type: vt.name, Flags: snapshot.FlagExported})
+				x.typeRefs(pt, fid, extract.RefType)
+			}
+		}
+	}
+	if body == nil {
+		return
+	}
+	members := x.kids(body)
+	// Enum bodies hold constants, then the other members in a nested list.
+	if kind == snapshot.KindEnum {
+		var rest []sitter.Node
+		for _, c := range members {
+			if c.Kind() == "enum_body_declarations" {
+				rest = append(rest, x.kids(&c)...)
+			}
+		}
+		for _, c := range members {
+			if c.Kind() == "enum_constant" {
+				if nm := c.ChildByFieldName("name"); nm != nil {
+					cls.fields[x.f.Text(nm)] = vtype{name: name}
+				}
+			}
+		}
+		x.collectFields(rest, cls)
+		x.classes = append(x.classes, cls)
+		for i := range members {
+			if members[i].Kind() == "enum_constant" {
+				x.enumConstant(&members[i], cls)
+			}
+		}
+		x.members(rest, cls, false)
+		x.classes = x.classes[:len(x.classes)-1]
+		return
+	}
+	x.collectFields(members, cls)
+	x.classes = append(x.classes, cls)
+	x.members(members, cls, kind == snapshot.KindInterface)
+	x.classes = x.classes[:len(x.classes)-1]
+}
+
+// collectFields notes the fields of a class body before its methods are
+// read, since a method may use a field declared below it.
+func (x *extractor) collectFields(members []sitter.Node, cls *classCtx) {
+	for i := range members {
+		c := &members[i]
+		switch c.Kind() {
+		case "field_declaration", "constant_declaration":
+			vt := x.varType(c.ChildByFieldName("type"))
+			for j := uint(0); j < c.NamedChildCount(); j++ {
+				d := c.NamedChild(j)
+				if d.Kind() != "variable_declarator" {
+					continue
+				}
+				if nm := d.ChildByFieldName("name"); nm != nil {
+					v := vt
+					if d.ChildByFieldName("dimensions") != nil {
+						v = vtype{name: "[]", elem: vt.name}
+					}
+					cls.fields[x.f.Text(nm)] = v
+				}
+			}
+		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
+			if nm := c.ChildByFieldName("name"); nm != nil {
+				x.declared[x.f.Text(nm)] = true
+			}
+		}
+	}
+}
+
+// members extracts the members of a class body.
+func (x *extractor) members(members []sitter.Node, cls *classCtx, inIface bool) {
+	for i := range members {
+		c := &members[i]
+		switch c.Kind() {
+		case "field_declaration", "constant_declaration":
+			x.field(c, cls.sym, inIface)
+		case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration":
+			x.callable(c, cls, inIface)
+		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
+			x.typeDecl(c, cls.sym, inIface)
+		case "static_initializer", "block":
+			x.withLocals(func() { x.walkChildren(c, cls.sym) })
+		}
+	}
+}
+
+// withLocals runs fn with a fresh variable scope, restoring the outer one.
+func (x *extractor) withLocals(fn func()) {
+	saved := x.locals
+	x.locals = map[string]vtype{}
+	fn()
+	x.locals = saved
+}
+
+func (x *extractor) enumConstant(n *sitter.Node, cls *classCtx) {
+	nm := n.ChildByFieldName("name")
+	if nm == nil {
+		return
+	}
+	id := x.add(extract.Symbol{Name: x.f.Text(nm), Kind: snapshot.KindConstant, Parent: cls.sym,
+		Start: extract.Line(n), End: extract.EndLine(n), Signature: extract.FirstLine(x.f.Text(n)),
+		Doc: x.doc(n), Type: cls.name, Flags: snapshot.FlagExported})
+	if args := n.ChildByFieldName("arguments"); args != nil {
+		// The constant is made by the enum's constructor.
+		x.r.Refs = append(x.r.Refs, extract.Ref{From: id, Kind: extract.RefCall, Name: cls.name, Qual: cls.name, Line: extract.Line(n)})
+		x.withLocals(func() { x.walk(args, id) })
+	}
+	if body := n.ChildByFieldName("body"); body != nil {
+		// A constant with a body: its methods belong to the constant.
+		sub := &classCtx{sym: id, name: cls.name, super: cls.name, fields: cls.fields}
+		members := x.kids(body)
+		x.members(members, sub, false)
+	}
+}
+
+func (x *extractor) field(n *sitter.Node, owner int32, inIface bool) {
+	m := x.modifiers(n)
+	typ := n.ChildByFieldName("type")
+	vt := x.varType(typ)
+	kind := snapshot.KindField
+	if n.Kind() == "constant_declaration" || (m.static && m.final) || (inIface) {
+		kind = snapshot.KindConstant
+	}
+	doc := x.doc(n)
+	sig := x.signature(n, m, nil)
+	if i := strings.Index(sig, " = "); i >= 0 && len(sig) > 120 {
+		sig = sig[:i]
+	}
+	flags := exportedFlag(m, inIface)
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		d := n.NamedChild(i)
+		if d.Kind() != "variable_declarator" {
+			continue
+		}
+		nm := d.ChildByFieldName("name")
+		if nm == nil {
+			continue
+		}
+		t := vt.name
+		if t == "[]" {
+			t = vt.elem
+		}
+		id := x.add(extract.Symbol{Name: x.f.Text(nm), Kind: kind, Parent: owner, Start: extract.Line(n),
+			End: extract.EndLine(n), Signature: sig, Doc: doc, Type: t, Flags: flags})
+		x.typeRefs(typ, id, extract.RefType)
+		if v := d.ChildByFieldName("value"); v != nil {
+			x.withLocals(func() { x.walk(v, id) })
+		}
+	}
+}
+
+// callable extracts a method or constructor with its parameters and body.
+func (x *extractor) callable(n *sitter.Node, cls *classCtx, inIface bool) {
+	nm := n.ChildByFieldName("name")
+	if nm == nil {
+		return
+	}
+	name := x.f.Text(nm)
+	kind := snapshot.KindMethod
+	if k := n.Kind(); k == "constructor_declaration" || k == "compact_constructor_declaration" {
+		kind = snapshot.KindConstructor
+		name = cls.name
+	}
+	m := x.modifiers(n)
+	mark := x.pushTypeParams(n)
+	defer func() { x.tparams = x.tparams[:mark] }()
+	body := n.ChildByFieldName("body")
+	s := extract.Symbol{Name: name, Kind: kind, Parent: cls.sym, Start: extract.Line(n), End: extract.EndLine(n),
+		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
+	typ := n.ChildByFieldName("type")
+	if kind == snapshot.KindMethod {
+		s.Type = x.typeName(typ)
+	}
+	if m.test {
+		s.Flags |= snapshot.FlagTest
+		noteTestName(name)
+	}
+	id := x.add(s)
+	saved := x.locals
+	x.locals = map[string]vtype{}
+	x.params(n.ChildByFieldName("parameters"), id)
+	x.typeRefs(typ, id, extract.RefTypeHint)
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		if c := n.NamedChild(i); c.Kind() == "throws" {
+			x.typeRefs(c, id, extract.RefType)
+		}
+	}
+	if body != nil {
+		x.walkChildren(body, id)
+	}
+	x.locals = saved
+}
+
+// params records parameter types as hints and as typed locals.
+func (x *extractor) params(ps *sitter.Node, from int32) {
+	if ps == nil {
+		return
+	}
+	for _, p := range x.kids(ps) {
+		switch p.Kind() {
+		case "formal_parameter":
+			typ := p.ChildByFieldName("type")
+			if nm := p.ChildByFieldName("name"); nm != nil {
+				vt := x.varType(typ)
+				if p.ChildByFieldName("dimensions") != nil {
+					vt = vtype{name: "[]", elem: vt.name}
+				}
+				x.locals[x.f.Text(nm)] = vt
+			}
+			x.typeRefs(typ, from, extract.RefTypeHint)
+		case "spread_parameter":
+			var typ *sitter.Node
+			for _, c := range x.kids(&p) {
+				switch c.Kind() {
+				case "variable_declarator":
+					if nm := c.ChildByFieldName("name"); nm != nil && typ != nil {
+						x.locals[x.f.Text(nm)] = vtype{name: "[]", elem: x.typeName(typ)}
+					}
+				case "modifiers":
+				default:
+					if typ == nil {
+						c := c
+						typ = &c
+					}
+				}
+			}
+			x.typeRefs(typ, from, extract.RefTypeHint)
+		}
+	}
+}
+
+// ---- bodies ----
+
+func (x *extractor) walkChildren(n *sitter.Node, from int32) {
+	for _, c := range x.kids(n) {
+		x.walk(&c, from)
+	}
+}
+
+// walk records calls, type uses and typed locals in a body. Lambdas and
+// anonymous classes belong to the enclosing callable.
+func (x *extractor) walk(n *sitter.Node, from int32) {
+	switch n.Kind() {
+	case "method_invocation":
+		x.call(n, from)
+	case "object_creation_expression":
+		x.creation(n, from)
+		return
+	case "method_reference":
+		x.methodRef(n, from)
+	case "explicit_constructor_invocation":
+		x.ctorCall(n, from)
+	case "local_variable_declaration":
+		x.localVar(n, from)
+	case "enhanced_for_statement":
+		typ := n.ChildByFieldName("type")
+		vt := x.varType(typ)
+		if vt.name == "" {
+			// for (var e : xs): the element type of xs, when known.
+			if v := n.ChildByFieldName("value"); v != nil {
+				if r := x.receiver(v); r.elem != "" {
+					vt = vtype{name: r.elem}
+				}
+			}
+		}
+		if nm := n.ChildByFieldName("name"); nm != nil {
+			x.locals[x.f.Text(nm)] = vt
+		}
+		x.typeRefs(typ, from, extract.RefType)
+	case "catch_formal_parameter":
+		for _, c := range x.kids(n) {
+			if c.Kind() == "catch_type" {
+				x.typeRefs(&c, from, extract.RefType)
+				if nm := n.ChildByFieldName("name"); nm != nil {
+					x.locals[x.f.Text(nm)] = vtype{name: x.typeName(&c)}
+				}
+			}
+		}
+		return
+	case "resource":
+		if typ := n.ChildByFieldName("type"); typ != nil {
+			if nm := n.ChildByFieldName("name"); nm != nil {
+				x.locals[x.f.Text(nm)] = x.varType(typ)
+			}
+			x.typeRefs(typ, from, extract.RefType)
+		}
+	case "instanceof_expression":
+		if typ := n.ChildByFieldName("right"); typ != nil {
+			x.typeRefs(typ, from, extract.RefType)
+			if nm := n.ChildByFieldName("name"); nm != nil {
+				x.locals[x.f.Text(nm)] = x.varType(typ)
+			}
+		}
+	case "type_pattern":
+		var typ *sitter.Node
+		for _, c := range x.kids(n) {
+			if c.Kind() == "identifier" && typ != nil {
+				x.locals[x.f.Text(&c)] = x.varType(typ)
+			} else if typ == nil {
+				c := c
+				typ = &c
+			}
+		}
+		x.typeRefs(typ, from, extract.RefType)
+		return
+	case "lambda_expression":
+		if ps := n.ChildByFieldName("parameters"); ps != nil {
+			switch ps.Kind() {
+			case "identifier":
+				x.locals[x.f.Text(ps)] = vtype{}
+			case "inferred_parameters":
+				for _, c := range x.kids(ps) {
+					x.locals[x.f.Text(&c)] = vtype{}
+				}
+			case "formal_parameters":
+				x.params(ps, from)
+			}
+		}
+		if b := n.ChildByFieldName("body"); b != nil {
+			x.walk(b, from)
+		}
+		return
+	case "cast_expression":
+		x.typeRefs(n.ChildByFieldName("type"), from, extract.RefType)
+	case "class_literal":
+		for _, c := range x.kids(n) {
+			x.typeRefs(&c, from, extract.RefType)
+		}
+		return
+	case "array_creation_expression":
+		x.typeRefs(n.ChildByFieldName("type"), from, extract.RefType)
+	case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration":
+		// A local class: a symbol of its own inside the callable.
+		saved := x.locals
+		x.typeDecl(n, from, false)
+		x.locals = saved
+		return
+	case "line_comment", "block_comment", "string_literal", "identifier", "type_identifier",
+		"decimal_integer_literal", "true", "false", "null_literal", "this", "super":
+		return
+	}
+	x.walkChildren(n, from)
+}
+
+func (x *extractor) localVar(n *sitter.Node, from int32) {
+	typ := n.ChildByFieldName("type")
+	vt := x.varType(typ)
+	x.typeRefs(typ, from, extract.RefType)
+	for i := uint(0); i < n.NamedChildCount(); i++ {
+		d := n.NamedChild(i)
+		if d.Kind() != "variable_declarator" {
+			continue
+		}
+		nm := d.ChildByFieldName("name")
+		if nm == nil {
+			continue
+		}
+		v := vt
+		if d.ChildByFieldName("dimensions") != nil {
+			v = vtype{name: "[]", elem: vt.name}
+		}
+		if v.name == "" {
+			// var x = ...: the type of the value, when it can be told.
+			if val := d.ChildByFieldName("value"); val != nil {
+				r := x.receiver(val)
+				if !r.ext && r.qtype != "" {
+					v = vtype{name: r.qtype}
+				}
+			}
+		}
+		x.locals[x.f.Text(nm)] = v
+	}
+}
+
+// recv is what the extractor knows of the object a call is made on.
+type recv struct {
+	qual  string // the qualifier for Ref.Qual
+	qtype string // Ref.QualType: a type name, or "call:..."
+	ext   bool   // known to be outside the repository: the call is dropped
+	elem  string // element type, for containers and arrays
+}
+
+// objectMethods are java.lang.Object's methods (and enum's implicit ones):
+// a call of one on a receiver of unknown type is not guessed.
+var objectMethods = map[string]bool{
+	"equals": true, "hashCode": true, "toString": true, "getClass": true, "notify": true,
+	"notifyAll": true, "wait": true, "clone": true, "finalize": true, "values": true,
+	"valueOf": true, "ordinal": true, "name": true, "compareTo": true,
+}
+
+// accessors return an element of a container (List.get, Optional.get,
+// Map.get, Iterator.next, Map.Entry.getValue): called on a container of
+// known element type, their result has that type.
+var accessors = map[string]bool{
+	"get": true, "getFirst": true, "getLast": true, "first": true, "last": true, "next": true,
+	"previous": true, "peek": true, "peekFirst": true, "peekLast": true, "poll": true,
+	"pollFirst": true, "pollLast": true, "pop": true, "element": true, "remove": true,
+	"orElse": true, "orElseGet": true, "orElseThrow": true, "getValue": true, "join": true,
+	"firstElement": true, "lastElement": true, "floor": true, "ceiling": true, "take": true,
+}
+
+func (x *extractor) call(n *sitter.Node, from int32) {
+	nm := n.ChildByFieldName("name")
+	if nm == nil {
+		return
+	}
+	name := x.f.Text(nm)
+	obj := n.ChildByFieldName("object")
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: extract.Line(n)}
+	if obj == nil {
+		if x.extNames[name] && x.statics[name] {
+			return // a statically imported library method
+		}
+		x.r.Refs = append(x.r.Refs, ref)
+		return
+	}
+	r := x.receiver(obj)
+	if r.ext {
+		return
+	}
+	if r.qtype == "" && r.qual != "this" && r.qual != "super" && objectMethods[name] {
+		return
+	}
+	ref.Qual, ref.QualType = r.qual, r.qtype
+	x.r.Refs = append(x.r.Refs, ref)
+}
+
+// field finds a field of an enclosing class, innermost first.
+func (x *extractor) fieldType(name string) (vtype, bool) {
+	for i := len(x.classes) - 1; i >= 0; i-- {
+		if v, ok := x.classes[i].fields[name]; ok {
+			return v, true
+		}
+	}
+	return vtype{}, false
+}
+
+// variable is the receiver for a variable of a known declared type.
+func (x *extractor) variable(qual string, v vtype) recv {
+	if v.name == "" || x.isTypeParam(v.name) {
+		return recv{qual: qual, elem: v.elem}
+	}
+	return recv{qual: qual, qtype: v.name, ext: x.external(v.name), elem: v.elem}
+}
+
+// ident is the receiver named by a plain identifier.
+func (x *extractor) ident(name string) recv {
+	if v, ok := x.locals[name]; ok {
+		return x.variable(name, v)
+	}
+	if v, ok := x.fieldType(name); ok {
+		return x.variable(name, v)
+	}
+	if x.statics[name] {
+		return recv{qual: name, ext: x.extNames[name]}
+	}
+	if startsUpper(name) {
+		return recv{qual: name, ext: x.external(name)} // a type: a static call
+	}
+	// A field inherited from a base class declared elsewhere.
+	return recv{qual: "this." + name}
+}
+
+// receiver works out the qualifier and static type of an expression a
+// method is called on.
+func (x *extractor) receiver(n *sitter.Node) recv {
+	switch n.Kind() {
+	case "this":
+		return recv{qual: "this"}
+	case "super":
+		return recv{qual: "super"}
+	case "identifier":
+		return x.ident(x.f.Text(n))
+	case "field_access":
+		return x.fieldAccess(n)
+	case "method_invocation":
+		return x.callResult(n)
+	case "object_creation_expression":
+		t := x.typeName(n.ChildByFieldName("type"))
+		if t == "" {
+			return recv{qual: "new"}
+		}
+		return recv{qual: "new", qtype: t, ext: x.external(t)}
+	case "parenthesized_expression":
+		if k := x.kids(n); len(k) == 1 {
+			return x.receiver(&k[0])
+		}
+	case "cast_expression":
+		vt := x.varType(n.ChildByFieldName("type"))
+		if vt.name == "" || vt.name == "[]" {
+			return recv{qual: "cast", elem: vt.elem}
+		}
+		return recv{qual: "cast", qtype: vt.name, ext: x.external(vt.name), elem: vt.elem}
+	case "array_access":
+		if a := n.ChildByFieldName("array"); a != nil {
+			r := x.receiver(a)
+			if r.elem != "" {
+				return recv{qual: "at", qtype: r.elem, ext: x.external(r.elem)}
+			}
+		}
+		return recv{qual: "at"}
+	case "string_literal", "class_literal", "array_creation_expression", "decimal_integer_literal",
+		"character_literal", "true", "false", "template_expression":
+		return recv{ext: true}
+	}
+	return recv{qual: "expr"}
+}
+
+// fieldAccess handles a.b.c: a variable followed by fields, a type (maybe
+// nested or fully qualified) followed by static fields, or this/super
+// followed by fields.
+func (x *extractor) fieldAccess(n *sitter.Node) recv {
+	var segs []string
+	base := n
+	for base.Kind() == "field_access" {
+		f := base.ChildByFieldName("field")
+		o := base.ChildByFieldName("object")
+		if f == nil || o == nil {
+			return recv{qual: "expr"}
+		}
+		segs = append(segs, x.f.Text(f))
+		base = o
+	}
+	for i, j := 0, len(segs)-1; i < j; i, j = i+1, j-1 {
+		segs[i], segs[j] = segs[j], segs[i]
+	}
+	switch base.Kind() {
+	case "this", "super":
+		q := base.Kind() + "." + strings.Join(segs, ".")
+		if base.Kind() == "this" && len(segs) == 1 {
+			if v, ok := x.fieldType(segs[0]); ok && v.name != "" && !x.isTypeParam(v.name) {
+				return recv{qual: q, ext: x.external(v.name), elem: v.elem}
+			}
+		}
+		return recv{qual: q}
+	case "identifier":
+	default:
+		r := x.receiver(base)
+		if r.ext || r.qual == "" {
+			return recv{ext: r.ext, qual: "expr"}
+		}
+		first, _, _ := strings.Cut(r.qual, ".")
+		if r.qtype == "" && !isIdent(first) {
+			return recv{qual: "expr"}
+		}
+		return recv{qual: r.qual + "." + strings.Join(segs, "."), qtype: r.qtype}
+	}
+	head := x.f.Text(base)
+	all := append([]string{head}, segs...)
+	if segs[len(segs)-1] == "this" {
+		// Outer.this: the enclosing instance of class Outer.
+		return recv{qual: strings.Join(all[:len(all)-1], ".")}
+	}
+	rest := strings.Join(segs, ".")
+	if v, ok := x.locals[head]; ok {
+		r := x.variable(head+"."+rest, v)
+		r.elem = ""
+		return r
+	}
+	if v, ok := x.fieldType(head); ok {
+		r := x.variable(head+"."+rest, v)
+		r.elem = ""
+		return r
+	}
+	if x.statics[head] {
+		return recv{qual: head + "." + rest, ext: x.extNames[head]}
+	}
+	// A type path: pkg.Type.Nested.field...
+	j := -1
+	for i, s := range all {
+		if startsUpper(s) {
+			j = i
+			break
+		}
+		if x.isClassName(s) {
+			break
+		}
+	}
+	if j < 0 {
+		return recv{qual: "this." + strings.Join(all, ".")}
+	}
+	k := j
+	for k+1 < len(all) && isTypeLike(all[k+1]) {
+		k++
+	}
+	typ := strings.Join(all[:k+1], ".")
+	ext := x.external(typ)
+	if j > 0 {
+		ext = x.externalPath(typ)
+	}
+	if k == 0 {
+		return recv{qual: strings.Join(all, "."), ext: ext}
+	}
+	q := all[k]
+	if k+1 < len(all) {
+		q += "." + strings.Join(all[k+1:], ".")
+	}
+	return recv{qual: q, qtype: typ, ext: ext}
+}
+
+// isClassName is a stand-in for names that cannot start a package path.
+func (x *extractor) isClassName(s string) bool {
+	_, ok := x.locals[s]
+	return ok
+}
+
+// callResult is the receiver that is the result of another call: its type
+// is the result type of that call, which the resolver finds ("call:...").
+func (x *extractor) callResult(n *sitter.Node) recv {
+	nm := n.ChildByFieldName("name")
+	if nm == nil {
+		return recv{qual: "expr"}
+	}
+	name := x.f.Text(nm)
+	q := name + "()"
+	obj := n.ChildByFieldName("object")
+	if obj == nil {
+		if x.statics[name] && x.extNames[name] {
+			return recv{ext: true}
+		}
+		return recv{qual: q, qtype: "call:" + name}
+	}
+	inner := x.receiver(obj)
+	if inner.ext {
+		if accessors[name] && inner.elem != "" {
+			return recv{qual: q, qtype: inner.elem, ext: x.external(inner.elem)}
+		}
+		return recv{ext: true}
+	}
+	first, rest, _ := strings.Cut(inner.qual, ".")
+	switch {
+	case strings.HasPrefix(inner.qtype, "call:"):
+		return recv{qual: q} // a chain of calls: one level is all the resolver follows
+	case inner.qtype != "":
+		t := extract.LastPart(inner.qtype)
+		if !startsUpper(t) {
+			return recv{qual: q}
+		}
+		if rest != "" {
+			t += "." + rest
+		}
+		return recv{qual: q, qtype: "call:" + t + "." + name}
+	case first == "this" || first == "super" || (isIdent(first) && inner.qual != ""):
+		return recv{qual: q, qtype: "call:" + inner.qual + "." + name}
+	}
+	return recv{qual: q}
+}
+
+// creation handles new T(...): a call of T's constructor and a use of T,
+// and the members of an anonymous class body, whose code belongs to the
+// enclosing callable.
+func (x *extractor) creation(n *sitter.Node, from int32) {
+	typ := n.ChildByFieldName("type")
+	t := x.typeName(typ)
+	x.typeRefs(typ, from, extract.RefType)
+	if t != "" && !x.external(t) {
+		last := extract.LastPart(t)
+		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: last, Qual: last,
+			QualType: t, Line: extract.Line(n)})
+	}
+	for _, c := range x.kids(n) {
+		switch c.Kind() {
+		case "argument_list":
+			x.walkChildren(&c, from)
+		case "class_body":
+			x.anonymous(&c, from)
+		case "identifier", "field_access", "method_invocation", "parenthesized_expression":
+			x.walk(&c, from) // outer.new Inner()
+		}
+	}
+}
+
+func (x *extractor) anonymous(body *sitter.Node, from int32) {
+	for _, m := range x.kids(body) {
+		switch m.Kind() {
+		case "method_declaration":
+			x.params(m.ChildByFieldName("parameters"), from)
+			x.typeRefs(m.ChildByFieldName("type"), from, extract.RefType)
+			if b := m.ChildByFieldName("body"); b != nil {
+				x.walkChildren(b, from)
+			}
+		case "field_declaration":
+			x.localVar(&m, from)
+			x.walkChildren(&m, from)
+		case "block", "class_declaration", "interface_declaration", "enum_declaration", "record_declaration":
+			x.walk(&m, from)
+		}
+	}
+}
+
+// methodRef handles Foo::bar, this::bar, obj::bar and Foo::new.
+func (x *extractor) methodRef(n *sitter.Node, from int32) {
+	k := x.kids(n)
+	var parts []sitter.Node
+	for _, c := range k {
+		if c.Kind() != "type_arguments" {
+			parts = append(parts, c)
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	target := &parts[0]
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: extract.Line(n)}
+	if len(parts) == 1 {
+		// Foo::new
+		t := x.typeName(target)
+		if target.Kind() == "array_type" || t == "" || x.external(t) {
+			return
+		}
+		ref.Name = extract.LastPart(t)
+		ref.Qual, ref.QualType = ref.Name, t
+		x.typeRefs(target, from, extract.RefType)
+		x.r.Refs = append(x.r.Refs, ref)
+		return
+	}
+	ref.Name = x.f.Text(&parts[len(parts)-1])
+	var r recv
+	switch target.Kind() {
+	case "type_identifier", "scoped_type_identifier", "generic_type":
+		t := x.typeName(target)
+		r = recv{qual: extract.LastPart(t), qtype: t, ext: x.external(t)}
+	default:
+		r = x.receiver(target)
+		x.walk(target, from)
+	}
+	if r.ext {
+		return
+	}
+	ref.Qual, ref.QualType = r.qual, r.qtype
+	x.r.Refs = append(x.r.Refs, ref)
+}
+
+// ctorCall handles this(...) and super(...) in a constructor.
+func (x *extractor) ctorCall(n *sitter.Node, from int32) {
+	if len(x.classes) == 0 {
+		return
+	}
+	cls := x.classes[len(x.classes)-1]
+	c := n.ChildByFieldName("constructor")
+	if c == nil {
+		return
+	}
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: extract.Line(n)}
+	switch c.Kind() {
+	case "this":
+		ref.Name, ref.Qual = cls.name, "this"
+	case "super":
+		if cls.super == "" {
+			return
+		}
+		ref.Name = extract.LastPart(cls.super)
+		ref.Qual, ref.QualType = ref.Name, cls.super
+	default:
+		return
+	}
+	x.r.Refs = append(x.r.Refs, ref)
+}
+
+func startsUpper(s string) bool {
+	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
+}
+
+// isTypeLike: UpperCamel names are types, ALL_CAPS names are constants.
+func isTypeLike(s string) bool {
+	if !startsUpper(s) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] >= 'a' && s[i] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80) {
+			return false
+		}
+	}
+	return true
+}
