@@ -80,6 +80,12 @@ func extractGo(f *File, r *FileResult) {
 		}
 	}
 	r.Package, r.Scope = pkg, pkg
+	for _, seg := range strings.Split(dir, "/") {
+		if strings.HasPrefix(seg, "_") || strings.HasPrefix(seg, ".") && seg != "." {
+			// The go tool ignores these folders: not part of any build.
+			r.Flags |= snapshot.FlagGenerated
+		}
+	}
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		c := root.NamedChild(i)
 		switch c.Kind() {

@@ -29,7 +29,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -150,7 +152,7 @@ type candidate struct {
 
 // scoreParts is the breakdown of a final score.
 type scoreParts struct {
-	Blast, Confidence, Recency, Distance, AuthorityAdj, TestPenalty, Final float64
+	Blast, Confidence, Recency, Distance, Match, AuthorityAdj, TestPenalty, Final float64
 }
 
 const (
@@ -436,27 +438,70 @@ func (e *Engine) interfaceSeeds(ws *workspace) {
 	}
 }
 
-// Scoring weights (HITS mode of the seed document).
-const (
-	wBlast      = 0.35
-	wConfidence = 0.20
-	wRecency    = 0.15
-	wDistance   = 0.15
-	// recencyNeutral stands in for runtime recency, which knowing has no
-	// data source for: every symbol gets the same value, so it does not
-	// change the order.
-	recencyNeutral = 0.3
-	testPenalty    = 0.3
-)
+// tuning holds the scoring weights. The defaults are the HITS-mode weights
+// of the seed document plus Match, the strength of the direct evidence
+// (the candidate's fused seed-channel score relative to the best), which
+// the seed document's binary distance stood in for. KNOWING_TUNE
+// ("match=0.3,hitsSeed=0.1") overrides them for experiments.
+type tuning struct {
+	Blast, Confidence, Recency, Distance, Match float64
+	HitsSeed, HitsHub, HitsPenalty              float64
+	TestPenalty                                 float64
+}
+
+var tune = loadTuning(tuning{
+	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30,
+	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3,
+})
+
+func loadTuning(t tuning) tuning {
+	spec := os.Getenv("KNOWING_TUNE")
+	for _, kv := range strings.Split(spec, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			continue
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			continue
+		}
+		switch strings.ToLower(k) {
+		case "blast":
+			t.Blast = x
+		case "confidence":
+			t.Confidence = x
+		case "recency":
+			t.Recency = x
+		case "distance":
+			t.Distance = x
+		case "match":
+			t.Match = x
+		case "hitsseed":
+			t.HitsSeed = x
+		case "hitshub":
+			t.HitsHub = x
+		case "hitspenalty":
+			t.HitsPenalty = x
+		case "testpenalty":
+			t.TestPenalty = x
+		}
+	}
+	return t
+}
+
+// recencyNeutral stands in for runtime recency, which knowing has no data
+// source for: every symbol gets the same value, so it does not change the
+// order.
+const recencyNeutral = 0.3
 
 // score computes final scores for every candidate with walk mass or a
 // seed role, and returns them best first.
 func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 	maxP := float32(0)
+	maxF := 0.0
 	for i := range ws.cand {
-		if ws.cand[i].walkP > maxP {
-			maxP = ws.cand[i].walkP
-		}
+		maxP = max(maxP, ws.cand[i].walkP)
+		maxF = max(maxF, ws.cand[i].fused)
 	}
 	var out []*candidate
 	for i := range ws.cand {
@@ -471,6 +516,9 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		if maxP > 0 {
 			p.Blast = float64(cd.walkP / maxP)
 		}
+		if maxF > 0 {
+			p.Match = cd.fused / maxF
+		}
 		p.Confidence = e.inConfidence(cd.id)
 		p.Recency = recencyNeutral
 		if cd.seed {
@@ -480,18 +528,19 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		}
 		switch {
 		case cd.seed && cd.auth > 0.05:
-			p.AuthorityAdj += float64(cd.auth) * 0.25
+			p.AuthorityAdj += float64(cd.auth) * tune.HitsSeed
 		case !cd.seed && cd.auth > 0.2:
-			p.AuthorityAdj -= float64(cd.auth) * 0.15
+			p.AuthorityAdj -= float64(cd.auth) * tune.HitsPenalty
 		}
 		if cd.seed && cd.hub > 0.1 {
-			p.AuthorityAdj += float64(cd.hub) * 0.10
+			p.AuthorityAdj += float64(cd.hub) * tune.HitsHub
 		}
-		s := p.Blast*wBlast + p.Confidence*wConfidence + p.Recency*wRecency + p.Distance*wDistance + p.AuthorityAdj
+		s := p.Blast*tune.Blast + p.Confidence*tune.Confidence + p.Recency*tune.Recency +
+			p.Distance*tune.Distance + p.Match*tune.Match + p.AuthorityAdj
 		p.TestPenalty = 1
 		if e.s.Flags(cd.id)&snapshot.FlagTest != 0 && !kw.Tests {
-			p.TestPenalty = testPenalty
-			s *= testPenalty
+			p.TestPenalty = tune.TestPenalty
+			s *= tune.TestPenalty
 		}
 		p.Final = s
 		cd.score, cd.parts = s, p

@@ -540,6 +540,14 @@ func (b *kwBuilder) words(toks []token) {
 				prevContent = ""
 				continue
 			}
+			if programWords[lw] && !stopWords[lw] && len(lw) >= 4 && prevContent != "" {
+				// "query string", "error value": a programming word joins a
+				// bigram but is no keyword on its own.
+				b.add(&b.comp, camel(prevContent)+camel(lw), "c")
+				b.add(&b.comp, prevContent+"_"+lw, "c")
+				prevContent = ""
+				continue
+			}
 			if IsStopWord(lw) || isNumber(lw) || len(lw) < 2 {
 				prevContent = ""
 				continue

@@ -40,6 +40,7 @@ type Explanation struct {
 	Confidence   float64       `json:"confidence"`
 	Recency      float64       `json:"recency"`
 	Distance     float64       `json:"distance"`
+	Match        float64       `json:"match"`
 	AuthorityAdj float64       `json:"authority_adjustment"`
 	TestPenalty  float64       `json:"test_penalty"`
 	Score        float64       `json:"score"`
@@ -78,7 +79,7 @@ func (tr *trace) capture(e *Engine, ws *workspace, lists [numChannels][]uint32, 
 			}
 		}
 		p := cd.parts
-		r.Blast, r.Confidence, r.Recency, r.Distance = p.Blast, p.Confidence, p.Recency, p.Distance
+		r.Blast, r.Confidence, r.Recency, r.Distance, r.Match = p.Blast, p.Confidence, p.Recency, p.Distance, p.Match
 		r.AuthorityAdj, r.TestPenalty, r.Score = p.AuthorityAdj, p.TestPenalty, cd.score
 		tr.rows[cd.id] = r
 		return r

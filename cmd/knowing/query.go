@@ -186,8 +186,9 @@ func cmdWhy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "  seed:          %v (rank %d)\n", x.Seed, x.SeedRank)
 		fmt.Fprintf(stdout, "  walk score:    %.6f\n", x.WalkScore)
 		fmt.Fprintf(stdout, "  HITS:          authority %.4f, hub %.4f\n", x.Authority, x.Hub)
-		fmt.Fprintf(stdout, "  score:         %.4f = blast %.3f×0.35 + confidence %.3f×0.20 + recency %.2f×0.15 (neutral: no data source) + distance %.2f×0.15 + authority adj %+.4f, × test penalty %.1f\n",
-			x.Score, x.Blast, x.Confidence, x.Recency, x.Distance, x.AuthorityAdj, x.TestPenalty)
+		fmt.Fprintf(stdout, "  components:    blast radius %.3f, confidence %.3f, recency %.2f (neutral: no data source), distance %.2f, match %.3f, authority adj %+.4f, test penalty ×%.1f\n",
+			x.Blast, x.Confidence, x.Recency, x.Distance, x.Match, x.AuthorityAdj, x.TestPenalty)
+		fmt.Fprintf(stdout, "  score:         %.4f\n", x.Score)
 		if x.FinalRank > 0 {
 			fmt.Fprintf(stdout, "  final rank:    %d\n", x.FinalRank)
 		} else {
