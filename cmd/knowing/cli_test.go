@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// knowing runs the command in-process and returns its exit code and output.
+func knowing(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func goroot(t *testing.T) string {
+	if r := runtime.GOROOT(); r != "" {
+		if _, err := os.Stat(filepath.Join(r, "src")); err == nil {
+			return r
+		}
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skip("no GOROOT")
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func TestBuildQueryInspectWhy(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "shop.snap")
+	if code, _, errs := knowing(t, "", "build", "--repo", "../../testdata/go", snap); code != 0 {
+		t.Fatalf("build: %d %s", code, errs)
+	}
+	code, out, errs := knowing(t, "", "query", snap, "call MemoryStore.Get to fetch an item", "--json", "--limit", "5")
+	if code != 0 {
+		t.Fatalf("query: %d %s", code, errs)
+	}
+	var res struct {
+		Results []struct {
+			Symbol, Name, Kind, File string
+			Line                     int
+			Score                    float64
+		}
+		Stats struct {
+			ElapsedUS int64 `json:"elapsed_us"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	if len(res.Results) == 0 || len(res.Results) > 5 {
+		t.Fatalf("%d results", len(res.Results))
+	}
+	found := false
+	for _, r := range res.Results {
+		if r.Symbol == "example.com/shop/store.MemoryStore.Get" {
+			found = true
+			if r.File != "store/memory.go" || r.Line == 0 {
+				t.Errorf("file/line: %s:%d", r.File, r.Line)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("MemoryStore.Get not in results: %+v", res.Results)
+	}
+
+	// Text and markdown formats.
+	if code, out, _ := knowing(t, "", "query", snap, "memory store get"); code != 0 || !strings.Contains(out, "MemoryStore") {
+		t.Errorf("text query: %d %s", code, out)
+	}
+	if code, out, _ := knowing(t, "", "query", "--format", "markdown", snap, "memory store get"); code != 0 || !strings.Contains(out, "## Code relevant to") {
+		t.Errorf("markdown query: %d %s", code, out)
+	}
+	// Task from stdin.
+	if code, out, _ := knowing(t, "memory store get", "query", snap, "-"); code != 0 || !strings.Contains(out, "MemoryStore") {
+		t.Errorf("stdin query: %d %s", code, out)
+	}
+
+	code, out, errs = knowing(t, "", "inspect", snap)
+	if code != 0 || !strings.Contains(out, "checksums verified") || !strings.Contains(out, "calls") {
+		t.Errorf("inspect: %d %s %s", code, out, errs)
+	}
+	code, out, errs = knowing(t, "", "why", snap, "fetch an item from the memory store", "MemoryStore.Get")
+	if code != 0 || !strings.Contains(out, "walk score") || !strings.Contains(out, "final rank") {
+		t.Errorf("why: %d %s %s", code, out, errs)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"build", "--repo", filepath.Join(dir, "nope"), filepath.Join(dir, "x.snap")}, 1, "does not exist"},
+		{[]string{"build", "--repo", "../../testdata/go", filepath.Join(dir, "missing", "x.snap")}, 1, "output folder"},
+		{[]string{"build", "--repo", dir, filepath.Join(dir, "x.snap")}, 1, "no source files"},
+		{[]string{"build"}, 2, "output path"},
+		{[]string{"query", filepath.Join(dir, "none.snap"), "task"}, 1, "knowing build"},
+		{[]string{"query", "only-one-arg"}, 2, "want SNAP"},
+		{[]string{"frobnicate"}, 2, "unknown command"},
+	}
+	for _, c := range cases {
+		code, _, errs := knowing(t, "", c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+	// A corrupt snapshot is a clear error, not a panic.
+	bad := filepath.Join(dir, "bad.snap")
+	os.WriteFile(bad, []byte("not a snapshot at all, just some bytes"), 0o644)
+	if code, _, errs := knowing(t, "", "query", bad, "task"); code != 1 || errs == "" {
+		t.Errorf("corrupt snapshot: %d %q", code, errs)
+	}
+	// An empty task is an error; a task without words returns nothing.
+	snap := filepath.Join(dir, "shop.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", "../../testdata/go", snap); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := knowing(t, "", "query", snap, "   "); code != 1 || !strings.Contains(errs, "empty") {
+		t.Errorf("empty task: %d %q", code, errs)
+	}
+	if code, out, errs := knowing(t, "", "query", snap, "the of and"); code != 0 || !strings.Contains(errs, "no words") || !strings.Contains(out, "0 results") {
+		t.Errorf("wordless task: %d %q %q", code, out, errs)
+	}
+	// A 100 KB task finishes.
+	big := strings.Repeat("the memory store returns items by id and the server renders them ", 1600)
+	if code, _, errs := knowing(t, "", "query", snap, big); code != 0 {
+		t.Errorf("huge task: %d %s", code, errs)
+	}
+}
+
+// TestGoStdEval is the regression gate: build the Go standard library and
+// score the gostd fixtures against the floor in the repo.
+func TestGoStdEval(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the Go standard library")
+	}
+	src := filepath.Join(goroot(t), "src")
+	snap := filepath.Join(t.TempDir(), "gostd.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", src, snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	code, out, errs := knowing(t, "", "eval", "--quiet", "--snap", snap, "--fixtures", "../../testdata/eval/gostd",
+		"--floor", "../../testdata/eval/gostd/floor.yaml")
+	t.Logf("gostd eval:\n%s", out)
+	if code != 0 {
+		t.Fatalf("eval: %s", errs)
+	}
+}
