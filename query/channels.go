@@ -40,26 +40,8 @@ func (m *matchSet) add(id uint32) bool {
 // and tests, types and callables before fields and variables, shorter
 // qualified names (less nested) first.
 func (e *Engine) prefer(ids []uint32, tests bool) {
-	rank := func(id uint32) int {
-		r := 0
-		f := e.s.Flags(id)
-		if f.Noise() {
-			r += 8
-		}
-		if f&snapshot.FlagTest != 0 && !tests {
-			r += 4
-		}
-		k := e.s.Kind(id)
-		if !k.IsType() && !k.IsCallable() {
-			r += 2
-		}
-		if k == snapshot.KindFile || k == snapshot.KindPackage || k == snapshot.KindExternal {
-			r += 16
-		}
-		return r
-	}
 	sort.SliceStable(ids, func(a, b int) bool {
-		ra, rb := rank(ids[a]), rank(ids[b])
+		ra, rb := e.kindPref(ids[a], tests), e.kindPref(ids[b], tests)
 		if ra != rb {
 			return ra < rb
 		}
@@ -117,37 +99,72 @@ func (e *Engine) prefix(ws *workspace, kw string, limit int, tests bool) []uint3
 
 // tiered is the name-matching channel: the primary keywords (exact and
 // compounds) through exact and prefix tiers, components only as a
-// fallback, then a substring tier through the name-part index.
+// fallback, then a substring tier through the name-part index. The
+// results are ordered by tier, then by kind (types and callables before
+// fields and variables), then by keyword order.
 func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
-	var m matchSet
+	type hit struct {
+		id         uint32
+		tier, pref int
+		kw, pos    int
+		cover      int // distinct task words in the qualified name
+	}
+	var hits []hit
+	seen := map[uint32]bool{}
 	prefixAdded := 0
-	run := func(words []string) {
-		for _, w := range words {
-			for _, id := range e.exact(ws, w, kw.Tests) {
-				m.add(id)
+	kwIndex := 0
+	words := map[string]bool{}
+	for _, c := range kw.Components {
+		words[c] = true
+	}
+	add := func(id uint32, tier int) bool {
+		if seen[id] {
+			return false
+		}
+		seen[id] = true
+		h := hit{id: id, tier: tier, pref: e.kindPref(id, kw.Tests), kw: kwIndex, pos: len(hits)}
+		if tier >= 2 {
+			// A one-word match is weak evidence unless the symbol's
+			// qualified name (package, container) carries more of the
+			// task's words.
+			h.cover = e.coverage(ws, id, words)
+			if h.cover < 2 && len(words) >= 2 {
+				h.tier++
 			}
 		}
-		for _, w := range words {
-			if len(m.ids) >= prefixUntil || prefixAdded >= prefixCap || len(w) < 3 {
+		hits = append(hits, h)
+		return true
+	}
+	run := func(words []string, tier0 int) {
+		for i, w := range words {
+			kwIndex = i
+			for _, id := range e.exact(ws, w, kw.Tests) {
+				add(id, tier0)
+			}
+		}
+		for i, w := range words {
+			kwIndex = i
+			if len(hits) >= prefixUntil || prefixAdded >= prefixCap || len(w) < 3 {
 				continue
 			}
 			for _, id := range e.prefix(ws, w, prefixCap, kw.Tests) {
 				if prefixAdded >= prefixCap {
 					break
 				}
-				if m.add(id) {
+				if add(id, tier0+1) {
 					prefixAdded++
 				}
 			}
 		}
 	}
-	run(kw.Primary())
-	if len(m.ids) < fallbackUntil {
-		run(kw.Components)
+	run(kw.Primary(), 0)
+	if len(hits) < fallbackUntil {
+		run(kw.Components, 2)
 	}
-	if len(m.ids) < substringUntil {
+	if len(hits) < substringUntil {
 		added := 0
-		for _, w := range append(kw.Primary(), kw.Components...) {
+		for i, w := range append(kw.Primary(), kw.Components...) {
+			kwIndex = i
 			if len(w) < 4 || strings.ContainsAny(w, "._") {
 				continue
 			}
@@ -157,13 +174,74 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 				if added >= substringCap {
 					break
 				}
-				if m.add(id) {
+				if add(id, 4) {
 					added++
 				}
 			}
 		}
 	}
-	return m.ids
+	sort.SliceStable(hits, func(a, b int) bool {
+		x, y := hits[a], hits[b]
+		if x.tier != y.tier {
+			return x.tier < y.tier
+		}
+		if x.cover != y.cover {
+			return x.cover > y.cover
+		}
+		if x.pref != y.pref {
+			return x.pref < y.pref
+		}
+		return x.pos < y.pos
+	})
+	out := make([]uint32, len(hits))
+	for i, h := range hits {
+		out[i] = h.id
+	}
+	return out
+}
+
+// coverage counts the distinct task words among the word parts of a
+// symbol's qualified name.
+func (e *Engine) coverage(ws *workspace, id uint32, words map[string]bool) int {
+	ws.toks = bm25.AppendTokens(ws.toks[:0], e.s.QName(id))
+	n := 0
+	for i, t := range ws.toks {
+		if !words[t] {
+			continue
+		}
+		dup := false
+		for _, u := range ws.toks[:i] {
+			if u == t {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			n++
+		}
+	}
+	return n
+}
+
+// kindPref ranks what a name match found: real code before noise and
+// tests, types and callables before fields and variables.
+func (e *Engine) kindPref(id uint32, tests bool) int {
+	r := 0
+	f := e.s.Flags(id)
+	if f.Noise() {
+		r += 8
+	}
+	if f&snapshot.FlagTest != 0 && !tests {
+		r += 4
+	}
+	k := e.s.Kind(id)
+	if !k.IsType() && !k.IsCallable() {
+		r += 2
+	}
+	if k == snapshot.KindFile || k == snapshot.KindPackage || k == snapshot.KindExternal {
+		r += 16
+	}
+	return r
 }
 
 // bm25Channel searches the multi-field index: compounds aimed at the
@@ -184,8 +262,21 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 		}
 	}
 	nameFields := uint8(1<<bm25.FieldName | 1<<bm25.FieldQName)
-	for _, c := range kw.Primary() {
-		addTerms(strings.ToLower(c), nameFields, 2)
+	for _, c := range kw.Exact {
+		addTerms(c, nameFields, 2)
+	}
+	for _, c := range kw.Compounds {
+		// The compound as one term, aimed at names; its parts are
+		// components already.
+		ws.toks = bm25.AppendTokens(ws.toks[:0], c)
+		if len(ws.toks) > 0 {
+			t := ws.toks[0]
+			key := t + string(rune('0'+nameFields))
+			if !seen[key] {
+				seen[key] = true
+				q = append(q, bm25.QueryTerm{Text: t, Fields: nameFields, Boost: 2})
+			}
+		}
 	}
 	for _, c := range kw.Components {
 		addTerms(c, 0, 1)

@@ -168,7 +168,7 @@ var channelNames = [numChannels]string{"tiered", "bm25", "equivalence", "path", 
 
 // channelWeight is each channel's weight in reciprocal-rank fusion. Path
 // context does not compete in fusion: it seeds the walk at low weight.
-var channelWeight = [numChannels]float64{chTiered: 2.0, chBM25: 2.0, chEquiv: 2.0, chPath: 0, chInterface: 1.0}
+var channelWeight = [numChannels]float64{chTiered: tune.Tiered, chBM25: tune.BM25, chEquiv: tune.Equiv, chPath: tune.Path, chInterface: 1.0}
 
 const rrfK = 60
 
@@ -213,6 +213,7 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 		opt.Budget = 50000
 	}
 	kw := ExtractKeywords(task)
+	e.dropCommon(&kw)
 	res := &Result{}
 	res.Stats.Keywords = append(append(append([]string{}, kw.Exact...), kw.Compounds...), kw.Components...)
 	if kw.Empty() {
@@ -299,6 +300,27 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 }
 
 const hitsSize = 200
+
+// dropCommon removes one-word keywords that occur in a large share of the
+// documents: the project's own name and package prefixes are in every
+// qualified name and point nowhere.
+func (e *Engine) dropCommon(kw *Keywords) {
+	limit := int(tune.CommonDF * float64(e.ix.NumDocs()))
+	if limit <= 0 {
+		return
+	}
+	filter := func(list []string) []string {
+		out := list[:0]
+		for _, w := range list {
+			if strings.ContainsAny(w, "._:/") || e.ix.DocFreq(strings.ToLower(w)) <= limit || isCompound(w) {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	kw.Components = filter(kw.Components)
+	kw.Compounds = filter(kw.Compounds)
+}
 
 // keep reports nodes that may be results or seeds at all.
 func (e *Engine) keep(id uint32, tests bool) bool {
@@ -447,11 +469,17 @@ type tuning struct {
 	Blast, Confidence, Recency, Distance, Match float64
 	HitsSeed, HitsHub, HitsPenalty              float64
 	TestPenalty                                 float64
+	// Fusion weights of the seed channels.
+	Tiered, BM25, Equiv, Path float64
+	// CommonDF drops a one-word keyword found in more than this share of
+	// the documents (the project's own name, a package prefix).
+	CommonDF float64
 }
 
 var tune = loadTuning(tuning{
 	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30,
 	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3,
+	Tiered: 2, BM25: 2, Equiv: 2, Path: 1.5, CommonDF: 0.2,
 })
 
 func loadTuning(t tuning) tuning {
@@ -484,6 +512,16 @@ func loadTuning(t tuning) tuning {
 			t.HitsPenalty = x
 		case "testpenalty":
 			t.TestPenalty = x
+		case "tiered":
+			t.Tiered = x
+		case "bm25":
+			t.BM25 = x
+		case "equiv":
+			t.Equiv = x
+		case "path":
+			t.Path = x
+		case "commondf":
+			t.CommonDF = x
 		}
 	}
 	return t

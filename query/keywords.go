@@ -170,12 +170,10 @@ func tokenize(s string) []token {
 			break
 		}
 		t := strings.Trim(s[i:j], ".:/-")
-		k := j
-		for k < len(s) && s[k] == ' ' {
-			k++
-		}
 		if t != "" {
-			out = append(out, token{text: t, parenNext: k < len(s) && s[k] == '(', quoted: quote, brk: brk})
+			// Code calls have the parenthesis right after the name;
+			// "parameters (properly escaped)" is prose.
+			out = append(out, token{text: t, parenNext: j < len(s) && s[j] == '(', quoted: quote, brk: brk})
 			brk = false
 		}
 		if j == i {
