@@ -387,7 +387,7 @@ func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
 	prefType := e.n > 50000
 	rankOf := func(i int) int {
 		r := 0
-		if pkgOf[i] != best {
+		if pkgOf[i] != best && tune.Focus > 0 {
 			r += 2
 		}
 		if prefType && !e.s.Kind(ws.cand[order[i]].id).IsType() {
@@ -471,6 +471,9 @@ type tuning struct {
 	TestPenalty                                 float64
 	// Fusion weights of the seed channels.
 	Tiered, BM25, Equiv, Path float64
+	// Focus promotes the package holding most of the fused evidence to
+	// the front of the seeds (1) or not (0).
+	Focus float64
 	// CommonDF drops a one-word keyword found in more than this share of
 	// the documents (the project's own name, a package prefix).
 	CommonDF float64
@@ -479,7 +482,7 @@ type tuning struct {
 var tune = loadTuning(tuning{
 	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30,
 	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3,
-	Tiered: 2, BM25: 2, Equiv: 2, Path: 1.5, CommonDF: 0.2,
+	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, CommonDF: 0.2, Focus: 1,
 })
 
 func loadTuning(t tuning) tuning {
@@ -522,6 +525,8 @@ func loadTuning(t tuning) tuning {
 			t.Path = x
 		case "commondf":
 			t.CommonDF = x
+		case "focus":
+			t.Focus = x
 		}
 	}
 	return t
@@ -544,10 +549,10 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 	var out []*candidate
 	for i := range ws.cand {
 		cd := &ws.cand[i]
-		if cd.walkP == 0 && !cd.seed {
+		if cd.walkP == 0 && !cd.seed && cd.fused == 0 {
 			continue
 		}
-		if !e.keep(cd.id, true) {
+		if !e.keep(cd.id, kw.Tests) && !(cd.seed && e.keep(cd.id, true)) {
 			continue
 		}
 		var p scoreParts

@@ -62,8 +62,8 @@ code codebase project repo repository file files function functions method metho
 support supports supported supporting feature features part parts`)
 
 // programWords are programming words too common in code to point anywhere.
-var programWords = set(`func fn def var let const type types err error errors nil null none true false
-return returns value values string strings int bool object objects data new self this`)
+var programWords = set(`func fn def var let const type types err nil null none true false
+return returns new self this`)
 
 // actionVerbs open a task; the noun after one is the task's focus.
 var actionVerbs = set(`add adds adding implement implements implementing build create creates creating
