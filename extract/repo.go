@@ -134,7 +134,9 @@ func IsTestPath(p string) bool {
 	}
 	dir := path.Dir(p)
 	for dir != "." && dir != "/" && dir != "" {
-		if testDirs[strings.ToLower(path.Base(dir))] {
+		seg := strings.ToLower(path.Base(dir))
+		if testDirs[seg] || strings.Contains(seg, "test-support") || strings.Contains(seg, "test_support") ||
+			strings.Contains(seg, "testutil") || strings.Contains(seg, "test-utils") || strings.Contains(seg, "test_utils") {
 			return true
 		}
 		dir = path.Dir(dir)

@@ -120,8 +120,7 @@ func ExtractKeywords(task string) Keywords {
 	}
 	var b kwBuilder
 	b.init()
-	lower := strings.ToLower(task)
-	b.tests = strings.Contains(lower, "test") || strings.Contains(lower, "spec")
+	b.tests = aboutTests(task)
 
 	b.backticks(task)
 	b.frames(task)
@@ -129,6 +128,46 @@ func ExtractKeywords(task string) Keywords {
 	b.codePatterns(toks)
 	b.words(toks)
 	return b.finish()
+}
+
+// testWords mark a task about tests.
+var testWords = set(`test tests testing tested unittest unittests spec specs fixture fixtures mock mocks
+assert assertion assertions coverage benchmark benchmarks`)
+
+// aboutTests reports whether the task talks about tests, outside quoted
+// spans: "make 'cargo test' faster" quotes a command, it does not ask for
+// tests.
+func aboutTests(task string) bool {
+	inQuote := rune(0)
+	var word strings.Builder
+	check := func() bool {
+		w := strings.ToLower(word.String())
+		word.Reset()
+		return testWords[w]
+	}
+	for i, r := range task {
+		switch {
+		case inQuote != 0:
+			if r == inQuote {
+				inQuote = 0
+			}
+			continue
+		case r == '`' || r == '"' || r == '\'' && (i == 0 || !isWordRune(prevRune(task, i))):
+			if check() {
+				return true
+			}
+			inQuote = r
+			continue
+		}
+		if isWordRune(r) {
+			word.WriteRune(r)
+			continue
+		}
+		if check() {
+			return true
+		}
+	}
+	return check()
 }
 
 // token is one run of identifier-ish characters with what follows it.

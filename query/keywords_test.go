@@ -127,3 +127,19 @@ func TestKeywordsEmptyAndHuge(t *testing.T) {
 		t.Errorf("lost the content words: %v", k.Components)
 	}
 }
+
+func TestAboutTests(t *testing.T) {
+	cases := map[string]bool{
+		"add tests for the router":                       true,
+		"why does this spec fail":                        true,
+		"make 'cargo test --release' expand to an alias": false,
+		"the `test` subcommand is slow":                  false,
+		"latest version of the resolver":                 false,
+		"contest results page":                           false,
+	}
+	for task, want := range cases {
+		if got := aboutTests(task); got != want {
+			t.Errorf("aboutTests(%q) = %v, want %v", task, got, want)
+		}
+	}
+}
