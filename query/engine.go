@@ -152,7 +152,7 @@ type candidate struct {
 
 // scoreParts is the breakdown of a final score.
 type scoreParts struct {
-	Blast, Confidence, Recency, Distance, Match, AuthorityAdj, TestPenalty, Final float64
+	Blast, Confidence, Recency, Distance, Match, Cover, Cohesion, AuthorityAdj, TestPenalty, Final float64
 }
 
 const (
@@ -467,8 +467,11 @@ func (e *Engine) interfaceSeeds(ws *workspace) {
 // ("match=0.3,hitsSeed=0.1") overrides them for experiments.
 type tuning struct {
 	Blast, Confidence, Recency, Distance, Match float64
-	HitsSeed, HitsHub, HitsPenalty              float64
-	TestPenalty                                 float64
+	// Cover weighs the share of the task's words found in a candidate's
+	// qualified name; Cohesion the fused evidence of its file.
+	Cover, Cohesion                float64
+	HitsSeed, HitsHub, HitsPenalty float64
+	TestPenalty                    float64
 	// Fusion weights of the seed channels.
 	Tiered, BM25, Equiv, Path float64
 	// Focus promotes the package holding most of the fused evidence to
@@ -480,7 +483,7 @@ type tuning struct {
 }
 
 var tune = loadTuning(tuning{
-	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30,
+	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.4, Cohesion: 0,
 	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3,
 	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, CommonDF: 0.2, Focus: 1,
 })
@@ -507,6 +510,10 @@ func loadTuning(t tuning) tuning {
 			t.Distance = x
 		case "match":
 			t.Match = x
+		case "cover":
+			t.Cover = x
+		case "cohesion":
+			t.Cohesion = x
 		case "hitsseed":
 			t.HitsSeed = x
 		case "hitshub":
@@ -546,6 +553,21 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		maxP = max(maxP, ws.cand[i].walkP)
 		maxF = max(maxF, ws.cand[i].fused)
 	}
+	words := map[string]bool{}
+	for _, c := range kw.Components {
+		words[c] = true
+	}
+	fileEvidence := map[int32]float64{}
+	maxFile := 0.0
+	if tune.Cohesion != 0 {
+		for i := range ws.cand {
+			if f := ws.cand[i].fused; f > 0 {
+				fi := e.s.FileIndex(ws.cand[i].id)
+				fileEvidence[fi] += f
+				maxFile = max(maxFile, fileEvidence[fi])
+			}
+		}
+	}
 	var out []*candidate
 	for i := range ws.cand {
 		cd := &ws.cand[i]
@@ -561,6 +583,12 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		}
 		if maxF > 0 {
 			p.Match = cd.fused / maxF
+		}
+		if tune.Cover != 0 && len(words) > 0 {
+			p.Cover = float64(e.coverage(ws, cd.id, words)) / float64(min(len(words), 4))
+		}
+		if maxFile > 0 {
+			p.Cohesion = fileEvidence[e.s.FileIndex(cd.id)] / maxFile
 		}
 		p.Confidence = e.inConfidence(cd.id)
 		p.Recency = recencyNeutral
@@ -579,7 +607,7 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 			p.AuthorityAdj += float64(cd.hub) * tune.HitsHub
 		}
 		s := p.Blast*tune.Blast + p.Confidence*tune.Confidence + p.Recency*tune.Recency +
-			p.Distance*tune.Distance + p.Match*tune.Match + p.AuthorityAdj
+			p.Distance*tune.Distance + p.Match*tune.Match + p.Cover*tune.Cover + p.Cohesion*tune.Cohesion + p.AuthorityAdj
 		p.TestPenalty = 1
 		if e.s.Flags(cd.id)&snapshot.FlagTest != 0 && !kw.Tests {
 			p.TestPenalty = tune.TestPenalty
