@@ -41,6 +41,7 @@ type Explanation struct {
 	Recency      float64       `json:"recency"`
 	Distance     float64       `json:"distance"`
 	Match        float64       `json:"match"`
+	Cover        float64       `json:"cover"`
 	AuthorityAdj float64       `json:"authority_adjustment"`
 	TestPenalty  float64       `json:"test_penalty"`
 	Score        float64       `json:"score"`
@@ -79,7 +80,7 @@ func (tr *trace) capture(e *Engine, ws *workspace, lists [numChannels][]uint32, 
 			}
 		}
 		p := cd.parts
-		r.Blast, r.Confidence, r.Recency, r.Distance, r.Match = p.Blast, p.Confidence, p.Recency, p.Distance, p.Match
+		r.Blast, r.Confidence, r.Recency, r.Distance, r.Match, r.Cover = p.Blast, p.Confidence, p.Recency, p.Distance, p.Match, p.Cover
 		r.AuthorityAdj, r.TestPenalty, r.Score = p.AuthorityAdj, p.TestPenalty, cd.score
 		tr.rows[cd.id] = r
 		return r
@@ -161,5 +162,32 @@ func (e *Engine) resolveSymbol(symbol string) []uint32 {
 			out = append(out, id)
 		}
 	}
+	return out
+}
+
+// Explanations lists every candidate of a traced query (Options.Trace),
+// in final-rank order for ranked ones, then the rest by fused rank.
+func (r *Result) Explanations() []*Explanation {
+	if r.trace == nil {
+		return nil
+	}
+	out := make([]*Explanation, 0, len(r.trace.rows))
+	for _, x := range r.trace.rows {
+		out = append(out, x)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		x, y := out[a], out[b]
+		rx, ry := x.FinalRank, y.FinalRank
+		if (rx == 0) != (ry == 0) {
+			return rx != 0
+		}
+		if rx != ry {
+			return rx < ry
+		}
+		if x.FusedRank != y.FusedRank {
+			return x.FusedRank < y.FusedRank
+		}
+		return x.Symbol < y.Symbol
+	})
 	return out
 }
