@@ -200,27 +200,53 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 	return out
 }
 
-// coverage counts the distinct task words among the word parts of a
-// symbol's qualified name.
+// coverage counts the distinct task words that start an identifier part
+// of a symbol's qualified name (after a separator or at a case change), by
+// a case-insensitive search that does not allocate.
 func (e *Engine) coverage(ws *workspace, id uint32, words map[string]bool) int {
-	ws.toks = bm25.AppendTokens(ws.toks[:0], e.s.QName(id))
+	q := e.s.QName(id)
 	n := 0
-	for i, t := range ws.toks {
-		if !words[t] {
-			continue
-		}
-		dup := false
-		for _, u := range ws.toks[:i] {
-			if u == t {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+	for w := range words {
+		if hasPart(q, w) {
 			n++
 		}
 	}
 	return n
+}
+
+// hasPart reports whether lower-case word w occurs in s, case-insensitively,
+// starting an identifier part: at the start, after a non-letter, or at a
+// lower-to-upper case change.
+func hasPart(s, w string) bool {
+	if len(w) == 0 || len(w) > len(s) {
+		return false
+	}
+	for i := 0; i+len(w) <= len(s); i++ {
+		if i > 0 {
+			p, c := s[i-1], s[i]
+			boundary := !isLetter(p) || p >= 'a' && p <= 'z' && c >= 'A' && c <= 'Z'
+			if !boundary {
+				continue
+			}
+		}
+		j := 0
+		for j < len(w) && lowerByte(s[i+j]) == w[j] {
+			j++
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func lowerByte(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // kindPref ranks what a name match found: real code before noise and
