@@ -49,6 +49,9 @@ type Language struct {
 	SelfNames []string
 	// SuperNames are qualifiers that mean the parent class.
 	SuperNames []string
+	// FieldsCallable: fields are read through methods (Ruby attributes), so
+	// a call may name a field.
+	FieldsCallable bool
 	// TestName reports whether a callable with this name in a test file is
 	// a test (TestX, test_x, ...). Nil: every callable in a test file is.
 	TestName func(name string) bool

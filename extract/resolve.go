@@ -301,12 +301,29 @@ func (r *resolver) keep(ids []uint32, fl filter) []uint32 {
 	}
 	var out []uint32
 	for _, id := range ids {
-		k := r.g.Nodes[id].Kind
-		if k.IsType() || (fl == callables && k.IsCallable()) {
+		n := &r.g.Nodes[id]
+		k := n.Kind
+		if k.IsType() || (fl == callables && (k.IsCallable() || k == snapshot.KindField && fieldsCallable(n.Lang))) {
 			out = append(out, id)
 		}
 	}
 	return out
+}
+
+func fieldsCallable(l snapshot.Lang) bool {
+	lang := byLang[l]
+	return lang != nil && lang.FieldsCallable
+}
+
+// sameType returns every type node declared under t's qualified name: a
+// class reopened in several files (Ruby), a partial class (C#), impl
+// blocks in several modules (Rust) are one type.
+func (r *resolver) sameType(t uint32) []uint32 {
+	ids := r.qname[r.g.Nodes[t].QName]
+	if len(ids) <= 1 {
+		return []uint32{t}
+	}
+	return r.keep(ids, typesOnly)
 }
 
 func (r *resolver) lookupScope(scope, name string, fl filter) []uint32 {
@@ -317,7 +334,7 @@ func (r *resolver) lookupScope(scope, name string, fl filter) []uint32 {
 // bases (nearest first).
 func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 	seen := map[uint32]bool{}
-	level := []uint32{t}
+	level := r.sameType(t)
 	for hop := 0; hop <= maxBaseHops && len(level) > 0; hop++ {
 		var found, next []uint32
 		for _, x := range level {
@@ -326,7 +343,9 @@ func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 			}
 			seen[x] = true
 			found = append(found, r.keep(r.members[memberKey{x, name}], fl)...)
-			next = append(next, r.bases[x]...)
+			for _, b := range r.bases[x] {
+				next = append(next, r.sameType(b)...)
+			}
 		}
 		if len(found) > 0 {
 			return found
@@ -505,7 +524,7 @@ func (r *resolver) resolveRefs() {
 			switch ref.Kind {
 			case RefCall:
 				ids, c := r.resolveCall(fi, lang, ref)
-				if len(ids) > maxTargets {
+				if r.distinctNames(ids) > maxTargets {
 					continue
 				}
 				for _, t := range ids {
@@ -585,8 +604,14 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 	switch {
 	case strings.HasPrefix(ref.QualType, "call:"):
 		recv = r.resultTypes(fi, lang, ref.From, strings.TrimPrefix(ref.QualType, "call:"))
+		if recv == nil {
+			return nil, 0 // the call's result type is not in the repository
+		}
 	case ref.QualType != "":
 		recv, _ = r.resolveType(fi, ref.From, ref.QualType)
+		if recv == nil {
+			return nil, 0 // a declared type outside the repository
+		}
 	case isIn(first, self) && hasEncl:
 		recv, conf = []uint32{encl}, confScope
 	case isIn(first, super) && hasEncl:
@@ -631,6 +656,13 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 		if len(out) > 0 {
 			return out, conf
 		}
+		// The receiver's type is known and has no such member (it comes
+		// from outside the repository): do not guess by name.
+		return nil, 0
+	}
+	if startsUpper(first) && rest == "" && ref.QualType == "" {
+		// A type or constant that did not resolve: an external one.
+		return nil, 0
 	}
 	return r.unique(ref.Name)
 }
@@ -716,10 +748,32 @@ func (r *resolver) unique(name string) ([]uint32, float32) {
 			fns = append(fns, id)
 		}
 	}
-	if len(fns) == 1 {
-		return fns, confUnique
+	if len(fns) > 0 && r.distinctNames(fns) == 1 {
+		return fns, confUnique // one symbol, or the overloads of one
 	}
 	return nil, 0
+}
+
+// distinctNames counts the qualified names among ids: the overloads of one
+// method (Java, C#) count once.
+func (r *resolver) distinctNames(ids []uint32) int {
+	if len(ids) <= 1 {
+		return len(ids)
+	}
+	n := 0
+	for i, id := range ids {
+		dup := false
+		for _, prev := range ids[:i] {
+			if r.g.Nodes[prev].QName == r.g.Nodes[id].QName {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			n++
+		}
+	}
+	return n
 }
 
 func startsUpper(s string) bool {
@@ -928,7 +982,7 @@ func (r *resolver) tests() {
 			if !s.Kind.IsCallable() {
 				continue
 			}
-			if lang != nil && lang.TestName != nil && !lang.TestName(s.Name) {
+			if s.Flags&snapshot.FlagTest == 0 && lang != nil && lang.TestName != nil && !lang.TestName(s.Name) {
 				continue
 			}
 			id := r.symID[fi][si]

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
@@ -30,6 +31,37 @@ func init() {
 		SuperNames:   []string{"super"},
 		TestName:     isTestName,
 	})
+}
+
+// Field ids of the Java grammar, looked up once: ChildByFieldId is cheaper
+// than ChildByFieldName, which allocates a C string per call.
+var (
+	fArguments      = javaField("arguments")
+	fArray          = javaField("array")
+	fBody           = javaField("body")
+	fConstructor    = javaField("constructor")
+	fDimensions     = javaField("dimensions")
+	fElement        = javaField("element")
+	fField          = javaField("field")
+	fName           = javaField("name")
+	fObject         = javaField("object")
+	fParameters     = javaField("parameters")
+	fRight          = javaField("right")
+	fScope          = javaField("scope")
+	fSuperclass     = javaField("superclass")
+	fType           = javaField("type")
+	fTypeParameters = javaField("type_parameters")
+	fValue          = javaField("value")
+)
+
+var javaLang = sitter.NewLanguage(tsjava.Language())
+
+func javaField(name string) uint16 {
+	id := javaLang.FieldIdForName(name)
+	if id == 0 {
+		panic("java grammar has no field " + name)
+	}
+	return id
 }
 
 // testNames holds the names of methods annotated as tests (@Test and its
@@ -88,14 +120,26 @@ type extractor struct {
 	// standard library is not external.
 	jdk bool
 
-	imported  map[string]string // simple name → imported class or member, dotted
-	statics   map[string]bool   // names bound by single static imports
-	extNames  map[string]bool   // names bound by imports from external libraries
-	declared  map[string]bool   // type names declared in this file
-	classes   []*classCtx
-	locals    map[string]vtype // variables of the current callable; nil outside one
-	tparams   []string         // type parameters in scope
-	anonDepth int              // inside anonymous class bodies
+	imported map[string]string // simple name → imported class or member, dotted
+	statics  map[string]bool   // names bound by single static imports
+	extNames map[string]bool   // names bound by imports from external libraries
+	declared map[string]bool   // type names declared in this file
+	classes  []*classCtx
+	locals   map[string]vtype // variables of the current callable; nil outside one
+	tparams  []string         // type parameters in scope
+	anon     []anonCtx        // enclosing anonymous class bodies, innermost last
+	// methods are the names of the methods declared in this file.
+	methods map[string]bool
+	// libStatics is set when the file imports the static members of a
+	// library class on demand (import static org.junit.Assert.*).
+	libStatics bool
+}
+
+// anonCtx is an anonymous class body: new Base(...) { ... }.
+type anonCtx struct {
+	base    string          // the type it extends or implements
+	ext     bool            // base is outside the repository
+	methods map[string]bool // methods declared in the body
 }
 
 func extractJava(f *extract.File, r *extract.FileResult) {
@@ -105,7 +149,7 @@ func extractJava(f *extract.File, r *extract.FileResult) {
 		return
 	}
 	x := &extractor{f: f, r: r, imported: map[string]string{}, statics: map[string]bool{},
-		extNames: map[string]bool{}, declared: map[string]bool{}}
+		extNames: map[string]bool{}, declared: map[string]bool{}, methods: map[string]bool{}}
 	x.cur = f.Root.Walk()
 	defer x.cur.Close()
 	top := x.kids(f.Root)
@@ -122,7 +166,7 @@ func extractJava(f *extract.File, r *extract.FileResult) {
 				}
 			}
 		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
-			if n := c.ChildByFieldName("name"); n != nil {
+			if n := c.ChildByFieldId(fName); n != nil {
 				x.declared[f.Text(n)] = true
 			}
 		}
@@ -184,7 +228,7 @@ func dotted(f *extract.File, n *sitter.Node) string {
 	case "identifier", "type_identifier":
 		return f.Text(n)
 	case "scoped_identifier":
-		s, nm := n.ChildByFieldName("scope"), n.ChildByFieldName("name")
+		s, nm := n.ChildByFieldId(fScope), n.ChildByFieldId(fName)
 		if s == nil || nm == nil {
 			return strings.Join(strings.Fields(f.Text(n)), "")
 		}
@@ -193,12 +237,25 @@ func dotted(f *extract.File, n *sitter.Node) string {
 	return strings.Join(strings.Fields(f.Text(n)), "")
 }
 
-// kids returns the named children of n.
+// kids returns the named children of n. Indexing is one cgo call per
+// child but walks the siblings from the first each time, so long lists go
+// through the tree cursor instead.
 func (x *extractor) kids(n *sitter.Node) []sitter.Node {
-	if n == nil || n.NamedChildCount() == 0 {
+	if n == nil {
 		return nil
 	}
-	return n.NamedChildren(x.cur)
+	c := n.NamedChildCount()
+	if c == 0 {
+		return nil
+	}
+	if c > 12 {
+		return n.NamedChildren(x.cur)
+	}
+	out := make([]sitter.Node, c)
+	for i := uint(0); i < c; i++ {
+		out[i] = *n.NamedChild(i)
+	}
+	return out
 }
 
 // ---- imports and external names ----
@@ -222,6 +279,9 @@ func (x *extractor) importDecl(n *sitter.Node) {
 	}
 	if star {
 		x.r.Imports = append(x.r.Imports, extract.Import{Path: name, Name: "*"})
+		if static && x.externalPath(name) {
+			x.libStatics = true
+		}
 		return
 	}
 	i := strings.LastIndexByte(name, '.')
@@ -251,11 +311,32 @@ var externalPrefixes = []string{
 	"org.hibernate.", "io.micrometer.", "org.yaml.", "org.objectweb.", "net.bytebuddy.", "org.bson.",
 	"com.mongodb.", "io.grpc.", "org.codehaus.", "org.thymeleaf.", "org.mustache.", "com.github.jknack.",
 	"org.apache.velocity.", "io.vertx.", "org.osgi.", "org.joda.", "groovy.", "org.gradle.", "org.jsoup.",
+	"org.powermock.", "io.restassured.", "org.skyscreamer.", "net.javacrumbs.", "org.awaitility.",
+}
+
+// libStaticNames are the static methods of assertion and mocking libraries
+// usually imported on demand; in a file with such an import, a bare call
+// of one that the file does not declare is the library's.
+var libStaticNames = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`assertEquals assertNotEquals assertTrue assertFalse assertNull
+		assertNotNull assertSame assertNotSame assertArrayEquals assertThat assertThrows assertDoesNotThrow
+		assertAll assertTimeout assertIterableEquals assertLinesMatch fail assumeTrue assumeFalse assumeThat
+		verify when mock spy any anyString anyInt anyLong anyBoolean anyList anyMap anyObject anySet
+		anyCollection eq times never atLeast atLeastOnce atMost only doReturn doThrow doNothing doAnswer
+		doCallRealMethod given willReturn then thenReturn is not equalTo notNullValue nullValue
+		containsString hasItem hasItems hasSize hasKey hasEntry instanceOf sameInstance closeTo greaterThan
+		lessThan allOf anyOf everyItem startsWith endsWith isA argThat reset verifyNoMoreInteractions
+		verifyNoInteractions verifyZeroInteractions inOrder mockStatic whenNew verifyStatic
+		contains containsInAnyOrder empty emptyString isEmptyString nullable refEq same`) {
+		libStaticNames[n] = true
+	}
 }
 
 // externalPath reports whether a dotted import names a package of the JDK
 // or of a well-known library that is not the repository's own code (the
-// file's package does not share its first two segments).
+// file's package is not under the same project root).
 func (x *extractor) externalPath(p string) bool {
 	if x.jdk {
 		return false
@@ -270,20 +351,29 @@ func (x *extractor) externalPath(p string) bool {
 	if !ext {
 		return false
 	}
-	return root2(p) != root2(x.pkg)
+	return projectRoot(p) != projectRoot(x.pkg)
 }
 
-// root2 is the first two segments of a dotted name.
-func root2(s string) string {
-	i := strings.IndexByte(s, '.')
-	if i < 0 {
-		return s
+// Top-level domains that start reversed-domain package names, and the
+// organisations under which several independent projects live.
+var (
+	domains   = map[string]bool{"org": true, "com": true, "net": true, "io": true, "edu": true, "gov": true, "co": true, "dev": true, "me": true, "de": true, "fr": true, "uk": true, "nl": true, "ch": true, "cn": true, "jp": true, "ru": true, "app": true}
+	umbrellas = map[string]bool{"apache": true, "eclipse": true, "jboss": true, "codehaus": true, "google": true, "github": true, "sun": true, "oracle": true, "ibm": true, "microsoft": true, "amazonaws": true, "netflix": true, "squareup": true, "fasterxml": true, "springframework": true}
+)
+
+// projectRoot is the part of a package name that names the project:
+// "spark" for spark.route, "org.eclipse.jetty" for org.eclipse.jetty.server,
+// "com.acme" for com.acme.billing.
+func projectRoot(s string) string {
+	parts := strings.SplitN(s, ".", 4)
+	n := 1
+	if domains[parts[0]] && len(parts) > 1 {
+		n = 2
+		if umbrellas[parts[1]] && len(parts) > 2 {
+			n = 3
+		}
 	}
-	j := strings.IndexByte(s[i+1:], '.')
-	if j < 0 {
-		return s
-	}
-	return s[:i+1+j]
+	return strings.Join(parts[:n], ".")
 }
 
 // jdkNames are java.lang types (visible without import) and the commonest
@@ -319,7 +409,8 @@ func init() {
 		LocalDateTime LocalTime ZonedDateTime Instant Duration DateTimeFormatter SimpleDateFormat
 		BigDecimal BigInteger MessageDigest Field Method Constructor InvocationTargetException
 		Annotation Retention Target ElementType RetentionPolicy Documented Inherited WeakReference
-		SoftReference Logger Level`) {
+		SoftReference Logger Level Appendable Readable Flushable TimerTask Timer
+		Iterable NoSuchElementException ConcurrentModificationException`) {
 		jdkNames[n] = true
 	}
 }
@@ -357,7 +448,7 @@ func (x *extractor) isTypeParam(name string) bool {
 
 func (x *extractor) pushTypeParams(n *sitter.Node) int {
 	mark := len(x.tparams)
-	tp := n.ChildByFieldName("type_parameters")
+	tp := n.ChildByFieldId(fTypeParameters)
 	if tp == nil {
 		return mark
 	}
@@ -374,10 +465,34 @@ func (x *extractor) pushTypeParams(n *sitter.Node) int {
 
 // ---- types ----
 
-// typeName reduces a type to its name as written, without type arguments
-// or array dimensions: "Routes", "spark.route.Routes", "Map.Entry". Primitive
-// and void types give "".
+// typeName reduces a type to its name, without type arguments or array
+// dimensions: "Map.Entry", "spark.route.Routes". A name bound by a
+// single-type import is given in full, since in Java such an import
+// shadows the types of the file's own package, and the resolver finds a
+// full name first. Primitive and void types give "".
 func (x *extractor) typeName(n *sitter.Node) string {
+	return x.qualify(x.rawTypeName(n))
+}
+
+// qualify expands the first element of a type name bound by a single-type
+// import: Routes.Stats → spark.route.Routes.Stats.
+func (x *extractor) qualify(t string) string {
+	if t == "" || !startsUpper(t) {
+		return t
+	}
+	first, rest, dot := strings.Cut(t, ".")
+	full, ok := x.imported[first]
+	if !ok || x.statics[first] {
+		return t
+	}
+	if dot {
+		return full + "." + rest
+	}
+	return full
+}
+
+// rawTypeName is the name of a type as written.
+func (x *extractor) rawTypeName(n *sitter.Node) string {
 	for n != nil {
 		switch n.Kind() {
 		case "type_identifier", "identifier":
@@ -385,7 +500,7 @@ func (x *extractor) typeName(n *sitter.Node) string {
 		case "scoped_type_identifier", "scoped_identifier", "field_access":
 			var parts []string
 			for _, c := range x.kids(n) {
-				if s := x.typeName(&c); s != "" {
+				if s := x.rawTypeName(&c); s != "" {
 					parts = append(parts, s)
 				}
 			}
@@ -404,7 +519,7 @@ func (x *extractor) typeName(n *sitter.Node) string {
 			}
 			n = next
 		case "array_type":
-			n = n.ChildByFieldName("element")
+			n = n.ChildByFieldId(fElement)
 		default:
 			return ""
 		}
@@ -419,7 +534,7 @@ func (x *extractor) varType(n *sitter.Node) vtype {
 	}
 	switch n.Kind() {
 	case "array_type":
-		return vtype{name: "[]", elem: x.typeName(n.ChildByFieldName("element"))}
+		return vtype{name: "[]", elem: x.typeName(n.ChildByFieldId(fElement))}
 	case "generic_type":
 		v := vtype{name: x.typeName(n)}
 		for _, c := range x.kids(n) {
@@ -455,7 +570,11 @@ func (x *extractor) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
 	case "type_identifier":
 		name := x.f.Text(n)
 		if name != "var" && !x.external(name) && !x.isTypeParam(name) {
-			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: kind, Name: name, Line: extract.Line(n)})
+			ref := extract.Ref{From: from, Kind: kind, Name: name, Line: extract.Line(n)}
+			if full := x.qualify(name); full != name {
+				ref.Qual = strings.TrimSuffix(full, "."+name)
+			}
+			x.r.Refs = append(x.r.Refs, ref)
 		}
 		return
 	case "scoped_type_identifier":
@@ -492,6 +611,7 @@ type mods struct {
 	public, protected, private, static, final, abstract bool
 	test                                                bool
 	node                                                *sitter.Node
+	annotations                                         []string // names as written
 }
 
 var testAnnotations = map[string]bool{
@@ -531,12 +651,31 @@ func (x *extractor) modifiers(n *sitter.Node) mods {
 		case "abstract":
 			m.abstract = true
 		case "marker_annotation", "annotation":
-			if nm := c.ChildByFieldName("name"); nm != nil && testAnnotations[extract.LastPart(x.f.Text(nm))] {
-				m.test = true
+			if nm := c.ChildByFieldId(fName); nm != nil {
+				name := dotted(x.f, nm)
+				m.annotations = append(m.annotations, name)
+				if testAnnotations[extract.LastPart(name)] {
+					m.test = true
+				}
 			}
 		}
 	}
 	return m
+}
+
+// annotationRefs records the annotation types of the repository used on a
+// declaration (not @Override and other JDK or library annotations).
+func (x *extractor) annotationRefs(m mods, from int32) {
+	for _, a := range m.annotations {
+		if x.external(a) {
+			continue
+		}
+		qual, name := "", a
+		if i := strings.LastIndexByte(a, '.'); i >= 0 {
+			qual, name = a[:i], a[i+1:]
+		}
+		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefType, Name: name, Qual: qual, Line: extract.Line(m.node)})
+	}
 }
 
 // signature is the declaration from its first modifier keyword (past
@@ -607,7 +746,7 @@ func exportedFlag(m mods, inIface bool) snapshot.Flags {
 
 // typeDecl extracts a class, interface, enum, record or annotation type.
 func (x *extractor) typeDecl(n *sitter.Node, parent int32, inIface bool) {
-	nameNode := n.ChildByFieldName("name")
+	nameNode := n.ChildByFieldId(fName)
 	if nameNode == nil {
 		return
 	}
@@ -623,12 +762,12 @@ func (x *extractor) typeDecl(n *sitter.Node, parent int32, inIface bool) {
 		kind = snapshot.KindStruct
 	}
 	m := x.modifiers(n)
-	body := n.ChildByFieldName("body")
+	body := n.ChildByFieldId(fBody)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
 	s := extract.Symbol{Name: name, Kind: kind, Parent: parent, Start: extract.Line(n), End: extract.EndLine(n),
 		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
-	if sc := n.ChildByFieldName("superclass"); sc != nil {
+	if sc := n.ChildByFieldId(fSuperclass); sc != nil {
 		for _, t := range x.kids(sc) {
 			if b := x.typeName(&t); b != "" && !x.external(b) {
 				s.Extends = append(s.Extends, b)
@@ -655,19 +794,20 @@ func (x *extractor) typeDecl(n *sitter.Node, parent int32, inIface bool) {
 		}
 	}
 	id := x.add(s)
+	x.annotationRefs(m, id)
 	cls := &classCtx{sym: id, name: name, fields: map[string]vtype{}}
 	if len(s.Extends) > 0 && kind == snapshot.KindClass {
 		cls.super = s.Extends[0]
 	}
 	if kind == snapshot.KindStruct {
 		// Record components are fields.
-		if ps := n.ChildByFieldName("parameters"); ps != nil {
+		if ps := n.ChildByFieldId(fParameters); ps != nil {
 			for _, p := range x.kids(ps) {
 				if p.Kind() != "formal_parameter" {
 					continue
 				}
-				pn := p.ChildByFieldName("name")
-				pt := p.ChildByFieldName("type")
+				pn := p.ChildByFieldId(fName)
+				pt := p.ChildByFieldId(fType)
 				if pn == nil {
 					continue
 				}
@@ -695,7 +835,7 @@ func (x *extractor) typeDecl(n *sitter.Node, parent int32, inIface bool) {
 		}
 		for _, c := range members {
 			if c.Kind() == "enum_constant" {
-				if nm := c.ChildByFieldName("name"); nm != nil {
+				if nm := c.ChildByFieldId(fName); nm != nil {
 					cls.fields[x.f.Text(nm)] = vtype{name: name}
 				}
 			}
@@ -724,22 +864,26 @@ func (x *extractor) collectFields(members []sitter.Node, cls *classCtx) {
 		c := &members[i]
 		switch c.Kind() {
 		case "field_declaration", "constant_declaration":
-			vt := x.varType(c.ChildByFieldName("type"))
+			vt := x.varType(c.ChildByFieldId(fType))
 			for j := uint(0); j < c.NamedChildCount(); j++ {
 				d := c.NamedChild(j)
 				if d.Kind() != "variable_declarator" {
 					continue
 				}
-				if nm := d.ChildByFieldName("name"); nm != nil {
+				if nm := d.ChildByFieldId(fName); nm != nil {
 					v := vt
-					if d.ChildByFieldName("dimensions") != nil {
+					if d.ChildByFieldId(fDimensions) != nil {
 						v = vtype{name: "[]", elem: vt.name}
 					}
 					cls.fields[x.f.Text(nm)] = v
 				}
 			}
+		case "method_declaration":
+			if nm := c.ChildByFieldId(fName); nm != nil {
+				x.methods[x.f.Text(nm)] = true
+			}
 		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
-			if nm := c.ChildByFieldName("name"); nm != nil {
+			if nm := c.ChildByFieldId(fName); nm != nil {
 				x.declared[x.f.Text(nm)] = true
 			}
 		}
@@ -772,19 +916,19 @@ func (x *extractor) withLocals(fn func()) {
 }
 
 func (x *extractor) enumConstant(n *sitter.Node, cls *classCtx) {
-	nm := n.ChildByFieldName("name")
+	nm := n.ChildByFieldId(fName)
 	if nm == nil {
 		return
 	}
 	id := x.add(extract.Symbol{Name: x.f.Text(nm), Kind: snapshot.KindConstant, Parent: cls.sym,
-		Start: extract.Line(n), End: extract.EndLine(n), Signature: extract.FirstLine(x.f.Text(n)),
+		Start: extract.Line(n), End: extract.EndLine(n), Signature: x.signature(n, x.modifiers(n), n.ChildByFieldId(fBody)),
 		Doc: x.doc(n), Type: cls.name, Flags: snapshot.FlagExported})
-	if args := n.ChildByFieldName("arguments"); args != nil {
+	if args := n.ChildByFieldId(fArguments); args != nil {
 		// The constant is made by the enum's constructor.
 		x.r.Refs = append(x.r.Refs, extract.Ref{From: id, Kind: extract.RefCall, Name: cls.name, Qual: cls.name, Line: extract.Line(n)})
 		x.withLocals(func() { x.walk(args, id) })
 	}
-	if body := n.ChildByFieldName("body"); body != nil {
+	if body := n.ChildByFieldId(fBody); body != nil {
 		// A constant with a body: its methods belong to the constant.
 		sub := &classCtx{sym: id, name: cls.name, super: cls.name, fields: cls.fields}
 		members := x.kids(body)
@@ -794,7 +938,7 @@ func (x *extractor) enumConstant(n *sitter.Node, cls *classCtx) {
 
 func (x *extractor) field(n *sitter.Node, owner int32, inIface bool) {
 	m := x.modifiers(n)
-	typ := n.ChildByFieldName("type")
+	typ := n.ChildByFieldId(fType)
 	vt := x.varType(typ)
 	kind := snapshot.KindField
 	if n.Kind() == "constant_declaration" || (m.static && m.final) || (inIface) {
@@ -811,7 +955,7 @@ func (x *extractor) field(n *sitter.Node, owner int32, inIface bool) {
 		if d.Kind() != "variable_declarator" {
 			continue
 		}
-		nm := d.ChildByFieldName("name")
+		nm := d.ChildByFieldId(fName)
 		if nm == nil {
 			continue
 		}
@@ -822,7 +966,8 @@ func (x *extractor) field(n *sitter.Node, owner int32, inIface bool) {
 		id := x.add(extract.Symbol{Name: x.f.Text(nm), Kind: kind, Parent: owner, Start: extract.Line(n),
 			End: extract.EndLine(n), Signature: sig, Doc: doc, Type: t, Flags: flags})
 		x.typeRefs(typ, id, extract.RefType)
-		if v := d.ChildByFieldName("value"); v != nil {
+		x.annotationRefs(m, id)
+		if v := d.ChildByFieldId(fValue); v != nil {
 			x.withLocals(func() { x.walk(v, id) })
 		}
 	}
@@ -830,7 +975,7 @@ func (x *extractor) field(n *sitter.Node, owner int32, inIface bool) {
 
 // callable extracts a method or constructor with its parameters and body.
 func (x *extractor) callable(n *sitter.Node, cls *classCtx, inIface bool) {
-	nm := n.ChildByFieldName("name")
+	nm := n.ChildByFieldId(fName)
 	if nm == nil {
 		return
 	}
@@ -843,10 +988,10 @@ func (x *extractor) callable(n *sitter.Node, cls *classCtx, inIface bool) {
 	m := x.modifiers(n)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	body := n.ChildByFieldName("body")
+	body := n.ChildByFieldId(fBody)
 	s := extract.Symbol{Name: name, Kind: kind, Parent: cls.sym, Start: extract.Line(n), End: extract.EndLine(n),
 		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
-	typ := n.ChildByFieldName("type")
+	typ := n.ChildByFieldId(fType)
 	if kind == snapshot.KindMethod {
 		s.Type = x.typeName(typ)
 	}
@@ -855,9 +1000,10 @@ func (x *extractor) callable(n *sitter.Node, cls *classCtx, inIface bool) {
 		noteTestName(name)
 	}
 	id := x.add(s)
+	x.annotationRefs(m, id)
 	saved := x.locals
 	x.locals = map[string]vtype{}
-	x.params(n.ChildByFieldName("parameters"), id)
+	x.params(n.ChildByFieldId(fParameters), id)
 	x.typeRefs(typ, id, extract.RefTypeHint)
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		if c := n.NamedChild(i); c.Kind() == "throws" {
@@ -878,10 +1024,10 @@ func (x *extractor) params(ps *sitter.Node, from int32) {
 	for _, p := range x.kids(ps) {
 		switch p.Kind() {
 		case "formal_parameter":
-			typ := p.ChildByFieldName("type")
-			if nm := p.ChildByFieldName("name"); nm != nil {
+			typ := p.ChildByFieldId(fType)
+			if nm := p.ChildByFieldId(fName); nm != nil {
 				vt := x.varType(typ)
-				if p.ChildByFieldName("dimensions") != nil {
+				if p.ChildByFieldId(fDimensions) != nil {
 					vt = vtype{name: "[]", elem: vt.name}
 				}
 				x.locals[x.f.Text(nm)] = vt
@@ -892,10 +1038,10 @@ func (x *extractor) params(ps *sitter.Node, from int32) {
 			for _, c := range x.kids(&p) {
 				switch c.Kind() {
 				case "variable_declarator":
-					if nm := c.ChildByFieldName("name"); nm != nil && typ != nil {
+					if nm := c.ChildByFieldId(fName); nm != nil && typ != nil {
 						x.locals[x.f.Text(nm)] = vtype{name: "[]", elem: x.typeName(typ)}
 					}
-				case "modifiers":
+				case "modifiers", "annotation", "marker_annotation":
 				default:
 					if typ == nil {
 						c := c
@@ -932,17 +1078,17 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 	case "local_variable_declaration":
 		x.localVar(n, from)
 	case "enhanced_for_statement":
-		typ := n.ChildByFieldName("type")
+		typ := n.ChildByFieldId(fType)
 		vt := x.varType(typ)
 		if vt.name == "" {
 			// for (var e : xs): the element type of xs, when known.
-			if v := n.ChildByFieldName("value"); v != nil {
+			if v := n.ChildByFieldId(fValue); v != nil {
 				if r := x.receiver(v); r.elem != "" {
 					vt = vtype{name: r.elem}
 				}
 			}
 		}
-		if nm := n.ChildByFieldName("name"); nm != nil {
+		if nm := n.ChildByFieldId(fName); nm != nil {
 			x.locals[x.f.Text(nm)] = vt
 		}
 		x.typeRefs(typ, from, extract.RefType)
@@ -950,23 +1096,23 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 		for _, c := range x.kids(n) {
 			if c.Kind() == "catch_type" {
 				x.typeRefs(&c, from, extract.RefType)
-				if nm := n.ChildByFieldName("name"); nm != nil {
+				if nm := n.ChildByFieldId(fName); nm != nil {
 					x.locals[x.f.Text(nm)] = vtype{name: x.typeName(&c)}
 				}
 			}
 		}
 		return
 	case "resource":
-		if typ := n.ChildByFieldName("type"); typ != nil {
-			if nm := n.ChildByFieldName("name"); nm != nil {
+		if typ := n.ChildByFieldId(fType); typ != nil {
+			if nm := n.ChildByFieldId(fName); nm != nil {
 				x.locals[x.f.Text(nm)] = x.varType(typ)
 			}
 			x.typeRefs(typ, from, extract.RefType)
 		}
 	case "instanceof_expression":
-		if typ := n.ChildByFieldName("right"); typ != nil {
+		if typ := n.ChildByFieldId(fRight); typ != nil {
 			x.typeRefs(typ, from, extract.RefType)
-			if nm := n.ChildByFieldName("name"); nm != nil {
+			if nm := n.ChildByFieldId(fName); nm != nil {
 				x.locals[x.f.Text(nm)] = x.varType(typ)
 			}
 		}
@@ -983,7 +1129,7 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 		x.typeRefs(typ, from, extract.RefType)
 		return
 	case "lambda_expression":
-		if ps := n.ChildByFieldName("parameters"); ps != nil {
+		if ps := n.ChildByFieldId(fParameters); ps != nil {
 			switch ps.Kind() {
 			case "identifier":
 				x.locals[x.f.Text(ps)] = vtype{}
@@ -995,19 +1141,19 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 				x.params(ps, from)
 			}
 		}
-		if b := n.ChildByFieldName("body"); b != nil {
+		if b := n.ChildByFieldId(fBody); b != nil {
 			x.walk(b, from)
 		}
 		return
 	case "cast_expression":
-		x.typeRefs(n.ChildByFieldName("type"), from, extract.RefType)
+		x.typeRefs(n.ChildByFieldId(fType), from, extract.RefType)
 	case "class_literal":
 		for _, c := range x.kids(n) {
 			x.typeRefs(&c, from, extract.RefType)
 		}
 		return
 	case "array_creation_expression":
-		x.typeRefs(n.ChildByFieldName("type"), from, extract.RefType)
+		x.typeRefs(n.ChildByFieldId(fType), from, extract.RefType)
 	case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration":
 		// A local class: a symbol of its own inside the callable.
 		saved := x.locals
@@ -1022,7 +1168,7 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 }
 
 func (x *extractor) localVar(n *sitter.Node, from int32) {
-	typ := n.ChildByFieldName("type")
+	typ := n.ChildByFieldId(fType)
 	vt := x.varType(typ)
 	x.typeRefs(typ, from, extract.RefType)
 	for i := uint(0); i < n.NamedChildCount(); i++ {
@@ -1030,17 +1176,17 @@ func (x *extractor) localVar(n *sitter.Node, from int32) {
 		if d.Kind() != "variable_declarator" {
 			continue
 		}
-		nm := d.ChildByFieldName("name")
+		nm := d.ChildByFieldId(fName)
 		if nm == nil {
 			continue
 		}
 		v := vt
-		if d.ChildByFieldName("dimensions") != nil {
+		if d.ChildByFieldId(fDimensions) != nil {
 			v = vtype{name: "[]", elem: vt.name}
 		}
 		if v.name == "" {
 			// var x = ...: the type of the value, when it can be told.
-			if val := d.ChildByFieldName("value"); val != nil {
+			if val := d.ChildByFieldId(fValue); val != nil {
 				r := x.receiver(val)
 				if !r.ext && r.qtype != "" {
 					v = vtype{name: r.qtype}
@@ -1079,16 +1225,26 @@ var accessors = map[string]bool{
 }
 
 func (x *extractor) call(n *sitter.Node, from int32) {
-	nm := n.ChildByFieldName("name")
+	nm := n.ChildByFieldId(fName)
 	if nm == nil {
 		return
 	}
 	name := x.f.Text(nm)
-	obj := n.ChildByFieldName("object")
+	obj := n.ChildByFieldId(fObject)
 	ref := extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: extract.Line(n)}
 	if obj == nil {
-		if x.extNames[name] && x.statics[name] {
-			return // a statically imported library method
+		if x.libCall(name) {
+			return
+		}
+		if a := x.anonTop(); a != nil && a.methods[name] {
+			// A method of the anonymous class itself (not a symbol), or
+			// its override of the base's.
+			if a.ext || a.base == "" {
+				return
+			}
+			ref.Qual, ref.QualType = "(this)", a.base
+		} else if objectMethods[name] && !x.methods[name] && x.plainObject() {
+			return
 		}
 		x.r.Refs = append(x.r.Refs, ref)
 		return
@@ -1097,14 +1253,39 @@ func (x *extractor) call(n *sitter.Node, from int32) {
 	if r.ext {
 		return
 	}
-	if r.qtype == "" && r.qual != "this" && r.qual != "super" && objectMethods[name] {
+	if objectMethods[name] && (r.qtype == "" && r.qual != "this" && r.qual != "super" ||
+		r.qual == "this" && !x.methods[name] && x.plainObject()) {
 		return
 	}
 	ref.Qual, ref.QualType = r.qual, r.qtype
 	x.r.Refs = append(x.r.Refs, ref)
 }
 
-// field finds a field of an enclosing class, innermost first.
+// libCall reports a bare call of a statically imported library method.
+func (x *extractor) libCall(name string) bool {
+	if x.statics[name] {
+		return x.extNames[name]
+	}
+	return x.libStatics && libStaticNames[name] && !x.methods[name]
+}
+
+func (x *extractor) anonTop() *anonCtx {
+	if len(x.anon) == 0 {
+		return nil
+	}
+	return &x.anon[len(x.anon)-1]
+}
+
+// plainObject reports that the enclosing class has no superclass in the
+// repository, so Object's methods it does not declare are Object's.
+func (x *extractor) plainObject() bool {
+	if len(x.classes) == 0 {
+		return false
+	}
+	return x.classes[len(x.classes)-1].super == "" && len(x.anon) == 0
+}
+
+// fieldType finds a field of an enclosing class, innermost first.
 func (x *extractor) fieldType(name string) (vtype, bool) {
 	for i := len(x.classes) - 1; i >= 0; i-- {
 		if v, ok := x.classes[i].fields[name]; ok {
@@ -1144,10 +1325,15 @@ func (x *extractor) ident(name string) recv {
 // method is called on.
 func (x *extractor) receiver(n *sitter.Node) recv {
 	switch n.Kind() {
-	case "this":
-		return recv{qual: "this"}
-	case "super":
-		return recv{qual: "super"}
+	case "this", "super":
+		if a := x.anonTop(); a != nil {
+			// this and super of an anonymous class: its base.
+			if a.ext || a.base == "" {
+				return recv{ext: a.ext, qual: "(expr)"}
+			}
+			return recv{qual: "(" + n.Kind() + ")", qtype: a.base}
+		}
+		return recv{qual: n.Kind()}
 	case "identifier":
 		return x.ident(x.f.Text(n))
 	case "field_access":
@@ -1155,34 +1341,34 @@ func (x *extractor) receiver(n *sitter.Node) recv {
 	case "method_invocation":
 		return x.callResult(n)
 	case "object_creation_expression":
-		t := x.typeName(n.ChildByFieldName("type"))
+		t := x.typeName(n.ChildByFieldId(fType))
 		if t == "" {
-			return recv{qual: "new"}
+			return recv{qual: "(new)"}
 		}
-		return recv{qual: "new", qtype: t, ext: x.external(t)}
+		return recv{qual: "(new)", qtype: t, ext: x.external(t)}
 	case "parenthesized_expression":
 		if k := x.kids(n); len(k) == 1 {
 			return x.receiver(&k[0])
 		}
 	case "cast_expression":
-		vt := x.varType(n.ChildByFieldName("type"))
+		vt := x.varType(n.ChildByFieldId(fType))
 		if vt.name == "" || vt.name == "[]" {
-			return recv{qual: "cast", elem: vt.elem}
+			return recv{qual: "(cast)", elem: vt.elem}
 		}
-		return recv{qual: "cast", qtype: vt.name, ext: x.external(vt.name), elem: vt.elem}
+		return recv{qual: "(cast)", qtype: vt.name, ext: x.external(vt.name), elem: vt.elem}
 	case "array_access":
-		if a := n.ChildByFieldName("array"); a != nil {
+		if a := n.ChildByFieldId(fArray); a != nil {
 			r := x.receiver(a)
 			if r.elem != "" {
-				return recv{qual: "at", qtype: r.elem, ext: x.external(r.elem)}
+				return recv{qual: "[]", qtype: r.elem, ext: x.external(r.elem)}
 			}
 		}
-		return recv{qual: "at"}
+		return recv{qual: "[]"}
 	case "string_literal", "class_literal", "array_creation_expression", "decimal_integer_literal",
 		"character_literal", "true", "false", "template_expression":
 		return recv{ext: true}
 	}
-	return recv{qual: "expr"}
+	return recv{qual: "(expr)"}
 }
 
 // fieldAccess handles a.b.c: a variable followed by fields, a type (maybe
@@ -1192,10 +1378,10 @@ func (x *extractor) fieldAccess(n *sitter.Node) recv {
 	var segs []string
 	base := n
 	for base.Kind() == "field_access" {
-		f := base.ChildByFieldName("field")
-		o := base.ChildByFieldName("object")
+		f := base.ChildByFieldId(fField)
+		o := base.ChildByFieldId(fObject)
 		if f == nil || o == nil {
-			return recv{qual: "expr"}
+			return recv{qual: "(expr)"}
 		}
 		segs = append(segs, x.f.Text(f))
 		base = o
@@ -1205,6 +1391,12 @@ func (x *extractor) fieldAccess(n *sitter.Node) recv {
 	}
 	switch base.Kind() {
 	case "this", "super":
+		if a := x.anonTop(); a != nil {
+			if a.ext || a.base == "" {
+				return recv{ext: a.ext, qual: "(expr)"}
+			}
+			return recv{qual: "(" + base.Kind() + ")." + strings.Join(segs, "."), qtype: a.base}
+		}
 		q := base.Kind() + "." + strings.Join(segs, ".")
 		if base.Kind() == "this" && len(segs) == 1 {
 			if v, ok := x.fieldType(segs[0]); ok && v.name != "" && !x.isTypeParam(v.name) {
@@ -1216,11 +1408,11 @@ func (x *extractor) fieldAccess(n *sitter.Node) recv {
 	default:
 		r := x.receiver(base)
 		if r.ext || r.qual == "" {
-			return recv{ext: r.ext, qual: "expr"}
+			return recv{ext: r.ext, qual: "(expr)"}
 		}
 		first, _, _ := strings.Cut(r.qual, ".")
 		if r.qtype == "" && !isIdent(first) {
-			return recv{qual: "expr"}
+			return recv{qual: "(expr)"}
 		}
 		return recv{qual: r.qual + "." + strings.Join(segs, "."), qtype: r.qtype}
 	}
@@ -1251,9 +1443,6 @@ func (x *extractor) fieldAccess(n *sitter.Node) recv {
 			j = i
 			break
 		}
-		if x.isClassName(s) {
-			break
-		}
 	}
 	if j < 0 {
 		return recv{qual: "this." + strings.Join(all, ".")}
@@ -1262,7 +1451,7 @@ func (x *extractor) fieldAccess(n *sitter.Node) recv {
 	for k+1 < len(all) && isTypeLike(all[k+1]) {
 		k++
 	}
-	typ := strings.Join(all[:k+1], ".")
+	typ := x.qualify(strings.Join(all[:k+1], "."))
 	ext := x.external(typ)
 	if j > 0 {
 		ext = x.externalPath(typ)
@@ -1277,24 +1466,18 @@ func (x *extractor) fieldAccess(n *sitter.Node) recv {
 	return recv{qual: q, qtype: typ, ext: ext}
 }
 
-// isClassName is a stand-in for names that cannot start a package path.
-func (x *extractor) isClassName(s string) bool {
-	_, ok := x.locals[s]
-	return ok
-}
-
 // callResult is the receiver that is the result of another call: its type
 // is the result type of that call, which the resolver finds ("call:...").
 func (x *extractor) callResult(n *sitter.Node) recv {
-	nm := n.ChildByFieldName("name")
+	nm := n.ChildByFieldId(fName)
 	if nm == nil {
-		return recv{qual: "expr"}
+		return recv{qual: "(expr)"}
 	}
 	name := x.f.Text(nm)
 	q := name + "()"
-	obj := n.ChildByFieldName("object")
+	obj := n.ChildByFieldId(fObject)
 	if obj == nil {
-		if x.statics[name] && x.extNames[name] {
+		if x.libCall(name) {
 			return recv{ext: true}
 		}
 		return recv{qual: q, qtype: "call:" + name}
@@ -1319,7 +1502,7 @@ func (x *extractor) callResult(n *sitter.Node) recv {
 			t += "." + rest
 		}
 		return recv{qual: q, qtype: "call:" + t + "." + name}
-	case first == "this" || first == "super" || (isIdent(first) && inner.qual != ""):
+	case first == "this" || first == "super" || (startsUpper(first) && isIdent(first)):
 		return recv{qual: q, qtype: "call:" + inner.qual + "." + name}
 	}
 	return recv{qual: q}
@@ -1329,7 +1512,7 @@ func (x *extractor) callResult(n *sitter.Node) recv {
 // and the members of an anonymous class body, whose code belongs to the
 // enclosing callable.
 func (x *extractor) creation(n *sitter.Node, from int32) {
-	typ := n.ChildByFieldName("type")
+	typ := n.ChildByFieldId(fType)
 	t := x.typeName(typ)
 	x.typeRefs(typ, from, extract.RefType)
 	if t != "" && !x.external(t) {
@@ -1342,20 +1525,31 @@ func (x *extractor) creation(n *sitter.Node, from int32) {
 		case "argument_list":
 			x.walkChildren(&c, from)
 		case "class_body":
-			x.anonymous(&c, from)
+			x.anonymous(&c, t, from)
 		case "identifier", "field_access", "method_invocation", "parenthesized_expression":
 			x.walk(&c, from) // outer.new Inner()
 		}
 	}
 }
 
-func (x *extractor) anonymous(body *sitter.Node, from int32) {
-	for _, m := range x.kids(body) {
+func (x *extractor) anonymous(body *sitter.Node, base string, from int32) {
+	members := x.kids(body)
+	a := anonCtx{base: base, ext: x.external(base), methods: map[string]bool{}}
+	for _, m := range members {
+		if m.Kind() == "method_declaration" {
+			if nm := m.ChildByFieldId(fName); nm != nil {
+				a.methods[x.f.Text(nm)] = true
+			}
+		}
+	}
+	x.anon = append(x.anon, a)
+	defer func() { x.anon = x.anon[:len(x.anon)-1] }()
+	for _, m := range members {
 		switch m.Kind() {
 		case "method_declaration":
-			x.params(m.ChildByFieldName("parameters"), from)
-			x.typeRefs(m.ChildByFieldName("type"), from, extract.RefType)
-			if b := m.ChildByFieldName("body"); b != nil {
+			x.params(m.ChildByFieldId(fParameters), from)
+			x.typeRefs(m.ChildByFieldId(fType), from, extract.RefType)
+			if b := m.ChildByFieldId(fBody); b != nil {
 				x.walkChildren(b, from)
 			}
 		case "field_declaration":
@@ -1401,7 +1595,6 @@ func (x *extractor) methodRef(n *sitter.Node, from int32) {
 		r = recv{qual: extract.LastPart(t), qtype: t, ext: x.external(t)}
 	default:
 		r = x.receiver(target)
-		x.walk(target, from)
 	}
 	if r.ext {
 		return
@@ -1416,7 +1609,7 @@ func (x *extractor) ctorCall(n *sitter.Node, from int32) {
 		return
 	}
 	cls := x.classes[len(x.classes)-1]
-	c := n.ChildByFieldName("constructor")
+	c := n.ChildByFieldId(fConstructor)
 	if c == nil {
 		return
 	}

@@ -37,13 +37,14 @@ const Scope = "ruby"
 
 func init() {
 	extract.Register(&extract.Language{
-		Lang:         snapshot.LangRuby,
-		Grammars:     map[string]string{".rb": "ruby", ".rake": "ruby"},
-		Extract:      extractRuby,
-		ImplicitSelf: true,
-		SelfNames:    []string{"self"},
-		SuperNames:   []string{"super"},
-		TestName:     IsTestName,
+		Lang:           snapshot.LangRuby,
+		FieldsCallable: true,
+		Grammars:       map[string]string{".rb": "ruby", ".rake": "ruby"},
+		Extract:        extractRuby,
+		ImplicitSelf:   true,
+		SelfNames:      []string{"self"},
+		SuperNames:     []string{"super"},
+		TestName:       IsTestName,
 	})
 }
 

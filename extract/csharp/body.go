@@ -1,0 +1,673 @@
+package csharp
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/knowing-dev/knowing/extract"
+)
+
+// recv is what the extractor knows of the object a call is made on.
+type recv struct {
+	qual  string // Ref.Qual: the qualifier, its first element typed by qtype
+	qtype string // Ref.QualType: a type name or "call:..."
+	elem  string // element type, for containers and arrays
+	alt   string // a second reading of the qualifier: an inherited property rather than a type
+	typed bool   // the resolver can find the receiver's type (typed, this, base, a type)
+	chain bool   // the type is reached through members or calls the extractor cannot check
+	ext   bool   // of a library type
+	drop  bool   // certainly outside the repository: the call is not recorded
+}
+
+// walk records calls, type uses and typed locals in a callable's code.
+func (x *extractor) walk(n *sitter.Node, from int32) {
+	switch kind(n) {
+	case "invocation_expression":
+		x.call(n, from)
+	case "object_creation_expression":
+		x.creation(n, from)
+		return
+	case "variable_declaration":
+		x.localVar(n, from)
+		return
+	case "local_function_statement":
+		x.localFunction(n, from)
+		return
+	case "lambda_expression", "anonymous_method_expression":
+		x.lambda(n, from)
+		return
+	case "foreach_statement":
+		x.foreach(n, from)
+		return
+	case "assignment_expression":
+		x.assign(n, from)
+	case "catch_declaration", "declaration_expression", "declaration_pattern":
+		typ := n.ChildByFieldId(fType)
+		x.typeRefs(typ, from, extract.RefType)
+		if nm := n.ChildByFieldId(fName); nm != nil && x.locals != nil {
+			x.locals[x.f.Text(nm)] = x.varType(typ)
+		}
+		return
+	case "recursive_pattern":
+		typ := n.ChildByFieldId(fType)
+		x.typeRefs(typ, from, extract.RefType)
+		if nm := n.ChildByFieldId(fName); nm != nil && x.locals != nil {
+			x.locals[x.f.Text(nm)] = x.varType(typ)
+		}
+		for _, c := range x.kids(n) {
+			if k := kind(&c); k == "positional_pattern_clause" || k == "property_pattern_clause" {
+				x.walk(&c, from)
+			}
+		}
+		return
+	case "type_pattern", "typeof_expression", "default_expression", "sizeof_expression":
+		x.typeRefs(n.ChildByFieldId(fType), from, extract.RefType)
+		return
+	case "cast_expression":
+		x.typeRefs(n.ChildByFieldId(fType), from, extract.RefType)
+		if v := n.ChildByFieldId(fValue); v != nil {
+			x.walk(v, from)
+		}
+		return
+	case "as_expression", "is_expression":
+		if l := n.ChildByFieldId(fLeft); l != nil {
+			x.walk(l, from)
+		}
+		x.typeRefs(n.ChildByFieldId(fRight), from, extract.RefType)
+		return
+	case "array_creation_expression", "stackalloc_expression":
+		typ := n.ChildByFieldId(fType)
+		x.typeRefs(typ, from, extract.RefType)
+		for _, c := range x.kids(n) {
+			if typ == nil || c.StartByte() != typ.StartByte() {
+				x.walk(&c, from)
+			}
+		}
+		return
+	case "generic_name":
+		for _, c := range x.kids(n) {
+			if kind(&c) == "type_argument_list" {
+				x.typeRefs(&c, from, extract.RefType)
+			}
+		}
+		return
+	case "identifier", "comment", "string_literal", "verbatim_string_literal", "raw_string_literal",
+		"integer_literal", "real_literal", "boolean_literal", "null_literal", "character_literal",
+		"predefined_type", "this", "base", "implicit_type", "qualified_name", "alias_qualified_name",
+		"attribute_list", "modifier":
+		return
+	case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
+		"record_declaration", "delegate_declaration":
+		return // not valid inside code; error recovery
+	}
+	x.walkChildren(n, from)
+}
+
+func (x *extractor) walkChildren(n *sitter.Node, from int32) {
+	for _, c := range x.kids(n) {
+		x.walk(&c, from)
+	}
+}
+
+func (x *extractor) cls() *classCtx {
+	if len(x.classes) == 0 {
+		return nil
+	}
+	return x.classes[len(x.classes)-1]
+}
+
+// fieldType finds a field or property of an enclosing class, innermost
+// first.
+func (x *extractor) fieldType(name string) (vtype, bool) {
+	for i := len(x.classes) - 1; i >= 0; i-- {
+		if v, ok := x.classes[i].fields[name]; ok {
+			return v, true
+		}
+	}
+	return vtype{}, false
+}
+
+// identText is the name of an identifier or generic name.
+func (x *extractor) identText(n *sitter.Node) string {
+	switch kind(n) {
+	case "identifier":
+		return x.f.Text(n)
+	case "generic_name":
+		if n.NamedChildCount() > 0 {
+			return x.f.Text(n.NamedChild(0))
+		}
+	}
+	return ""
+}
+
+func (x *extractor) localVar(n *sitter.Node, from int32) {
+	typ := n.ChildByFieldId(fType)
+	vt := x.varType(typ)
+	x.typeRefs(typ, from, extract.RefType)
+	for _, d := range x.kids(n) {
+		if kind(&d) != "variable_declarator" {
+			continue
+		}
+		nm := d.ChildByFieldId(fName)
+		v := vt
+		for _, c := range x.kids(&d) {
+			switch kind(&c) {
+			case "identifier", "bracketed_argument_list":
+				if nm != nil && c.StartByte() == nm.StartByte() {
+					continue
+				}
+			case "tuple_pattern":
+				x.tupleNames(&c)
+				continue
+			}
+			x.value(&c, vt, from)
+			if v.name == "" && v.head == "" {
+				v = vtypeOf(x.receiver(&c))
+			}
+		}
+		if nm != nil && x.locals != nil {
+			x.locals[x.f.Text(nm)] = v
+		}
+	}
+}
+
+// tupleNames declares the variables of a deconstruction, of unknown type.
+func (x *extractor) tupleNames(n *sitter.Node) {
+	if x.locals == nil {
+		return
+	}
+	for _, c := range x.kids(n) {
+		switch kind(&c) {
+		case "identifier":
+			x.locals[x.f.Text(&c)] = vtype{}
+		case "tuple_pattern":
+			x.tupleNames(&c)
+		}
+	}
+}
+
+// vtypeOf is the type of a variable initialised from an expression.
+func vtypeOf(r recv) vtype {
+	if r.drop {
+		return vtype{}
+	}
+	first, rest, _ := strings.Cut(r.qual, ".")
+	switch {
+	case r.qtype != "":
+		return vtype{name: r.qtype, path: rest, elem: r.elem}
+	case r.typed:
+		return vtype{head: first, path: rest}
+	}
+	return vtype{elem: r.elem}
+}
+
+func (x *extractor) assign(n *sitter.Node, from int32) {
+	l, r := n.ChildByFieldId(fLeft), n.ChildByFieldId(fRight)
+	if l == nil || r == nil || kind(l) != "identifier" {
+		return
+	}
+	name := x.f.Text(l)
+	v, local := x.locals[name]
+	if !local {
+		v, _ = x.fieldType(name)
+	}
+	if kind(r) == "implicit_object_creation_expression" && v.name != "" && v.name != "[]" {
+		x.ctorCall(v.name, r, from)
+	}
+	if local && v == (vtype{}) {
+		x.locals[name] = vtypeOf(x.receiver(r))
+	}
+}
+
+func (x *extractor) foreach(n *sitter.Node, from int32) {
+	typ := n.ChildByFieldId(fType)
+	right := n.ChildByFieldId(fRight)
+	left := n.ChildByFieldId(fLeft)
+	if right != nil {
+		x.walk(right, from)
+	}
+	x.typeRefs(typ, from, extract.RefType)
+	v := x.varType(typ)
+	if v.name == "" && right != nil {
+		if r := x.receiver(right); r.elem != "" {
+			v = vtype{name: r.elem}
+		}
+	}
+	if left != nil && x.locals != nil {
+		switch kind(left) {
+		case "identifier":
+			x.locals[x.f.Text(left)] = v
+		case "tuple_pattern":
+			x.tupleNames(left)
+		}
+	}
+	if b := n.ChildByFieldId(fBody); b != nil {
+		x.walk(b, from)
+	}
+}
+
+func (x *extractor) lambda(n *sitter.Node, from int32) {
+	if ps := n.ChildByFieldId(fParameters); ps != nil && x.locals != nil {
+		switch kind(ps) {
+		case "implicit_parameter", "identifier":
+			x.locals[x.f.Text(ps)] = vtype{}
+		case "parameter_list":
+			for _, p := range x.kids(ps) {
+				if kind(&p) != "parameter" {
+					continue
+				}
+				typ := p.ChildByFieldId(fType)
+				if nm := p.ChildByFieldId(fName); nm != nil {
+					x.locals[x.f.Text(nm)] = x.varType(typ)
+				}
+				x.typeRefs(typ, from, extract.RefType)
+			}
+		}
+	}
+	for _, c := range x.kids(n) {
+		switch kind(&c) {
+		case "block", "parameter_list", "implicit_parameter", "attribute_list", "modifier":
+			if kind(&c) == "block" {
+				x.walk(&c, from)
+			}
+		default:
+			x.walk(&c, from) // an expression body, or a return type
+		}
+	}
+}
+
+// creation handles new T(...): a call of T's constructor and a use of T.
+func (x *extractor) creation(n *sitter.Node, from int32) {
+	typ := n.ChildByFieldId(fType)
+	t := x.typeName(typ)
+	x.typeRefs(typ, from, extract.RefType)
+	if t != "" && !x.external(t) && !x.isTypeParam(t) {
+		x.ctorCall(t, n, from)
+	}
+	for _, c := range x.kids(n) {
+		if typ == nil || c.StartByte() != typ.StartByte() {
+			x.walk(&c, from)
+		}
+	}
+}
+
+func (x *extractor) ctorCall(t string, n *sitter.Node, from int32) {
+	t = strings.TrimSuffix(t, "[]")
+	if t == "" || predefined[t] || x.isTypeParam(t) {
+		return
+	}
+	last := extract.LastPart(t)
+	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: last, Qual: last,
+		QualType: t, Line: extract.Line(n)})
+}
+
+// call records an invocation.
+func (x *extractor) call(n *sitter.Node, from int32) {
+	fn := n.ChildByFieldId(fFunction)
+	if fn == nil {
+		return
+	}
+	switch kind(fn) {
+	case "identifier", "generic_name":
+		name := x.identText(fn)
+		if name == "" || name == "nameof" {
+			return
+		}
+		if _, ok := x.locals[name]; ok {
+			return // a delegate in a variable
+		}
+		if _, ok := x.fieldType(name); ok {
+			return // a delegate in a field or property
+		}
+		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: extract.Line(n)})
+	case "member_access_expression":
+		x.memberCall(x.identText(fn.ChildByFieldId(fName)), fn.ChildByFieldId(fExpression), n, from)
+	case "conditional_access_expression":
+		name, obj := x.binding(fn)
+		x.memberCall(name, obj, n, from)
+	}
+}
+
+// binding splits a?.B into the condition a and the member name B.
+func (x *extractor) binding(n *sitter.Node) (string, *sitter.Node) {
+	cond := n.ChildByFieldId(fCondition)
+	ks := x.kids(n)
+	if cond == nil || len(ks) == 0 {
+		return "", nil
+	}
+	last := &ks[len(ks)-1]
+	if kind(last) != "member_binding_expression" {
+		return "", nil
+	}
+	return x.identText(last.ChildByFieldId(fName)), cond
+}
+
+func (x *extractor) memberCall(name string, obj *sitter.Node, n *sitter.Node, from int32) {
+	if name == "" || obj == nil {
+		return
+	}
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: extract.Line(n)}
+	if kind(obj) == "this" {
+		// this.M(): a bare call, which the resolver also finds in the other
+		// parts of a partial class.
+		x.r.Refs = append(x.r.Refs, ref)
+		return
+	}
+	r := x.receiver(obj)
+	if r.drop {
+		return
+	}
+	if bclMethods[name] && (r.ext || !r.typed || r.chain && strictMethods[name]) {
+		return
+	}
+	if delegateCall[name] && x.isDelegate(r.qtype) {
+		return // invoking a delegate: what runs is not known
+	}
+	ref.Qual, ref.QualType = r.qual, r.qtype
+	x.r.Refs = append(x.r.Refs, ref)
+	if r.alt != "" {
+		ref.Qual, ref.QualType = r.alt, ""
+		x.r.Refs = append(x.r.Refs, ref)
+	}
+}
+
+var delegateCall = map[string]bool{"Invoke": true, "BeginInvoke": true, "DynamicInvoke": true}
+
+// isDelegate reports a delegate type: one declared in the file, or named
+// like one (RequestDelegate, EventHandler, the .NET convention).
+func (x *extractor) isDelegate(t string) bool {
+	if t == "" || strings.HasPrefix(t, "call:") {
+		return false
+	}
+	t = extract.LastPart(t)
+	return x.delegates[t] || strings.HasSuffix(t, "Delegate") || strings.HasSuffix(t, "EventHandler") ||
+		strings.HasSuffix(t, "Callback")
+}
+
+// fromVar is the receiver for a variable of type v.
+func (x *extractor) fromVar(name string, v vtype) recv {
+	switch {
+	case v.name == "[]":
+		return recv{qual: name, elem: v.elem, ext: true}
+	case predefined[v.name]:
+		return recv{qual: name, qtype: v.name, ext: true}
+	case v.name != "":
+		ext := !strings.HasPrefix(v.name, "call:") && x.external(v.name)
+		return recv{qual: join(name, v.path), qtype: v.name, elem: v.elem, ext: ext, typed: !ext,
+			chain: v.path != "" || strings.HasPrefix(v.name, "call:")}
+	case v.head != "":
+		return recv{qual: join(v.head, v.path), typed: true, chain: true}
+	}
+	return recv{qual: name, elem: v.elem}
+}
+
+// ident is the receiver named by a plain identifier.
+func (x *extractor) ident(name string) recv {
+	if v, ok := x.locals[name]; ok {
+		return x.fromVar(name, v)
+	}
+	if v, ok := x.fieldType(name); ok {
+		return x.fromVar(name, v)
+	}
+	switch {
+	case x.isTypeParam(name):
+		return recv{qual: name}
+	case x.aliases[name] || x.declared[name]:
+		return recv{qual: name, typed: true}
+	case predefined[name] || bclTypes[name]:
+		return recv{drop: true} // a static call on a library type
+	case startsUpper(name):
+		// A type, or a property inherited from a base class declared
+		// elsewhere (Logger in a middleware): both are tried.
+		r := recv{qual: name, typed: true}
+		if c := x.cls(); c != nil && c.base != "" {
+			r.alt = "this." + name
+		}
+		return r
+	}
+	// A field inherited from a base class, or a name the extractor does
+	// not know.
+	return recv{qual: "this." + name}
+}
+
+// receiver works out the qualifier and static type of an expression a
+// method is called on.
+func (x *extractor) receiver(n *sitter.Node) recv {
+	switch kind(n) {
+	case "this":
+		return recv{qual: "this", typed: true}
+	case "base":
+		return recv{qual: "base", typed: true}
+	case "identifier":
+		return x.ident(x.f.Text(n))
+	case "generic_name":
+		name := x.identText(n)
+		if x.external(name) {
+			return recv{drop: true}
+		}
+		return recv{qual: name, typed: true}
+	case "predefined_type":
+		return recv{drop: true}
+	case "member_access_expression", "conditional_access_expression":
+		return x.memberAccess(n)
+	case "invocation_expression":
+		return x.callResult(n)
+	case "object_creation_expression":
+		typ := n.ChildByFieldId(fType)
+		t := x.typeName(typ)
+		if t == "" {
+			return recv{qual: "(new)"}
+		}
+		v := x.varType(typ)
+		if x.external(t) {
+			return recv{qual: "(new)", qtype: t, ext: true, elem: v.elem}
+		}
+		return recv{qual: "(new)", qtype: t, typed: true, elem: v.elem}
+	case "parenthesized_expression", "await_expression", "postfix_unary_expression", "checked_expression",
+		"ref_expression":
+		if ks := x.kids(n); len(ks) == 1 {
+			return x.receiver(&ks[0])
+		}
+	case "cast_expression":
+		return x.typedRecv("(cast)", x.varType(n.ChildByFieldId(fType)))
+	case "as_expression":
+		return x.typedRecv("(cast)", x.varType(n.ChildByFieldId(fRight)))
+	case "element_access_expression":
+		if e := n.ChildByFieldId(fExpression); e != nil {
+			if r := x.receiver(e); r.elem != "" {
+				return x.typedRecv("[]", vtype{name: r.elem})
+			}
+		}
+		return recv{qual: "[]"}
+	case "binary_expression":
+		if op := n.ChildByFieldId(fOperator); op != nil && kind(op) == "??" {
+			if l := n.ChildByFieldId(fLeft); l != nil {
+				return x.receiver(l)
+			}
+		}
+		return recv{qual: "(expr)", ext: true}
+	case "conditional_expression":
+		if c := n.ChildByFieldId(fConsequence); c != nil {
+			return x.receiver(c)
+		}
+	case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
+		return recv{qual: "(string)", qtype: "string", ext: true}
+	case "integer_literal", "real_literal", "boolean_literal", "character_literal", "null_literal",
+		"typeof_expression", "array_creation_expression", "implicit_array_creation_expression",
+		"lambda_expression", "anonymous_object_creation_expression", "query_expression":
+		return recv{qual: "(expr)", ext: true}
+	}
+	return recv{qual: "(expr)"}
+}
+
+// typedRecv is the receiver for an expression of a known declared type
+// (a cast, an element).
+func (x *extractor) typedRecv(qual string, v vtype) recv {
+	if v.name == "" {
+		return recv{qual: qual, elem: v.elem}
+	}
+	r := x.fromVar(qual, v)
+	r.chain = false
+	return r
+}
+
+// memberAccess handles a.b.c as a receiver: a variable followed by
+// members, a type (maybe namespace-qualified) followed by static members,
+// or this/base followed by members.
+func (x *extractor) memberAccess(n *sitter.Node) recv {
+	var segs []string
+	base := n
+loop:
+	for {
+		switch kind(base) {
+		case "member_access_expression":
+			nm := x.identText(base.ChildByFieldId(fName))
+			e := base.ChildByFieldId(fExpression)
+			if nm == "" || e == nil {
+				return recv{qual: "(expr)"}
+			}
+			segs = append(segs, nm)
+			base = e
+		case "conditional_access_expression":
+			nm, cond := x.binding(base)
+			if nm == "" {
+				return recv{qual: "(expr)"}
+			}
+			segs = append(segs, nm)
+			base = cond
+		default:
+			break loop
+		}
+	}
+	for i, j := 0, len(segs)-1; i < j; i, j = i+1, j-1 {
+		segs[i], segs[j] = segs[j], segs[i]
+	}
+	rest := strings.Join(segs, ".")
+	withRest := func(r recv) recv {
+		r.qual = join(r.qual, rest)
+		r.elem = ""
+		r.chain = true
+		return r
+	}
+	switch kind(base) {
+	case "this":
+		if v, ok := x.fieldType(segs[0]); ok {
+			r := x.fromVar(segs[0], v)
+			if len(segs) > 1 {
+				r.qual = join(r.qual, strings.Join(segs[1:], "."))
+				r.elem, r.chain = "", true
+			}
+			return r
+		}
+		return recv{qual: "this." + rest, typed: true, chain: true}
+	case "base":
+		return recv{qual: "base." + rest, typed: true, chain: true}
+	case "identifier":
+		head := x.f.Text(base)
+		if v, ok := x.locals[head]; ok {
+			return withRest(x.fromVar(head, v))
+		}
+		if v, ok := x.fieldType(head); ok {
+			return withRest(x.fromVar(head, v))
+		}
+		full := head + "." + rest
+		switch {
+		case x.isTypeParam(head):
+			return recv{qual: full}
+		case x.aliases[head]:
+			return recv{qual: segs[len(segs)-1], qtype: full, typed: true, chain: true}
+		case x.declared[head]:
+			return recv{qual: full, typed: true, chain: true}
+		case x.nsRoots[head] || externalRoots[head]:
+			// A namespace-qualified name: the resolver finds where the
+			// type ends.
+			if x.externalNS(head) {
+				return recv{drop: true}
+			}
+			return recv{qual: segs[len(segs)-1], qtype: full, typed: true, chain: true}
+		case predefined[head] || bclTypes[head]:
+			return recv{drop: true}
+		case startsUpper(head):
+			r := recv{qual: full, typed: true, chain: true}
+			if c := x.cls(); c != nil && c.base != "" {
+				r.alt = "this." + full
+			}
+			return r
+		}
+		return recv{qual: "this." + full, chain: true}
+	case "generic_name":
+		name := x.identText(base)
+		if x.external(name) {
+			return recv{drop: true}
+		}
+		return recv{qual: name + "." + rest, typed: true, chain: true}
+	case "predefined_type":
+		return recv{drop: true}
+	case "alias_qualified_name", "qualified_name":
+		full := join(x.typeName(base), rest)
+		if x.externalNS(firstSeg(full)) {
+			return recv{drop: true}
+		}
+		return recv{qual: segs[len(segs)-1], qtype: full, typed: true, chain: true}
+	}
+	r := x.receiver(base)
+	if r.drop {
+		return r
+	}
+	return withRest(r)
+}
+
+// callResult is the receiver that is the result of another call: its type
+// is the result type of that call, which the resolver finds ("call:...").
+func (x *extractor) callResult(n *sitter.Node) recv {
+	fn := n.ChildByFieldId(fFunction)
+	if fn == nil {
+		return recv{qual: "(expr)"}
+	}
+	var name string
+	var obj *sitter.Node
+	switch kind(fn) {
+	case "identifier", "generic_name":
+		name = x.identText(fn)
+		if _, ok := x.locals[name]; ok || name == "" || name == "nameof" {
+			return recv{qual: "(expr)"}
+		}
+		if _, ok := x.fieldType(name); ok {
+			return recv{qual: "(expr)"}
+		}
+		return recv{qual: name + "()", qtype: "call:" + name, typed: true, chain: true}
+	case "member_access_expression":
+		name, obj = x.identText(fn.ChildByFieldId(fName)), fn.ChildByFieldId(fExpression)
+	case "conditional_access_expression":
+		name, obj = x.binding(fn)
+	}
+	if name == "" || obj == nil {
+		return recv{qual: "(expr)"}
+	}
+	q := name + "()"
+	inner := x.receiver(obj)
+	if inner.drop || inner.ext || !inner.typed || strings.HasPrefix(inner.qtype, "call:") {
+		switch {
+		case inner.elem != "" && elemAccessors[name]:
+			return x.typedRecv(q, vtype{name: inner.elem})
+		case inner.elem != "" && seqMethods[name]:
+			return recv{qual: "(expr)", ext: true, elem: inner.elem}
+		case inner.drop:
+			return inner
+		case bclMethods[name]:
+			return recv{qual: "(expr)", ext: true}
+		}
+		// An extension method, or a method of a type the resolver finds
+		// by the name alone.
+		return recv{qual: q, qtype: "call:(expr)." + name, typed: true, chain: true}
+	}
+	if inner.qtype != "" {
+		t := extract.LastPart(inner.qtype)
+		if _, rest, ok := strings.Cut(inner.qual, "."); ok {
+			t += "." + rest
+		}
+		return recv{qual: q, qtype: "call:" + t + "." + name, typed: true, chain: true}
+	}
+	return recv{qual: q, qtype: "call:" + inner.qual + "." + name, typed: true, chain: true}
+}

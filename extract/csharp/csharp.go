@@ -1,0 +1,413 @@
+// Package csharp is the C# extractor of knowing: namespaces, classes,
+// structs, records, interfaces, enums and delegates with their members,
+// calls with the static type of their receiver where the source tells it,
+// type uses, and using directives.
+//
+// Qualified names follow the namespace: a file declaring one namespace
+// (block or file-scoped, nested blocks joined) has it as Package, so
+// Ocelot.Authentication.AuthenticationMiddleware.Invoke; a constructor is
+// named after its class (Ocelot.Errors.Error.Error), a local function is
+// nested in its method. A file declaring types in several namespaces has
+// Package "" and one KindPackage symbol per namespace block holding them,
+// which gives the same qualified names. The namespace is the Scope: its
+// types see each other without a using.
+//
+// Using directives become imports: `using A.B;` imports every name of
+// namespace A.B (Name "*"), `using X = A.B.C;` imports C as X, `using
+// static A.B.C;` imports C's members. The enclosing namespaces of a file's
+// namespace are imported the same way (C# code in A.B.C sees A.B and A),
+// and so are the `global using` directives of the project's Usings.cs or
+// GlobalUsings.cs.
+package csharp
+
+import (
+	"path"
+	"strings"
+	"sync"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+func init() {
+	extract.Register(&extract.Language{
+		Lang:         snapshot.LangCSharp,
+		Grammars:     map[string]string{".cs": "csharp"},
+		Extract:      extractCSharp,
+		ImplicitSelf: true,
+		SelfNames:    []string{"this"},
+		SuperNames:   []string{"base"},
+		TestName:     isTestName,
+	})
+}
+
+// testNames holds the names of methods that are tests: annotated with a
+// test attribute, or members of a test class (xUnit classes set up their
+// subject in the constructor, BDD-style tests call helpers that exercise
+// it). The resolver asks TestName by name alone, after every file is
+// extracted, and only for callables in test files.
+var testNames sync.Map
+
+func isTestName(name string) bool {
+	if strings.HasPrefix(name, "Test") || strings.HasSuffix(name, "Test") || strings.HasSuffix(name, "Tests") {
+		return true
+	}
+	_, ok := testNames.Load(name)
+	return ok
+}
+
+// globalScope is the scope of files outside any namespace.
+const globalScope = "csharp:global"
+
+type classCtx struct {
+	sym    int32
+	name   string
+	base   string           // the base class as written, or ""
+	fields map[string]vtype // fields and properties declared in the body
+	test   bool             // a test class
+}
+
+type extractor struct {
+	f   *extract.File
+	r   *extract.FileResult
+	cur *sitter.TreeCursor
+
+	multi     bool            // several namespaces: each is a KindPackage symbol
+	own       map[string]bool // the namespaces the file declares things in
+	nsRoot    string          // first segment of the file's namespace
+	nsRoots   map[string]bool // first segments of namespaces in view
+	aliases   map[string]bool // names bound by using aliases
+	declared  map[string]bool // type names declared in the file
+	delegates map[string]bool // delegate types declared in the file
+	imported  map[string]bool // import keys already recorded
+
+	classes []*classCtx
+	locals  map[string]vtype // variables of the current callable; nil outside one
+	tparams []string
+}
+
+func extractCSharp(f *extract.File, r *extract.FileResult) {
+	x := &extractor{f: f, r: r, nsRoots: map[string]bool{"global": true}, aliases: map[string]bool{},
+		declared: map[string]bool{}, delegates: map[string]bool{}, imported: map[string]bool{}}
+	x.cur = f.Root.Walk()
+	defer x.cur.Close()
+
+	// First the namespaces holding declarations, and the declared names.
+	spaces := map[string]bool{}
+	var order []string
+	x.scan(f.Root, "", spaces, &order)
+	switch len(order) {
+	case 0:
+	case 1:
+		r.Package = order[0]
+	default:
+		// Several namespaces: the Package is their common prefix, and
+		// each namespace block below it is a symbol.
+		x.multi = true
+		r.Package = commonPrefix(order)
+	}
+	r.Scope = r.Package
+	for _, n := range order {
+		if r.Scope == "" {
+			r.Scope = n
+		}
+	}
+	if r.Scope == "" {
+		r.Scope = globalScope
+	}
+	ns := r.Package
+	if ns == "" && r.Scope != globalScope {
+		ns = r.Scope
+	}
+	x.own = spaces
+	x.nsRoot = firstSeg(ns)
+	if ns != "" {
+		x.nsRoots[x.nsRoot] = true
+	}
+	// Enclosing namespaces are in view, innermost first.
+	for _, n := range order {
+		for p := n; strings.Contains(p, "."); {
+			p = p[:strings.LastIndexByte(p, '.')]
+			x.addImport(extract.Import{Path: p, Name: "*"})
+		}
+	}
+	x.usings(f.Root)
+	x.globalUsings()
+	for _, im := range r.Imports {
+		if im.Name == "*" || im.Alias == "" {
+			x.nsRoots[firstSeg(im.Path)] = true
+		}
+	}
+	x.locals = map[string]vtype{} // top-level statements
+	x.container(f.Root, -1, "")
+}
+
+// scan lists the namespaces that directly hold declarations or statements
+// and notes the type names declared in the file.
+func (x *extractor) scan(n *sitter.Node, ns string, spaces map[string]bool, order *[]string) {
+	note := func(ns string) {
+		if !spaces[ns] {
+			spaces[ns] = true
+			*order = append(*order, ns)
+		}
+	}
+	for _, c := range x.kids(n) {
+		switch kind(&c) {
+		case "namespace_declaration":
+			inner := join(ns, x.typeName(c.ChildByFieldId(fName)))
+			if b := c.ChildByFieldId(fBody); b != nil {
+				x.scan(b, inner, spaces, order)
+			}
+		case "file_scoped_namespace_declaration":
+			ns = join(ns, x.typeName(c.ChildByFieldId(fName)))
+		case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
+			"record_declaration", "delegate_declaration":
+			note(ns)
+			x.declareNames(&c)
+		case "global_statement":
+			note(ns)
+		case "preproc_if", "preproc_else", "preproc_elif":
+			x.scan(&c, ns, spaces, order)
+		}
+	}
+}
+
+// declareNames notes a type and its nested types as declared in the file.
+func (x *extractor) declareNames(n *sitter.Node) {
+	if nm := n.ChildByFieldId(fName); nm != nil {
+		x.declared[x.f.Text(nm)] = true
+		if kind(n) == "delegate_declaration" {
+			x.delegates[x.f.Text(nm)] = true
+		}
+	}
+	if b := n.ChildByFieldId(fBody); b != nil && kind(b) == "declaration_list" {
+		for _, c := range x.kids(b) {
+			switch kind(&c) {
+			case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
+				"record_declaration", "delegate_declaration":
+				x.declareNames(&c)
+			}
+		}
+	}
+}
+
+func (x *extractor) addImport(im extract.Import) {
+	k := im.Path + "\x00" + im.Name + "\x00" + im.Alias
+	if im.Path == "" && im.Name == "" || x.imported[k] || im.Name == "*" && x.own[im.Path] {
+		return
+	}
+	x.imported[k] = true
+	x.r.Imports = append(x.r.Imports, im)
+}
+
+// usings records the using directives of the file, at the top and in
+// namespace blocks.
+func (x *extractor) usings(n *sitter.Node) {
+	for _, c := range x.kids(n) {
+		switch kind(&c) {
+		case "using_directive":
+			x.using(&c)
+		case "namespace_declaration":
+			if b := c.ChildByFieldId(fBody); b != nil {
+				x.usings(b)
+			}
+		case "preproc_if", "preproc_else", "preproc_elif":
+			x.usings(&c)
+		}
+	}
+}
+
+func (x *extractor) using(n *sitter.Node) {
+	static := false
+	alias := ""
+	target := ""
+	x.cur.Reset(*n)
+	for ok := x.cur.GotoFirstChild(); ok; ok = x.cur.GotoNextSibling() {
+		c := x.cur.Node()
+		switch {
+		case kind(c) == "static":
+			static = true
+		case x.cur.FieldId() == fName:
+			alias = x.f.Text(c)
+		case c.IsNamed():
+			if t := x.typeName(c); t != "" {
+				target = t
+			}
+		}
+	}
+	x.usingImport(target, alias, static)
+}
+
+func (x *extractor) usingImport(target, alias string, static bool) {
+	if target == "" {
+		return
+	}
+	switch {
+	case alias != "":
+		x.aliases[alias] = true
+		pkg, name := "", target
+		if i := strings.LastIndexByte(target, '.'); i >= 0 {
+			pkg, name = target[:i], target[i+1:]
+		}
+		x.addImport(extract.Import{Path: pkg, Name: name, Alias: alias})
+	default:
+		_ = static // a namespace or, with static, a type: both import all their names
+		x.addImport(extract.Import{Path: target, Name: "*"})
+	}
+}
+
+// globalUsings adds the `global using` directives of the project: those of
+// the nearest Usings.cs or GlobalUsings.cs above the file, where .NET
+// projects keep them.
+func (x *extractor) globalUsings() {
+	if x.f.Repo == nil {
+		return
+	}
+	dir := path.Dir(x.f.Path)
+	if dir == "." {
+		dir = ""
+	}
+	for _, name := range [...]string{"GlobalUsings.cs", "Usings.cs"} {
+		at, data, ok := x.f.Repo.FindUp(dir, name)
+		if !ok {
+			continue
+		}
+		for _, u := range parseGlobalUsings(x.f.Repo, at+"/"+name, data) {
+			x.usingImport(u.target, u.alias, u.static)
+		}
+	}
+}
+
+type globalUsing struct {
+	target, alias string
+	static        bool
+}
+
+type usingsKey struct {
+	repo *extract.Repo
+	path string
+}
+
+var globalUsingCache sync.Map // usingsKey → []globalUsing
+
+// parseGlobalUsings reads `global using [static] [X =] A.B;` lines.
+func parseGlobalUsings(repo *extract.Repo, p string, data []byte) []globalUsing {
+	k := usingsKey{repo, p}
+	if v, ok := globalUsingCache.Load(k); ok {
+		return v.([]globalUsing)
+	}
+	var out []globalUsing
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		rest, ok := strings.CutPrefix(line, "global using ")
+		if !ok {
+			continue
+		}
+		rest, _, _ = strings.Cut(rest, ";")
+		var u globalUsing
+		if r, ok := strings.CutPrefix(strings.TrimSpace(rest), "static "); ok {
+			u.static, rest = true, r
+		}
+		if a, t, ok := strings.Cut(rest, "="); ok {
+			u.alias, rest = strings.TrimSpace(a), t
+		}
+		rest = strings.TrimPrefix(strings.TrimSpace(rest), "global::")
+		if i := strings.IndexByte(rest, '<'); i >= 0 {
+			rest = rest[:i]
+		}
+		u.target = strings.Join(strings.Fields(rest), "")
+		if u.target != "" {
+			out = append(out, u)
+		}
+	}
+	globalUsingCache.Store(k, out)
+	return out
+}
+
+// kids returns the named children of n.
+func (x *extractor) kids(n *sitter.Node) []sitter.Node {
+	if n == nil || n.NamedChildCount() == 0 {
+		return nil
+	}
+	return n.NamedChildren(x.cur)
+}
+
+func (x *extractor) add(s extract.Symbol) int32 {
+	x.r.Symbols = append(x.r.Symbols, s)
+	return int32(len(x.r.Symbols) - 1)
+}
+
+// commonPrefix is the longest namespace all of names start with.
+func commonPrefix(names []string) string {
+	p := names[0]
+	for _, n := range names[1:] {
+		for p != "" && n != p && !strings.HasPrefix(n, p+".") {
+			if i := strings.LastIndexByte(p, '.'); i >= 0 {
+				p = p[:i]
+			} else {
+				p = ""
+			}
+		}
+	}
+	return p
+}
+
+// nsSymbol opens namespace full in a file of several namespaces: a
+// KindPackage symbol named relative to the enclosing one (or the Package),
+// or none for the Package itself and the namespaces around it.
+func (x *extractor) nsSymbol(n, end *sitter.Node, full, outer string, parent int32) int32 {
+	pkg := x.r.Package
+	if !x.multi || full == pkg || strings.HasPrefix(pkg, full+".") {
+		return parent
+	}
+	base := outer
+	if parent < 0 || x.r.Symbols[parent].Kind != snapshot.KindPackage {
+		base = pkg
+	}
+	name := full
+	if base != "" {
+		name = strings.TrimPrefix(full, base+".")
+	}
+	return x.add(extract.Symbol{Name: name, Kind: snapshot.KindPackage, Parent: parent,
+		Start: extract.Line(n), End: extract.EndLine(end), Signature: "namespace " + full,
+		Flags: snapshot.FlagExported})
+}
+
+// container extracts the declarations of a compilation unit, a namespace
+// body or a preprocessor branch; ns is the namespace they are in.
+func (x *extractor) container(n *sitter.Node, parent int32, ns string) {
+	ks := x.kids(n)
+	for i := range ks {
+		c := &ks[i]
+		switch kind(c) {
+		case "namespace_declaration":
+			b := c.ChildByFieldId(fBody)
+			if b == nil {
+				continue
+			}
+			full := join(ns, x.typeName(c.ChildByFieldId(fName)))
+			x.container(b, x.nsSymbol(c, c, full, ns, parent), full)
+		case "file_scoped_namespace_declaration":
+			full := join(ns, x.typeName(c.ChildByFieldId(fName)))
+			parent = x.nsSymbol(c, n, full, ns, parent)
+			ns = full
+		case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
+			"record_declaration":
+			x.typeDecl(c, parent, x.docAt(ks, i), false)
+		case "delegate_declaration":
+			x.delegate(c, parent, x.docAt(ks, i), false)
+		case "global_statement":
+			for _, s := range x.kids(c) {
+				if kind(&s) == "local_function_statement" {
+					x.localFunction(&s, parent)
+				} else {
+					x.walk(&s, parent)
+				}
+			}
+		case "preproc_if", "preproc_else", "preproc_elif":
+			x.container(c, parent, ns)
+		}
+	}
+}

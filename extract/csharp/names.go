@@ -1,0 +1,463 @@
+package csharp
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+
+	"github.com/knowing-dev/knowing/extract"
+)
+
+// Node kinds are looked up by numeric id in a table made once, and fields
+// by id: Node.Kind and ChildByFieldName convert strings through cgo on
+// every call.
+var (
+	kindNames []string
+	fName, fBody, fType, fParameters, fReturns, fExpression, fFunction,
+	fArguments, fCondition, fLeft, fRight, fValue, fQualifier, fAlias,
+	fAccessors, fInitializer, fOperator, fTypeParameters, fConsequence uint16
+)
+
+func init() {
+	lang := sitter.NewLanguage(tscsharp.Language())
+	n := lang.NodeKindCount()
+	kindNames = make([]string, n)
+	for i := uint32(0); i < n; i++ {
+		kindNames[i] = lang.NodeKindForId(uint16(i))
+	}
+	f := lang.FieldIdForName
+	fName, fBody, fType, fParameters = f("name"), f("body"), f("type"), f("parameters")
+	fReturns, fExpression, fFunction, fArguments = f("returns"), f("expression"), f("function"), f("arguments")
+	fCondition, fLeft, fRight, fValue = f("condition"), f("left"), f("right"), f("value")
+	fQualifier, fAlias, fAccessors, fInitializer = f("qualifier"), f("alias"), f("accessors"), f("initializer")
+	fOperator, fTypeParameters, fConsequence = f("operator"), f("type_parameters"), f("consequence")
+}
+
+// kind is the node's type name.
+func kind(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	if id := int(n.KindId()); id < len(kindNames) {
+		return kindNames[id]
+	}
+	return n.Kind()
+}
+
+// vtype is what the extractor knows of a variable's static type. name is
+// a type as written ("Route", "Ocelot.Configuration.Route"), a predefined
+// type ("string"), "[]" for an array, or "call:f" / "call:T.f" for the
+// result of a call the resolver can type. path is a chain of members
+// after the typed base (a variable set from `ctx.Route.Options` has the
+// type of ctx and path "Route.Options"); head replaces the variable when
+// the base has no type but a meaning of its own ("this", a type name for
+// static members). elem is the element type of an array or of a generic
+// container (the last type argument).
+type vtype struct {
+	name, path, head, elem string
+}
+
+// predefined are C#'s keyword types: nothing of the repository.
+var predefined = map[string]bool{}
+
+// externalRoots are the first namespace segments of the .NET class library
+// and of widely used packages. A qualified name under one of them is
+// outside the repository, unless the repository's own namespaces start the
+// same way (see extractor.externalNS).
+var externalRoots = map[string]bool{}
+
+// bclTypes are common types of the .NET class library and of ASP.NET,
+// logging, JSON and test libraries. A static call on one (Console.WriteLine,
+// Task.FromResult) is dropped, a call on a variable of one is dropped when
+// the method is a well-known library method.
+var bclTypes = map[string]bool{}
+
+// bclMethods are methods of the class library (LINQ, collections, strings,
+// tasks, logging, assertions and mocks). A call of one on a receiver of
+// unknown or library type is not guessed onto a repository method of the
+// same name.
+var bclMethods = map[string]bool{}
+
+// elemAccessors return an element of a sequence; seqMethods return a
+// sequence of the same elements.
+var elemAccessors = map[string]bool{}
+
+// strictMethods are the library methods of objects, sequences, collections,
+// strings and tasks: called on a receiver reached through members or calls
+// the extractor cannot type, they are taken to be the library's even when
+// the receiver's first element is of a repository type.
+var strictMethods = map[string]bool{}
+var seqMethods = map[string]bool{}
+
+// testAttributes mark test methods (xUnit, NUnit, MSTest, and relatives);
+// testClassAttributes mark test classes.
+var testAttributes = map[string]bool{}
+var testClassAttributes = map[string]bool{}
+
+// ignoredAttributes are attributes of the language and the libraries that
+// are never declared in a repository; no reference is recorded for them.
+var ignoredAttributes = map[string]bool{}
+
+func fill(m map[string]bool, words string) {
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+}
+
+func init() {
+	fill(predefined, `bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
+		object string void dynamic`)
+	fill(externalRoots, `System Microsoft Windows Newtonsoft Xunit NUnit Moq Shouldly FluentAssertions
+		NSubstitute FakeItEasy AutoFixture Castle Serilog NLog log4net Polly Dapper AutoMapper MediatR
+		StackExchange Npgsql MySql Oracle Grpc Google Amazon Azure Nito IdentityModel IdentityServer4
+		Duende Swashbuckle Unity UnityEngine UnityEditor Xamarin Avalonia BenchmarkDotNet TestStack
+		Consul Steeltoe Bogus Humanizer CsvHelper MongoDB Confluent RabbitMQ MassTransit Hangfire Quartz`)
+	fill(bclTypes, `Object String Int16 Int32 Int64 UInt16 UInt32 UInt64 Byte SByte Boolean Char Decimal Double
+		Single IntPtr UIntPtr Console Math MathF Convert Guid DateTime DateTimeOffset DateOnly TimeOnly TimeSpan
+		Uri UriBuilder Environment GC Activator Attribute EventArgs EventHandler Func Action Predicate
+		Comparison Converter Lazy Tuple ValueTuple Nullable Array Enum Delegate MulticastDelegate
+		IDisposable IAsyncDisposable IEquatable IComparable IComparer IEqualityComparer ICloneable
+		IFormattable IFormatProvider IServiceProvider IObservable IObserver IProgress Progress
+		StringComparison StringComparer Random Span ReadOnlySpan Memory ReadOnlyMemory Buffer
+		BitConverter Encoding CultureInfo Exception SystemException ArgumentException
+		ArgumentNullException ArgumentOutOfRangeException InvalidOperationException
+		NotImplementedException NotSupportedException NullReferenceException IndexOutOfRangeException
+		KeyNotFoundException FormatException InvalidCastException OperationCanceledException
+		TaskCanceledException TimeoutException ObjectDisposedException UnauthorizedAccessException
+		AggregateException IOException FileNotFoundException DirectoryNotFoundException HttpRequestException
+		OverflowException DivideByZeroException ApplicationException JsonException
+		List Dictionary HashSet Queue Stack SortedDictionary SortedList SortedSet LinkedList LinkedListNode
+		IEnumerable IEnumerator ICollection IList IDictionary IReadOnlyList IReadOnlyCollection
+		IReadOnlyDictionary ISet IReadOnlySet KeyValuePair ConcurrentDictionary ConcurrentQueue ConcurrentBag
+		ConcurrentStack BlockingCollection ImmutableArray ImmutableList ImmutableDictionary ImmutableHashSet
+		Enumerable Queryable IQueryable IOrderedEnumerable IOrderedQueryable IGrouping ILookup ArrayList
+		Hashtable ObservableCollection ReadOnlyCollection ReadOnlyDictionary NameValueCollection BitArray
+		Task ValueTask CancellationToken CancellationTokenSource Thread Interlocked Monitor SemaphoreSlim
+		Semaphore Mutex ReaderWriterLockSlim ManualResetEvent AutoResetEvent ManualResetEventSlim
+		TaskCompletionSource Parallel ThreadPool TaskFactory TaskScheduler ConfigureAwaitOptions
+		Stream MemoryStream FileStream StreamReader StreamWriter TextReader TextWriter StringReader
+		StringWriter File Directory Path FileInfo DirectoryInfo BinaryReader BinaryWriter FileMode
+		FileAccess FileShare SearchOption StringBuilder Regex RegexOptions MatchCollection
+		HttpClient HttpRequestMessage HttpResponseMessage HttpMethod HttpStatusCode HttpContent
+		StringContent ByteArrayContent StreamContent FormUrlEncodedContent MultipartFormDataContent
+		HttpClientHandler HttpMessageHandler DelegatingHandler IPAddress IPEndPoint WebUtility Dns
+		HttpUtility MediaTypeHeaderValue AuthenticationHeaderValue
+		Debug Trace Stopwatch ActivitySource Debugger
+		Assembly MethodInfo PropertyInfo FieldInfo BindingFlags MemberInfo ParameterInfo
+		ConstructorInfo TypeInfo
+		JsonSerializer JsonSerializerOptions JsonDocument JsonElement JsonNode JsonObject JsonArray
+		JsonConvert JObject JToken JArray JValue JsonSerializerSettings
+		HttpContext HttpRequest HttpResponse DefaultHttpContext RequestDelegate IApplicationBuilder
+		IServiceCollection IServiceScope IServiceScopeFactory ServiceCollection ServiceProvider
+		ServiceDescriptor ServiceLifetime IConfiguration IConfigurationSection IConfigurationRoot
+		ConfigurationBuilder IConfigurationBuilder IHostEnvironment IWebHostEnvironment IHostingEnvironment
+		IHost IHostBuilder IWebHostBuilder WebHost WebApplication WebApplicationBuilder
+		IEndpointRouteBuilder IRouteBuilder ILogger ILoggerFactory ILoggerProvider LogLevel LoggerFactory
+		NullLogger NullLoggerFactory IOptions IOptionsMonitor IOptionsSnapshot
+		IMemoryCache IDistributedCache MemoryCache IHttpContextAccessor HttpContextAccessor
+		IHttpClientFactory ClaimsPrincipal Claim ClaimsIdentity ClaimTypes AuthenticateResult
+		AuthenticationProperties IAuthenticationService Controller ControllerBase ActionResult
+		IActionResult OkResult OkObjectResult NotFoundResult BadRequestResult StatusCodeResult
+		ObjectResult JsonResult ContentResult IResult TypedResults HeaderDictionary
+		IHeaderDictionary QueryString PathString HostString IQueryCollection IFormCollection
+		IFormFile StatusCodes HttpMethods IMiddleware MiddlewareFactory IHostedService BackgroundService
+		DbContext DbSet ModelBuilder
+		Assert CollectionAssert StringAssert Mock It Times MockBehavior Substitute`)
+	fill(bclMethods, `ToString Equals GetHashCode GetType ReferenceEquals MemberwiseClone
+		Where Select SelectMany First FirstOrDefault Single SingleOrDefault Last LastOrDefault Any All Count
+		LongCount Sum Min Max MinBy MaxBy Average OrderBy OrderByDescending ThenBy ThenByDescending GroupBy
+		GroupJoin ToList ToArray ToDictionary ToHashSet ToLookup ToImmutableArray ToImmutableList
+		ToImmutableDictionary Distinct DistinctBy Skip SkipLast SkipWhile Take TakeLast TakeWhile Concat
+		Union UnionBy Intersect IntersectBy Except ExceptBy Zip Aggregate Contains ElementAt
+		ElementAtOrDefault AsEnumerable AsQueryable Cast OfType Reverse SequenceEqual DefaultIfEmpty Join
+		Append Prepend Chunk Range Repeat Empty
+		Add AddRange Remove RemoveAt RemoveAll RemoveRange Clear Insert InsertRange IndexOf LastIndexOf
+		ContainsKey ContainsValue TryGetValue TryAdd GetOrAdd AddOrUpdate TryRemove TryUpdate Enqueue
+		Dequeue TryDequeue Push Pop TryPop Peek TryPeek CopyTo Sort BinarySearch Find FindAll FindIndex
+		FindLast Exists TrueForAll ForEach GetEnumerator MoveNext Reset GetValueOrDefault AsReadOnly
+		Split Trim TrimStart TrimEnd Substring Replace StartsWith EndsWith ToLower ToUpper ToLowerInvariant
+		ToUpperInvariant PadLeft PadRight Format IsNullOrEmpty IsNullOrWhiteSpace CompareTo
+		CompareOrdinal ToCharArray Normalize AppendLine AppendFormat AppendJoin
+		ConfigureAwait Wait WaitAll WaitAny WhenAll WhenAny ContinueWith GetAwaiter GetResult FromResult
+		FromException FromCanceled Delay Run Yield ThrowIfCancellationRequested Cancel CancelAfter
+		ReadAsStringAsync ReadAsStreamAsync ReadAsByteArrayAsync ReadFromJsonAsync EnsureSuccessStatusCode
+		GetAsync PostAsync PutAsync DeleteAsync PatchAsync SendAsync GetStringAsync GetByteArrayAsync
+		GetStreamAsync PostAsJsonAsync PutAsJsonAsync GetFromJsonAsync
+		ReadToEnd ReadToEndAsync ReadLine ReadLineAsync Write WriteLine WriteAsync WriteLineAsync Flush
+		FlushAsync Seek ReadAllText ReadAllTextAsync WriteAllText WriteAllTextAsync ReadAllBytes
+		ReadAllLines Combine GetFileName GetDirectoryName GetExtension GetFullPath GetTempPath
+		IsMatch Matches Escape
+		Serialize SerializeObject Deserialize DeserializeObject DeserializeAsync SerializeAsync Parse
+		TryParse ParseExact TryParseExact
+		LogInformation LogDebug LogWarning LogError LogTrace LogCritical BeginScope IsEnabled CreateLogger
+		GetService GetRequiredService GetServices CreateScope AddSingleton AddScoped AddTransient
+		AddHttpClient AddOptions Configure GetSection GetValue Bind
+		Setup SetupGet SetupSet SetupSequence Returns ReturnsAsync Callback Throws ThrowsAsync Verify
+		VerifyAll VerifyNoOtherCalls Received DidNotReceive Should ShouldBe ShouldNotBe ShouldBeNull
+		ShouldNotBeNull ShouldBeTrue ShouldBeFalse ShouldContain ShouldNotContain ShouldBeEmpty
+		ShouldNotBeEmpty ShouldBeOfType ShouldBeAssignableTo ShouldThrow ShouldThrowAsync ShouldBeGreaterThan
+		ShouldBeLessThan ShouldBeEquivalentTo ShouldHaveSingleItem ShouldStartWith ShouldEndWith ShouldMatch
+		BeEquivalentTo NotBeNull BeNull BeTrue BeFalse HaveCount ContainSingle ThrowAsync
+		Invoke DynamicInvoke BeginInvoke EndInvoke Dispose DisposeAsync GetProperties GetProperty GetMethod
+		GetMethods GetField GetFields GetCustomAttribute GetCustomAttributes IsAssignableFrom MakeGenericType
+		GetGenericArguments GetInterfaces IsDefined SetValue`)
+	fill(strictMethods, `ToString Equals GetHashCode GetType Where Select SelectMany First FirstOrDefault
+		Single SingleOrDefault Last LastOrDefault Any All Count Sum Min Max Average OrderBy OrderByDescending
+		ThenBy ThenByDescending GroupBy ToList ToArray ToDictionary ToHashSet ToLookup Distinct Skip Take
+		Concat Union Intersect Except Zip Aggregate Contains ElementAt ElementAtOrDefault AsEnumerable
+		Cast OfType Reverse SequenceEqual DefaultIfEmpty Join Add AddRange Remove RemoveAt RemoveAll Clear
+		Insert IndexOf LastIndexOf ContainsKey ContainsValue TryGetValue TryAdd GetOrAdd AddOrUpdate
+		TryRemove Enqueue Dequeue Push Pop Peek CopyTo Sort Find FindAll FindIndex Exists ForEach
+		GetEnumerator GetValueOrDefault Split Trim TrimStart TrimEnd Substring Replace StartsWith
+		EndsWith ToLower ToUpper ToLowerInvariant ToUpperInvariant PadLeft PadRight CompareTo
+		ConfigureAwait Wait ContinueWith GetAwaiter GetResult`)
+	fill(elemAccessors, `First FirstOrDefault Single SingleOrDefault Last LastOrDefault ElementAt
+		ElementAtOrDefault Find FindLast GetValueOrDefault Dequeue Pop Peek MinBy MaxBy`)
+	fill(seqMethods, `Where OrderBy OrderByDescending ThenBy ThenByDescending Skip SkipLast SkipWhile Take
+		TakeLast TakeWhile Distinct DistinctBy Reverse ToList ToArray ToHashSet AsEnumerable AsQueryable
+		Concat Union Intersect Except FindAll AsReadOnly Append Prepend`)
+	fill(testAttributes, `Test Fact Theory TestMethod DataTestMethod TestCase TestCaseSource SkippableFact
+		SkippableTheory Property AvaloniaFact StaFact WpfFact UIFact`)
+	fill(testClassAttributes, `TestFixture TestClass`)
+	fill(ignoredAttributes, `Obsolete Serializable NonSerialized Flags DebuggerDisplay DebuggerStepThrough
+		DebuggerHidden DebuggerBrowsable MethodImpl CompilerGenerated GeneratedCode ExcludeFromCodeCoverage
+		SuppressMessage NotNull MaybeNull NotNullWhen MaybeNullWhen AllowNull DisallowNull
+		NotNullIfNotNull MemberNotNull DoesNotReturn CallerMemberName CallerFilePath CallerLineNumber
+		CallerArgumentExpression EditorBrowsable Description DisplayName Browsable Category DefaultValue
+		AttributeUsage InternalsVisibleTo AssemblyVersion AssemblyTitle ThreadStatic Conditional
+		DllImport StructLayout FieldOffset MarshalAs Required Range StringLength MaxLength MinLength
+		Key JsonProperty JsonIgnore JsonPropertyName JsonConverter DataContract DataMember
+		HttpGet HttpPost HttpPut HttpDelete HttpPatch Route ApiController FromBody FromQuery FromRoute
+		FromServices FromHeader FromForm Authorize AllowAnonymous Produces ProducesResponseType
+		Consumes SetUp TearDown OneTimeSetUp OneTimeTearDown TestInitialize TestCleanup ClassInitialize
+		ClassCleanup InlineData MemberData ClassData Trait Collection Ignore Category Explicit Timeout
+		Values ValueSource Combinatorial Sequential Order Parallelizable NonParallelizable Benchmark
+		GlobalSetup GlobalCleanup Params MemoryDiagnoser SerializeField Header Tooltip`)
+	for k := range testAttributes {
+		ignoredAttributes[k] = true
+	}
+	for k := range testClassAttributes {
+		ignoredAttributes[k] = true
+	}
+}
+
+func startsUpper(s string) bool {
+	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
+}
+
+func firstSeg(s string) string {
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func join(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "." + b
+}
+
+// typeName reduces a type to its name as written, without type arguments,
+// nullability or `global::`: "Route", "Ocelot.Configuration.Route",
+// "string", "Route[]". The implicit type var gives "".
+func (x *extractor) typeName(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	switch kind(n) {
+	case "identifier", "predefined_type":
+		return x.f.Text(n)
+	case "generic_name":
+		if n.NamedChildCount() > 0 {
+			return x.f.Text(n.NamedChild(0))
+		}
+	case "qualified_name":
+		return join(x.typeName(n.ChildByFieldId(fQualifier)), x.typeName(n.ChildByFieldId(fName)))
+	case "alias_qualified_name":
+		a := x.f.Text(n.ChildByFieldId(fAlias))
+		nm := x.typeName(n.ChildByFieldId(fName))
+		if a == "global" {
+			return nm
+		}
+		return join(a, nm)
+	case "nullable_type", "pointer_type", "ref_type", "scoped_type":
+		return x.typeName(n.ChildByFieldId(fType))
+	case "array_type":
+		if t := x.typeName(n.ChildByFieldId(fType)); t != "" {
+			return t + "[]"
+		}
+	}
+	return ""
+}
+
+// varType is what a declared type tells of a variable.
+func (x *extractor) varType(n *sitter.Node) vtype {
+	if n == nil {
+		return vtype{}
+	}
+	switch kind(n) {
+	case "implicit_type":
+		return vtype{}
+	case "array_type":
+		return vtype{name: "[]", elem: strings.TrimSuffix(x.typeName(n.ChildByFieldId(fType)), "[]")}
+	case "nullable_type", "ref_type", "scoped_type":
+		return x.varType(n.ChildByFieldId(fType))
+	case "generic_name":
+		return vtype{name: x.typeName(n), elem: x.lastTypeArg(n)}
+	case "qualified_name":
+		v := vtype{name: x.typeName(n)}
+		if nm := n.ChildByFieldId(fName); nm != nil && kind(nm) == "generic_name" {
+			v.elem = x.lastTypeArg(nm)
+		}
+		return v
+	}
+	t := x.typeName(n)
+	if x.isTypeParam(t) {
+		return vtype{}
+	}
+	return vtype{name: t}
+}
+
+// lastTypeArg is the last type argument of a generic name: the element of
+// List<T>, the value of Dictionary<K, V>.
+func (x *extractor) lastTypeArg(n *sitter.Node) string {
+	for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
+		c := n.NamedChild(uint(i))
+		if kind(c) != "type_argument_list" {
+			continue
+		}
+		if k := c.NamedChildCount(); k > 0 {
+			t := x.typeName(c.NamedChild(k - 1))
+			if x.isTypeParam(t) {
+				return ""
+			}
+			return t
+		}
+	}
+	return ""
+}
+
+// resultType is the type a method's callers get: Task<T> and ValueTask<T>
+// give T, since the result is nearly always awaited; Task alone gives "".
+func (x *extractor) resultType(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	v := x.varType(n)
+	switch extract.LastPart(v.name) {
+	case "Task", "ValueTask":
+		return v.elem
+	case "void":
+		return ""
+	}
+	if kind(n) == "nullable_type" {
+		return x.typeName(n.ChildByFieldId(fType))
+	}
+	return x.typeName(n)
+}
+
+// external reports whether a type name as written is known to be outside
+// the repository: a predefined type, a library type of bclTypes that the
+// file does not declare, or a name under a library namespace.
+func (x *extractor) external(t string) bool {
+	if t == "" {
+		return false
+	}
+	t = strings.TrimSuffix(t, "[]")
+	if t == "" || predefined[t] {
+		return true
+	}
+	first := firstSeg(t)
+	if x.declared[first] || x.isTypeParam(first) || x.aliases[first] {
+		return false
+	}
+	if len(first) < len(t) {
+		return x.externalNS(first)
+	}
+	return bclTypes[t]
+}
+
+// externalNS reports a first namespace segment of a library, unless the
+// file's own namespace starts with it (the repository is that library).
+func (x *extractor) externalNS(first string) bool {
+	return externalRoots[first] && first != x.nsRoot
+}
+
+func (x *extractor) isTypeParam(name string) bool {
+	for i := len(x.tparams) - 1; i >= 0; i-- {
+		if x.tparams[i] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// pushTypeParams adds the type parameters a declaration introduces and
+// returns the mark to restore.
+func (x *extractor) pushTypeParams(n *sitter.Node) int {
+	mark := len(x.tparams)
+	for _, c := range x.kids(n) {
+		if kind(&c) != "type_parameter_list" {
+			continue
+		}
+		for _, p := range x.kids(&c) {
+			if nm := p.ChildByFieldId(fName); nm != nil {
+				x.tparams = append(x.tparams, x.f.Text(nm))
+			}
+		}
+	}
+	return mark
+}
+
+// typeRefs records a reference to every named type inside a type.
+func (x *extractor) typeRefs(n *sitter.Node, from int32, k extract.RefKind) {
+	if n == nil {
+		return
+	}
+	switch kind(n) {
+	case "identifier":
+		name := x.f.Text(n)
+		if !x.external(name) && !x.isTypeParam(name) {
+			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: k, Name: name, Line: extract.Line(n)})
+		}
+		return
+	case "generic_name":
+		if n.NamedChildCount() > 0 {
+			x.typeRefs(n.NamedChild(0), from, k)
+		}
+		for _, c := range x.kids(n) {
+			if kind(&c) == "type_argument_list" {
+				x.typeRefs(&c, from, k)
+			}
+		}
+		return
+	case "qualified_name", "alias_qualified_name":
+		name := x.typeName(n)
+		if !x.external(name) {
+			qual, last := "", name
+			if i := strings.LastIndexByte(name, '.'); i >= 0 {
+				qual, last = name[:i], name[i+1:]
+			}
+			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: k, Name: last, Qual: qual, Line: extract.Line(n)})
+		}
+		if nm := n.ChildByFieldId(fName); nm != nil && kind(nm) == "generic_name" {
+			for _, c := range x.kids(nm) {
+				if kind(&c) == "type_argument_list" {
+					x.typeRefs(&c, from, k)
+				}
+			}
+		}
+		return
+	case "predefined_type", "implicit_type", "attribute_list", "comment":
+		return
+	}
+	for _, c := range x.kids(n) {
+		x.typeRefs(&c, from, k)
+	}
+}

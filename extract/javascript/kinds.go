@@ -1,0 +1,326 @@
+package javascript
+
+import (
+	"sync"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// Node kinds the extractor tells apart, as small codes looked up by the
+// grammar's numeric symbol id (no string comparison per node).
+const (
+	kOther uint8 = iota
+	kProgram
+	kStatementBlock
+	kExpressionStatement
+	kExport
+	kImport
+	kImportClause
+	kNamedImports
+	kNamespaceImport
+	kImportSpecifier
+	kImportRequireClause
+	kExportClause
+	kExportSpecifier
+	kNamespaceExport
+	kClassDecl
+	kClassExpr
+	kClassHeritage
+	kExtendsClause
+	kImplementsClause
+	kClassBody
+	kMethodDef
+	kFieldDef
+	kMethodSig
+	kAbstractMethodSig
+	kStaticBlock
+	kFunctionDecl
+	kFunctionExpr
+	kArrow
+	kFunctionSig
+	kLexicalDecl
+	kVarDeclarator
+	kInterface
+	kExtendsTypeClause
+	kInterfaceBody
+	kObjectType
+	kPropertySig
+	kOtherSig
+	kTypeAlias
+	kEnum
+	kEnumBody
+	kEnumAssignment
+	kNamespace
+	kAmbient
+	kCall
+	kNew
+	kMember
+	kIdentifier
+	kPropertyIdentifier
+	kThis
+	kSuper
+	kImportKw
+	kAwait
+	kParen
+	kNonNull
+	kAs
+	kTypeAssertion
+	kAssign
+	kObject
+	kPair
+	kShorthandProp
+	kString
+	kTemplateString
+	kArguments
+	kFormalParams
+	kParam
+	kAssignPattern
+	kObjectPattern
+	kArrayPattern
+	kRestPattern
+	kShorthandPattern
+	kPairPattern
+	kObjectAssignPattern
+	kTypeAnnotation
+	kTypeIdentifier
+	kNestedTypeIdentifier
+	kGenericType
+	kTypeArguments
+	kTypeParameters
+	kTypeParameter
+	kPredefinedType
+	kArrayType
+	kUnionType
+	kParenType
+	kFunctionType
+	kTypeQuery
+	kLiteralType
+	kJSXOpen
+	kJSXExpression
+	kJSXAttribute
+	kNestedIdentifier
+	kComment
+	kDecorator
+	kAccessibility
+	kForIn
+	kCatch
+	kInstantiation
+	kComputedName
+	kNumber
+	kSpread
+	kTypePredicate
+	kError
+
+	// anonymous tokens
+	kwStatic
+	kwAsync
+	kwGet
+	kwSet
+	kwConst
+	kwDefault
+	kwAbstract
+	kwReadonly
+	kwDeclare
+)
+
+var namedKinds = map[string]uint8{
+	"program":                               kProgram,
+	"statement_block":                       kStatementBlock,
+	"expression_statement":                  kExpressionStatement,
+	"export_statement":                      kExport,
+	"import_statement":                      kImport,
+	"import_clause":                         kImportClause,
+	"named_imports":                         kNamedImports,
+	"namespace_import":                      kNamespaceImport,
+	"import_specifier":                      kImportSpecifier,
+	"import_require_clause":                 kImportRequireClause,
+	"export_clause":                         kExportClause,
+	"export_specifier":                      kExportSpecifier,
+	"namespace_export":                      kNamespaceExport,
+	"class_declaration":                     kClassDecl,
+	"abstract_class_declaration":            kClassDecl,
+	"class":                                 kClassExpr,
+	"class_heritage":                        kClassHeritage,
+	"extends_clause":                        kExtendsClause,
+	"implements_clause":                     kImplementsClause,
+	"class_body":                            kClassBody,
+	"method_definition":                     kMethodDef,
+	"field_definition":                      kFieldDef,
+	"public_field_definition":               kFieldDef,
+	"method_signature":                      kMethodSig,
+	"abstract_method_signature":             kAbstractMethodSig,
+	"class_static_block":                    kStaticBlock,
+	"function_declaration":                  kFunctionDecl,
+	"generator_function_declaration":        kFunctionDecl,
+	"function_expression":                   kFunctionExpr,
+	"function":                              kFunctionExpr,
+	"generator_function":                    kFunctionExpr,
+	"arrow_function":                        kArrow,
+	"function_signature":                    kFunctionSig,
+	"lexical_declaration":                   kLexicalDecl,
+	"variable_declaration":                  kLexicalDecl,
+	"variable_declarator":                   kVarDeclarator,
+	"interface_declaration":                 kInterface,
+	"extends_type_clause":                   kExtendsTypeClause,
+	"interface_body":                        kInterfaceBody,
+	"object_type":                           kObjectType,
+	"property_signature":                    kPropertySig,
+	"call_signature":                        kOtherSig,
+	"construct_signature":                   kOtherSig,
+	"index_signature":                       kOtherSig,
+	"type_alias_declaration":                kTypeAlias,
+	"enum_declaration":                      kEnum,
+	"enum_body":                             kEnumBody,
+	"enum_assignment":                       kEnumAssignment,
+	"internal_module":                       kNamespace,
+	"module":                                kNamespace,
+	"ambient_declaration":                   kAmbient,
+	"call_expression":                       kCall,
+	"new_expression":                        kNew,
+	"member_expression":                     kMember,
+	"identifier":                            kIdentifier,
+	"property_identifier":                   kPropertyIdentifier,
+	"private_property_identifier":           kPropertyIdentifier,
+	"this":                                  kThis,
+	"super":                                 kSuper,
+	"import":                                kImportKw,
+	"await_expression":                      kAwait,
+	"parenthesized_expression":              kParen,
+	"non_null_expression":                   kNonNull,
+	"as_expression":                         kAs,
+	"satisfies_expression":                  kAs,
+	"type_assertion":                        kTypeAssertion,
+	"assignment_expression":                 kAssign,
+	"object":                                kObject,
+	"pair":                                  kPair,
+	"shorthand_property_identifier":         kShorthandProp,
+	"string":                                kString,
+	"template_string":                       kTemplateString,
+	"arguments":                             kArguments,
+	"formal_parameters":                     kFormalParams,
+	"required_parameter":                    kParam,
+	"optional_parameter":                    kParam,
+	"assignment_pattern":                    kAssignPattern,
+	"object_pattern":                        kObjectPattern,
+	"array_pattern":                         kArrayPattern,
+	"rest_pattern":                          kRestPattern,
+	"shorthand_property_identifier_pattern": kShorthandPattern,
+	"pair_pattern":                          kPairPattern,
+	"object_assignment_pattern":             kObjectAssignPattern,
+	"type_annotation":                       kTypeAnnotation,
+	"type_identifier":                       kTypeIdentifier,
+	"nested_type_identifier":                kNestedTypeIdentifier,
+	"generic_type":                          kGenericType,
+	"type_arguments":                        kTypeArguments,
+	"type_parameters":                       kTypeParameters,
+	"type_parameter":                        kTypeParameter,
+	"predefined_type":                       kPredefinedType,
+	"array_type":                            kArrayType,
+	"union_type":                            kUnionType,
+	"parenthesized_type":                    kParenType,
+	"readonly_type":                         kParenType,
+	"function_type":                         kFunctionType,
+	"constructor_type":                      kFunctionType,
+	"type_query":                            kTypeQuery,
+	"literal_type":                          kLiteralType,
+	"template_literal_type":                 kLiteralType,
+	"jsx_opening_element":                   kJSXOpen,
+	"jsx_self_closing_element":              kJSXOpen,
+	"jsx_expression":                        kJSXExpression,
+	"jsx_attribute":                         kJSXAttribute,
+	"nested_identifier":                     kNestedIdentifier,
+	"comment":                               kComment,
+	"html_comment":                          kComment,
+	"decorator":                             kDecorator,
+	"accessibility_modifier":                kAccessibility,
+	"for_in_statement":                      kForIn,
+	"catch_clause":                          kCatch,
+	"instantiation_expression":              kInstantiation,
+	"computed_property_name":                kComputedName,
+	"number":                                kNumber,
+	"spread_element":                        kSpread,
+	"type_predicate":                        kTypePredicate,
+	"asserts":                               kTypePredicate,
+}
+
+var anonKinds = map[string]uint8{
+	"static":   kwStatic,
+	"async":    kwAsync,
+	"get":      kwGet,
+	"set":      kwSet,
+	"const":    kwConst,
+	"default":  kwDefault,
+	"abstract": kwAbstract,
+	"readonly": kwReadonly,
+	"declare":  kwDeclare,
+}
+
+// grammarInfo holds the kind table and field ids of one grammar.
+type grammarInfo struct {
+	kinds []uint8
+	named []bool
+
+	fName, fBody, fValue, fParameters, fParameter, fReturnType, fType, fFunction,
+	fArguments, fObject, fProperty, fConstructor, fLeft, fRight, fSource, fAlias,
+	fDeclaration, fKey, fPattern, fModule, fTypeArguments, fTypeParameters,
+	fDecorator uint16
+}
+
+var (
+	grammarsMu sync.Mutex
+	grammars   = map[string]*grammarInfo{}
+)
+
+// grammarFor builds (once per grammar) the tables for the language of root.
+func grammarFor(name string, root *sitter.Node) *grammarInfo {
+	grammarsMu.Lock()
+	defer grammarsMu.Unlock()
+	if g := grammars[name]; g != nil {
+		return g
+	}
+	lang := root.Language()
+	n := int(lang.NodeKindCount())
+	g := &grammarInfo{kinds: make([]uint8, n), named: make([]bool, n)}
+	for id := 0; id < n; id++ {
+		kname := lang.NodeKindForId(uint16(id))
+		if lang.NodeKindIsNamed(uint16(id)) {
+			g.named[id] = true
+			g.kinds[id] = namedKinds[kname]
+		} else {
+			g.kinds[id] = anonKinds[kname]
+		}
+	}
+	f := lang.FieldIdForName
+	g.fName, g.fBody, g.fValue = f("name"), f("body"), f("value")
+	g.fParameters, g.fParameter, g.fReturnType = f("parameters"), f("parameter"), f("return_type")
+	g.fType, g.fFunction, g.fArguments = f("type"), f("function"), f("arguments")
+	g.fObject, g.fProperty, g.fConstructor = f("object"), f("property"), f("constructor")
+	g.fLeft, g.fRight, g.fSource, g.fAlias = f("left"), f("right"), f("source"), f("alias")
+	g.fDeclaration, g.fKey, g.fPattern = f("declaration"), f("key"), f("pattern")
+	g.fModule, g.fTypeArguments, g.fTypeParameters = f("module"), f("type_arguments"), f("type_parameters")
+	g.fDecorator = f("decorator")
+	grammars[name] = g
+	return g
+}
+
+func (g *grammarInfo) kind(n *sitter.Node) uint8 {
+	if n == nil {
+		return kOther
+	}
+	id := int(n.KindId())
+	if id < len(g.kinds) {
+		return g.kinds[id]
+	}
+	if id == 65535 {
+		return kError
+	}
+	return kOther
+}
+
+func (g *grammarInfo) isNamed(n *sitter.Node) bool {
+	id := int(n.KindId())
+	if id < len(g.named) {
+		return g.named[id]
+	}
+	return true // builtin symbols
+}

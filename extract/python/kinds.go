@@ -1,0 +1,243 @@
+package python
+
+import (
+	"sync"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+)
+
+func tspythonLanguage() unsafe.Pointer { return tspython.Language() }
+
+// Node kinds the extractor distinguishes, looked up by the grammar's
+// numeric symbol (no string per node).
+const (
+	kOther uint8 = iota
+	kModule
+	kBlock
+	kExprStmt
+	kAssignment
+	kAugAssign
+	kCall
+	kAttribute
+	kIdentifier
+	kArgList
+	kKeywordArg
+	kClassDef
+	kFuncDef
+	kDecorated
+	kDecorator
+	kImport
+	kImportFrom
+	kFutureImport
+	kAliasedImport
+	kDottedName
+	kRelativeImport
+	kImportPrefix
+	kWildcard
+	kString
+	kConcatString
+	kStringContent
+	kInterpolation
+	kParameters
+	kLambdaParams
+	kTypedParam
+	kDefaultParam
+	kTypedDefaultParam
+	kListSplatPattern
+	kDictSplatPattern
+	kType
+	kSubscript
+	kGenericType
+	kTypeParameter
+	kBinaryOp
+	kUnionType
+	kMemberType
+	kNone
+	kLambda
+	kListComp
+	kSetComp
+	kDictComp
+	kGenExpr
+	kForIn
+	kFor
+	kWith
+	kWithClause
+	kWithItem
+	kAsPattern
+	kAsPatternTarget
+	kExcept
+	kNamedExpr
+	kComment
+	kTuple
+	kPatternList
+	kTuplePattern
+	kListPattern
+	kParenExpr
+	kList
+	kTypeAlias
+	kGlobal
+	kNonlocal
+	kIf
+	kElif
+	kElse
+	kTry
+	kFinally
+	kWhile
+	kAwait
+	kKeywordSep
+	kPositionalSep
+	kInteger
+	kFloat
+	kTrue
+	kFalse
+	kDictionary
+	kSet
+	kEllipsis
+	kReturn
+	kConditional
+	kBoolOp
+	kListSplat
+	kDictSplat
+	kPair
+	kUnary
+	kNot
+	kComparison
+	kDelete
+	kRaise
+	kAssert
+	kPass
+	kMatch
+	kCase
+	kExpressionList
+	kSlice
+	kKeywordIdentifier
+	kYield
+)
+
+var kindNames = map[string]uint8{
+	"module": kModule, "block": kBlock, "expression_statement": kExprStmt, "assignment": kAssignment,
+	"augmented_assignment": kAugAssign, "call": kCall, "attribute": kAttribute, "identifier": kIdentifier,
+	"argument_list": kArgList, "keyword_argument": kKeywordArg, "class_definition": kClassDef,
+	"function_definition": kFuncDef, "decorated_definition": kDecorated, "decorator": kDecorator,
+	"import_statement": kImport, "import_from_statement": kImportFrom, "future_import_statement": kFutureImport,
+	"aliased_import": kAliasedImport, "dotted_name": kDottedName, "relative_import": kRelativeImport,
+	"import_prefix": kImportPrefix, "wildcard_import": kWildcard, "string": kString,
+	"concatenated_string": kConcatString, "string_content": kStringContent, "interpolation": kInterpolation,
+	"parameters": kParameters, "lambda_parameters": kLambdaParams, "typed_parameter": kTypedParam,
+	"default_parameter": kDefaultParam, "typed_default_parameter": kTypedDefaultParam,
+	"list_splat_pattern": kListSplatPattern, "dictionary_splat_pattern": kDictSplatPattern, "type": kType,
+	"subscript": kSubscript, "generic_type": kGenericType, "type_parameter": kTypeParameter,
+	"binary_operator": kBinaryOp, "union_type": kUnionType, "member_type": kMemberType, "none": kNone,
+	"lambda": kLambda, "list_comprehension": kListComp, "set_comprehension": kSetComp,
+	"dictionary_comprehension": kDictComp, "generator_expression": kGenExpr, "for_in_clause": kForIn,
+	"for_statement": kFor, "with_statement": kWith, "with_clause": kWithClause, "with_item": kWithItem,
+	"as_pattern": kAsPattern, "as_pattern_target": kAsPatternTarget, "except_clause": kExcept,
+	"except_group_clause": kExcept, "named_expression": kNamedExpr, "comment": kComment, "tuple": kTuple,
+	"pattern_list": kPatternList, "tuple_pattern": kTuplePattern, "list_pattern": kListPattern,
+	"parenthesized_expression": kParenExpr, "list": kList, "type_alias_statement": kTypeAlias,
+	"global_statement": kGlobal, "nonlocal_statement": kNonlocal, "if_statement": kIf, "elif_clause": kElif,
+	"else_clause": kElse, "try_statement": kTry, "finally_clause": kFinally, "while_statement": kWhile,
+	"await": kAwait, "keyword_separator": kKeywordSep, "positional_separator": kPositionalSep,
+	"integer": kInteger, "float": kFloat, "true": kTrue, "false": kFalse, "dictionary": kDictionary,
+	"set": kSet, "ellipsis": kEllipsis, "return_statement": kReturn, "conditional_expression": kConditional,
+	"boolean_operator": kBoolOp, "list_splat": kListSplat, "dictionary_splat": kDictSplat, "pair": kPair,
+	"unary_operator": kUnary, "not_operator": kNot, "comparison_operator": kComparison,
+	"delete_statement": kDelete, "raise_statement": kRaise, "assert_statement": kAssert,
+	"pass_statement": kPass, "match_statement": kMatch, "case_clause": kCase,
+	"expression_list": kExpressionList, "slice": kSlice, "keyword_identifier": kKeywordIdentifier, "yield": kYield,
+}
+
+// kinds maps grammar symbols to the codes above, and holds field ids.
+type kinds struct {
+	byID []uint8
+
+	fName, fAlias, fBody, fParameters, fReturnType, fSuperclasses, fDefinition uint16
+	fLeft, fRight, fType, fFunction, fArguments, fObject, fAttribute, fValue   uint16
+	fModuleName, fSubscript, fCondition, fConsequence, fAlternative            uint16
+}
+
+var (
+	kindOnce sync.Once
+	kindTab  *kinds
+)
+
+func kindTable() *kinds {
+	kindOnce.Do(func() {
+		l := pyLang
+		k := &kinds{byID: make([]uint8, l.NodeKindCount()+1)}
+		for id := uint16(0); uint32(id) < l.NodeKindCount(); id++ {
+			if !l.NodeKindIsNamed(id) {
+				continue
+			}
+			if c, ok := kindNames[l.NodeKindForId(id)]; ok {
+				k.byID[id] = c
+			}
+		}
+		f := l.FieldIdForName
+		k.fName, k.fAlias, k.fBody, k.fParameters = f("name"), f("alias"), f("body"), f("parameters")
+		k.fReturnType, k.fSuperclasses, k.fDefinition = f("return_type"), f("superclasses"), f("definition")
+		k.fLeft, k.fRight, k.fType, k.fFunction = f("left"), f("right"), f("type"), f("function")
+		k.fArguments, k.fObject, k.fAttribute, k.fValue = f("arguments"), f("object"), f("attribute"), f("value")
+		k.fModuleName, k.fSubscript, k.fCondition = f("module_name"), f("subscript"), f("condition")
+		k.fConsequence, k.fAlternative = f("consequence"), f("alternative")
+		kindTab = k
+	})
+	return kindTab
+}
+
+func (k *kinds) of(n *sitter.Node) uint8 {
+	if n == nil {
+		return kOther
+	}
+	id := n.KindId()
+	if int(id) < len(k.byID) {
+		return k.byID[id]
+	}
+	return kOther
+}
+
+type child struct {
+	node  sitter.Node
+	field uint16
+	named bool
+}
+
+// children lists the children of n (named and anonymous) with their field
+// ids, walking a cursor once. The result does not alias the cursor, so the
+// cursor can be reused while iterating.
+func children(n *sitter.Node, cur *sitter.TreeCursor) []child {
+	cur.Reset(*n)
+	if !cur.GotoFirstChild() {
+		return nil
+	}
+	var out []child
+	for {
+		nd := cur.Node()
+		out = append(out, child{node: *nd, field: cur.FieldId(), named: nd.IsNamed()})
+		if !cur.GotoNextSibling() {
+			break
+		}
+	}
+	return out
+}
+
+// named lists the named children of n.
+func named(n *sitter.Node, cur *sitter.TreeCursor) []sitter.Node {
+	cur.Reset(*n)
+	if !cur.GotoFirstChild() {
+		return nil
+	}
+	var out []sitter.Node
+	for {
+		nd := cur.Node()
+		if nd.IsNamed() {
+			out = append(out, *nd)
+		}
+		if !cur.GotoNextSibling() {
+			break
+		}
+	}
+	return out
+}

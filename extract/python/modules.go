@@ -1,0 +1,532 @@
+package python
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/knowing-dev/knowing/extract"
+)
+
+// Python modules are named by the dotted path from their package root: the
+// highest folder of an unbroken chain of folders holding __init__.py. A
+// file outside any package is named by its path. Imports are turned into
+// the same key space: relative imports against the importing module, and
+// absolute ones by finding the top-level package the way sys.path would
+// (the importing file's non-package ancestors, each also with src/, then
+// the repository root), so that Import.Path matches the Package of the
+// file that defines the module.
+
+// repoCache holds file-system answers and parsed package re-exports for
+// one repository build. Safe for concurrent use.
+type repoCache struct {
+	root string
+
+	mu     sync.RWMutex
+	stats  map[string]uint8     // relative path → statNone/statFile/statDir
+	tops   map[string]topResult // fileDir + "\x00" + top-level name → location
+	pkgTop map[string]string    // folder → highest package folder above it ("" none)
+
+	rmu  sync.Mutex
+	reex map[string]*reexports // package folder → its __init__ re-exports
+}
+
+const (
+	statNone uint8 = iota + 1
+	statFile
+	statDir
+)
+
+type topResult struct {
+	base string // folder holding the top-level module ("" is the root)
+	kind uint8  // topNone, topPkg, topMod, topNS
+}
+
+const (
+	topNone uint8 = iota
+	topPkg        // base/top/__init__.py
+	topMod        // base/top.py
+	topNS         // base/top/ without __init__.py (namespace package at the root)
+)
+
+var (
+	cacheMu sync.Mutex
+	caches  []*repoCacheEntry // most recent last; a few builds at a time
+)
+
+type repoCacheEntry struct {
+	repo *extract.Repo
+	c    *repoCache
+}
+
+// cacheFor returns the cache of a repository build. The last few builds
+// are kept; an evicted one is rebuilt on demand (it is only a cache).
+func cacheFor(repo *extract.Repo) *repoCache {
+	if repo == nil {
+		return nil
+	}
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	for i, e := range caches {
+		if e.repo == repo {
+			if i != len(caches)-1 {
+				caches = append(append(caches[:i:i], caches[i+1:]...), e)
+			}
+			return e.c
+		}
+	}
+	c := &repoCache{root: repo.Root, stats: map[string]uint8{}, tops: map[string]topResult{}, pkgTop: map[string]string{}, reex: map[string]*reexports{}}
+	caches = append(caches, &repoCacheEntry{repo, c})
+	if len(caches) > 4 {
+		caches = append(caches[:0:0], caches[1:]...)
+	}
+	return c
+}
+
+func joinRel(dir, name string) string {
+	if dir == "" || dir == "." {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func (c *repoCache) stat(rel string) uint8 {
+	if c == nil {
+		return statNone
+	}
+	c.mu.RLock()
+	s, ok := c.stats[rel]
+	c.mu.RUnlock()
+	if ok {
+		return s
+	}
+	s = statNone
+	if st, err := os.Stat(filepath.Join(c.root, filepath.FromSlash(rel))); err == nil {
+		s = statFile
+		if st.IsDir() {
+			s = statDir
+		}
+	}
+	c.mu.Lock()
+	c.stats[rel] = s
+	c.mu.Unlock()
+	return s
+}
+
+func (c *repoCache) isFile(rel string) bool { return c.stat(rel) == statFile }
+
+// isPkgDir reports a folder holding __init__.py.
+func (c *repoCache) isPkgDir(dir string) bool {
+	if dir == "" || dir == "." {
+		return c.isFile("__init__.py")
+	}
+	return c.isFile(dir + "/__init__.py")
+}
+
+// isModule reports whether fs (a module path without extension) is a
+// module or package.
+func (c *repoCache) isModule(fs string) bool {
+	return c.isFile(fs+".py") || c.isFile(fs+".pyi") || c.isPkgDir(fs)
+}
+
+// topPkgDir is the highest folder at or above dir that holds __init__.py
+// (folders in between may lack it: namespace sub-packages like
+// flask/sansio). The repository root itself does not count.
+func (c *repoCache) topPkgDir(dir string) (string, bool) {
+	if c == nil || dir == "" || dir == "." {
+		return "", false
+	}
+	c.mu.RLock()
+	t, ok := c.pkgTop[dir]
+	c.mu.RUnlock()
+	if ok {
+		return t, t != ""
+	}
+	t, found := c.topPkgDir(parentDir(dir))
+	if !found && c.isPkgDir(dir) {
+		t, found = dir, true
+	}
+	if !found {
+		t = ""
+	}
+	c.mu.Lock()
+	c.pkgTop[dir] = t
+	c.mu.Unlock()
+	return t, found
+}
+
+func parentDir(d string) string {
+	nd := path.Dir(d)
+	if nd == "." || nd == "/" {
+		return ""
+	}
+	return nd
+}
+
+// moduleKey is the dotted module name of a file, and whether the file is
+// a package's __init__.
+func moduleKey(c *repoCache, p string) (string, bool) {
+	dir := parentDir(p)
+	base := path.Base(p)
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	isInit := base == "__init__"
+	rel := strings.TrimSuffix(strings.TrimSuffix(p, ".pyi"), ".py")
+	if isInit {
+		rel = dir
+	}
+	if top, ok := c.topPkgDir(dir); ok {
+		if pd := parentDir(top); pd != "" {
+			rel = strings.TrimPrefix(rel, pd+"/")
+		}
+	}
+	return strings.ReplaceAll(rel, "/", "."), isInit
+}
+
+// importBase is the folder absolute imports start from: the folder holding
+// the file's top-level package, or the file's own folder.
+func (c *repoCache) importBase(dir string) string {
+	if top, ok := c.topPkgDir(dir); ok {
+		return parentDir(top)
+	}
+	return dir
+}
+
+// locateTop finds where an absolute import's top-level name lives, as seen
+// from a file in fileDir.
+func (c *repoCache) locateTop(fileDir, top string) topResult {
+	if c == nil {
+		return topResult{}
+	}
+	key := fileDir + "\x00" + top
+	c.mu.RLock()
+	r, ok := c.tops[key]
+	c.mu.RUnlock()
+	if ok {
+		return r
+	}
+	r = c.findTop(fileDir, top)
+	c.mu.Lock()
+	c.tops[key] = r
+	c.mu.Unlock()
+	return r
+}
+
+func (c *repoCache) findTop(fileDir, top string) topResult {
+	try := func(base string) uint8 {
+		p := joinRel(base, top)
+		switch {
+		case c.isPkgDir(p):
+			return topPkg
+		case c.isFile(p+".py") || c.isFile(p+".pyi"):
+			return topMod
+		}
+		return topNone
+	}
+	d := c.importBase(fileDir)
+	for {
+		if k := try(d); k != topNone {
+			return topResult{d, k}
+		}
+		if k := try(joinRel(d, "src")); k != topNone {
+			return topResult{joinRel(d, "src"), k}
+		}
+		if d == "" {
+			break
+		}
+		d = parentDir(d)
+	}
+	if c.stat(top) == statDir {
+		return topResult{"", topNS}
+	}
+	return topResult{}
+}
+
+// modLoc is a module as the import system finds it.
+type modLoc struct {
+	key    string // dotted module key, matching the Package of its file
+	fs     string // module path without extension ("src/flask/json")
+	inRepo bool
+}
+
+// absolute locates an absolute dotted module name imported from fileDir.
+func (c *repoCache) absolute(fileDir, dotted string) modLoc {
+	top, rest, _ := strings.Cut(dotted, ".")
+	t := c.locateTop(fileDir, top)
+	if t.kind == topNone {
+		return modLoc{key: dotted}
+	}
+	fs := joinRel(t.base, strings.ReplaceAll(dotted, ".", "/"))
+	key := dotted
+	if t.kind == topMod && t.base != "" {
+		// A plain module in a folder outside any package: its key is its
+		// path, which includes the folder.
+		key = strings.ReplaceAll(t.base, "/", ".") + "." + top
+		if rest != "" {
+			key += "." + rest
+		}
+	}
+	return modLoc{key: key, fs: fs, inRepo: true}
+}
+
+// rawImport is one import statement's meaning, before resolution.
+type rawImport struct {
+	level  int    // leading dots of a relative import
+	module string // dotted module after the dots
+	from   bool   // from-import (names) or plain import
+	star   bool
+	names  []nameAlias // from-import names, or the one plain import
+}
+
+type nameAlias struct{ name, alias string }
+
+// readImport turns an import statement node into a rawImport list.
+func readImport(k *kinds, f func(*sitter.Node) string, n *sitter.Node, cur *sitter.TreeCursor) []rawImport {
+	var out []rawImport
+	switch k.of(n) {
+	case kImport:
+		for _, ch := range children(n, cur) {
+			ch := ch
+			name, alias := "", ""
+			switch k.of(&ch.node) {
+			case kDottedName:
+				name = f(&ch.node)
+			case kAliasedImport:
+				name = f(ch.node.ChildByFieldId(k.fName))
+				alias = f(ch.node.ChildByFieldId(k.fAlias))
+			default:
+				continue
+			}
+			if name != "" {
+				out = append(out, rawImport{module: stripSpace(name), names: []nameAlias{{alias: alias}}})
+			}
+		}
+	case kImportFrom:
+		ri := rawImport{from: true}
+		for _, ch := range children(n, cur) {
+			ch := ch
+			switch {
+			case ch.field == k.fModuleName:
+				if k.of(&ch.node) == kRelativeImport {
+					for _, rc := range children(&ch.node, cur) {
+						rc := rc
+						switch k.of(&rc.node) {
+						case kImportPrefix:
+							ri.level = strings.Count(f(&rc.node), ".")
+						case kDottedName:
+							ri.module = stripSpace(f(&rc.node))
+						}
+					}
+				} else {
+					ri.module = stripSpace(f(&ch.node))
+				}
+			case ch.field == k.fName:
+				switch k.of(&ch.node) {
+				case kDottedName:
+					ri.names = append(ri.names, nameAlias{name: stripSpace(f(&ch.node))})
+				case kAliasedImport:
+					ri.names = append(ri.names, nameAlias{name: stripSpace(f(ch.node.ChildByFieldId(k.fName))), alias: f(ch.node.ChildByFieldId(k.fAlias))})
+				}
+			case k.of(&ch.node) == kWildcard:
+				ri.star = true
+			}
+		}
+		if ri.module == "__future__" && ri.level == 0 {
+			return nil
+		}
+		out = append(out, ri)
+	}
+	return out
+}
+
+func stripSpace(s string) string {
+	if strings.ContainsAny(s, " \t\n\\") {
+		return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\\' }), "")
+	}
+	return s
+}
+
+// relativeBase is the package a relative import of the given level means,
+// as a key and a folder, from a module with key modKey in folder dir.
+func relativeBase(modKey string, isInit bool, dir string, level int) (string, string) {
+	key := modKey
+	if !isInit {
+		key = parentKey(key)
+	}
+	for i := 1; i < level; i++ {
+		key = parentKey(key)
+		nd := path.Dir(dir)
+		if nd == "." {
+			nd = ""
+		}
+		dir = nd
+	}
+	return key, dir
+}
+
+func parentKey(k string) string {
+	if i := strings.LastIndexByte(k, '.'); i >= 0 {
+		return k[:i]
+	}
+	return ""
+}
+
+func joinKey(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "." + b
+}
+
+// target is what a name imported from a module stands for.
+type target struct {
+	key    string // module that defines the name (or the module itself)
+	fs     string
+	name   string // the name in that module; "" when the name is a module
+	inRepo bool
+}
+
+// reexports are the names a package's __init__.py imports from elsewhere:
+// `from .app import Flask as Flask` makes flask.Flask mean flask.app.Flask.
+type reexports struct {
+	once  sync.Once
+	names map[string]target
+	stars []target
+}
+
+// reexport follows a name through the __init__.py of the package at fs
+// (key pkgKey) to the module that defines it. ok is false when the package
+// does not import that name.
+func (c *repoCache) reexport(fs, pkgKey, name string) (target, bool) {
+	t, ok := c.reexportDepth(fs, pkgKey, name, 0)
+	return t, ok
+}
+
+func (c *repoCache) reexportDepth(fs, pkgKey, name string, depth int) (target, bool) {
+	if c == nil || depth > 4 {
+		return target{}, false
+	}
+	re := c.reexportsOf(fs, pkgKey)
+	t, ok := re.names[name]
+	if !ok {
+		return target{}, false
+	}
+	if t.name != "" && t.inRepo && c.isPkgDir(t.fs) {
+		if t2, ok := c.reexportDepth(t.fs, t.key, t.name, depth+1); ok {
+			return t2, true
+		}
+	}
+	return t, true
+}
+
+func (c *repoCache) reexportsOf(fs, pkgKey string) *reexports {
+	c.rmu.Lock()
+	re := c.reex[fs]
+	if re == nil {
+		re = &reexports{}
+		c.reex[fs] = re
+	}
+	c.rmu.Unlock()
+	re.once.Do(func() { re.names = c.readReexports(fs, pkgKey, re) })
+	return re
+}
+
+var pyLang = sitter.NewLanguage(tspythonLanguage())
+
+func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]target {
+	names := map[string]target{}
+	src, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(joinRel(fs, "__init__.py"))))
+	if err != nil || len(src) == 0 {
+		return names
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	if p.SetLanguage(pyLang) != nil {
+		return names
+	}
+	tree := p.Parse(src, nil)
+	if tree == nil {
+		return names
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	cur := root.Walk()
+	defer cur.Close()
+	k := kindTable()
+	text := func(n *sitter.Node) string {
+		if n == nil {
+			return ""
+		}
+		s, e := n.StartByte(), n.EndByte()
+		if e > uint(len(src)) || s > e {
+			return ""
+		}
+		return string(src[s:e])
+	}
+	var visit func(n *sitter.Node, depth int)
+	visit = func(n *sitter.Node, depth int) {
+		for _, ch := range children(n, cur) {
+			ch := ch
+			switch k.of(&ch.node) {
+			case kImport, kImportFrom:
+				for _, ri := range readImport(k, text, &ch.node, cur) {
+					c.addReexport(fs, pkgKey, ri, names, re)
+				}
+			case kIf, kTry, kElse, kElif, kExcept, kFinally, kBlock, kWith:
+				if depth < 4 {
+					visit(&ch.node, depth+1)
+				}
+			}
+		}
+	}
+	visit(root, 0)
+	return names
+}
+
+func (c *repoCache) addReexport(fs, pkgKey string, ri rawImport, names map[string]target, re *reexports) {
+	if !ri.from {
+		for _, na := range ri.names {
+			if na.alias == "" {
+				continue // `import a.b` binds a: not a re-export of interest
+			}
+			loc := c.absolute(fs, ri.module)
+			names[na.alias] = target{key: loc.key, fs: loc.fs, inRepo: loc.inRepo}
+		}
+		return
+	}
+	var base modLoc
+	if ri.level > 0 {
+		k, d := relativeBase(pkgKey, true, fs, ri.level)
+		base = modLoc{key: joinKey(k, ri.module), fs: joinRel(d, strings.ReplaceAll(ri.module, ".", "/")), inRepo: true}
+		if ri.module == "" {
+			base.fs = d
+		}
+	} else {
+		base = c.absolute(fs, ri.module)
+	}
+	if ri.star {
+		if base.inRepo && len(re.stars) < 8 {
+			re.stars = append(re.stars, target{key: base.key, fs: base.fs, inRepo: true})
+		}
+		return
+	}
+	for _, na := range ri.names {
+		local := na.alias
+		if local == "" {
+			local = na.name
+		}
+		if base.inRepo && c.isModule(joinRel(base.fs, na.name)) {
+			names[local] = target{key: joinKey(base.key, na.name), fs: joinRel(base.fs, na.name), inRepo: true}
+			continue
+		}
+		names[local] = target{key: base.key, fs: base.fs, name: na.name, inRepo: base.inRepo}
+	}
+}

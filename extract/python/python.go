@@ -1,0 +1,2065 @@
+// Package python is knowing's Python extractor: modules, classes,
+// functions, methods, attributes and module variables, with calls (through
+// self, super, typed locals and parameters, imported modules and names,
+// package re-exports, pytest fixtures), type uses and imports.
+//
+// A file's Package is its dotted module name (src/flask/sansio/scaffold.py
+// is flask.sansio.scaffold: the package root is the highest folder holding
+// __init__.py, folders in between may lack it); a file outside any package
+// is named by its path. Scope is empty: a module sees only its own names
+// and what it imports. Imports are keyed the same way, relative ones
+// resolved against the module, so the resolver can match them.
+//
+// Calls are kept precise rather than many: a call on a value known to come
+// from outside the repository (an external module, a str, dict or list, a
+// builtin) is not recorded, so the resolver cannot guess it onto a
+// repository symbol of the same name.
+package python
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+func init() {
+	extract.Register(&extract.Language{
+		Lang:       snapshot.LangPython,
+		Grammars:   map[string]string{".py": "python", ".pyi": "python"},
+		Extract:    extractPython,
+		SelfNames:  []string{"self", "cls"},
+		SuperNames: []string{"super"},
+		// pytest and unittest collect callables named test*; fixtures and
+		// helpers in test files are flagged test but link no subject.
+		TestName: func(n string) bool { return strings.HasPrefix(n, "test") },
+	})
+}
+
+// Values a scope records for a local name.
+const (
+	vExt = "\x00ext" // an object of a type outside the repository
+	vDef = "\x00def" // a function or class defined in the enclosing function
+	// vFix prefixes a pytest fixture parameter's name: its value is what
+	// the fixture function returns, found once the file is read.
+	vFix = "\x00fix:"
+	// "" is a local of unknown type, "=a.b" an alias of the chain a.b,
+	// "call:f" the result of calling f, anything else a type name.
+)
+
+// scope is a function's local names.
+type scope struct {
+	up   *scope
+	vars map[string]string
+	cls  int32  // class whose instance self is, or -1
+	self string // the instance (or class) parameter's name
+	// clsParam: self names the class itself (a classmethod's cls).
+	clsParam bool
+}
+
+func newScope(up *scope) *scope {
+	s := &scope{up: up, vars: map[string]string{}, cls: -1}
+	if up != nil {
+		s.cls, s.self, s.clsParam = up.cls, up.self, up.clsParam
+	}
+	return s
+}
+
+func (s *scope) lookup(name string) (string, bool) {
+	for ; s != nil; s = s.up {
+		if v, ok := s.vars[name]; ok {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// isSelf reports a name that is the instance (or class) parameter.
+func (s *scope) isSelf(name string) bool {
+	if s == nil || s.cls < 0 || name != s.self {
+		return false
+	}
+	v, ok := s.lookup(name)
+	return !ok || v == "=self" || v == "=cls"
+}
+
+// binding is what an import binds a local name to.
+type binding struct {
+	key    string // module key; for a name, the module defining it
+	fs     string // module path without extension
+	name   string // imported name, "" for a module
+	inRepo bool
+}
+
+// ctx is where the walk is.
+type ctx struct {
+	from   int32 // refs go out of this symbol (-1: the file)
+	parent int32 // new symbols nest in this one
+	class  int32 // directly in this class's body, or -1
+	sc     *scope
+}
+
+type check struct {
+	ref   int
+	name  string
+	class int32 // -1: name must be a function or class of the file; else a method of this class
+}
+
+type ex struct {
+	f   *extract.File
+	r   *extract.FileResult
+	k   *kinds
+	cur *sitter.TreeCursor
+	c   *repoCache
+
+	dir    string
+	mod    string
+	isInit bool
+
+	bind    map[string]*binding
+	seenImp map[extract.Import]bool
+	modVars map[string]string // module-level variable → value type
+	top     map[string]int32  // module-level symbol by name
+	defined map[string]bool   // functions and classes of the file, any depth
+	methods map[int32]map[string]int32
+	fields  map[int32]map[string]int32
+	enums   map[int32]bool
+	checks  []check
+
+	fieldExt  map[int32]map[string]bool // class → field known to hold an outside type
+	closed    map[int32]bool            // classes without a base in the repository
+	annotated map[int32]bool            // functions with a written return type
+	test      bool                      // a test file: parameters may be fixtures
+	fixtures  []int                     // refs whose QualType names a fixture
+}
+
+func extractPython(f *extract.File, r *extract.FileResult) {
+	x := &ex{
+		f: f, r: r, k: kindTable(), c: cacheFor(f.Repo),
+		bind: map[string]*binding{}, seenImp: map[extract.Import]bool{}, modVars: map[string]string{},
+		top: map[string]int32{}, defined: map[string]bool{}, methods: map[int32]map[string]int32{},
+		fields: map[int32]map[string]int32{}, enums: map[int32]bool{},
+		fieldExt: map[int32]map[string]bool{}, annotated: map[int32]bool{}, closed: map[int32]bool{},
+		test: r.Flags&snapshot.FlagTest != 0,
+	}
+	x.dir = path.Dir(f.Path)
+	if x.dir == "." {
+		x.dir = ""
+	}
+	x.mod, x.isInit = moduleKey(x.c, f.Path)
+	r.Package, r.Scope = x.mod, ""
+	x.cur = f.Root.Walk()
+	defer x.cur.Close()
+	x.walk(f.Root, ctx{from: -1, parent: -1, class: -1})
+	x.finish()
+}
+
+func (x *ex) text(n *sitter.Node) string { return x.f.Text(n) }
+
+func (x *ex) add(s extract.Symbol) int32 {
+	x.r.Symbols = append(x.r.Symbols, s)
+	return int32(len(x.r.Symbols) - 1)
+}
+
+func (x *ex) ref(from int32, kind extract.RefKind, name, qual, qt string, line uint32) int {
+	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: kind, Name: name, Qual: qual, QualType: qt, Line: line})
+	return len(x.r.Refs) - 1
+}
+
+func (x *ex) exported(name string, parent int32) snapshot.Flags {
+	if parent >= 0 && x.r.Symbols[parent].Kind.IsCallable() {
+		return 0
+	}
+	if strings.HasPrefix(name, "_") && !isDunder(name) {
+		return 0
+	}
+	return snapshot.FlagExported
+}
+
+// finish settles what needed the whole file: fixture parameters, result
+// types of this file's functions, and references whose condition failed (a
+// builtin name the file does not define, an argument that names no
+// function or method of the file).
+func (x *ex) finish() {
+	x.resolveFixtures()
+	x.localResults()
+	if len(x.checks) == 0 {
+		return
+	}
+	drop := map[int]bool{}
+	for _, ch := range x.checks {
+		if ch.class < 0 {
+			if !x.defined[ch.name] {
+				drop[ch.ref] = true
+			}
+		} else if _, ok := x.methods[ch.class][ch.name]; !ok {
+			drop[ch.ref] = true
+		}
+	}
+	out := x.r.Refs[:0]
+	for i, rf := range x.r.Refs {
+		if !drop[i] {
+			out = append(out, rf)
+		}
+	}
+	x.r.Refs = out
+}
+
+// localResults replaces "call:self.m" and "call:f" types with the result
+// type of m or f when this file declares it (self.config =
+// self.make_config() with make_config -> Config).
+func (x *ex) localResults() {
+	for i := range x.r.Symbols {
+		s := &x.r.Symbols[i]
+		for step := 0; step < 3 && strings.HasPrefix(s.Type, "call:"); step++ {
+			t := x.localResult(int32(i), s.Type[len("call:"):])
+			if t == "" {
+				break
+			}
+			s.Type = t
+		}
+	}
+}
+
+func (x *ex) localResult(si int32, call string) string {
+	qual, name, dotted := strings.Cut(call, ".")
+	var fn int32 = -1
+	cls := int32(-1)
+	switch {
+	case !dotted:
+		name = qual
+		if id, ok := x.top[name]; ok {
+			fn = id
+		}
+	case qual == "self" || qual == "cls":
+		for p := x.r.Symbols[si].Parent; p >= 0; p = x.r.Symbols[p].Parent {
+			if x.r.Symbols[p].Kind.IsType() {
+				cls = p
+				break
+			}
+		}
+		if id, ok := x.methods[cls][name]; ok && cls >= 0 {
+			fn = id
+		}
+	}
+	if fn < 0 || fn == si {
+		return ""
+	}
+	f := &x.r.Symbols[fn]
+	switch {
+	case f.Kind.IsType():
+		return f.Name
+	case !f.Kind.IsCallable():
+		return ""
+	case f.Type == "Self" && cls >= 0:
+		return x.r.Symbols[cls].Name
+	}
+	return f.Type
+}
+
+// pytestBuiltin are pytest's own fixtures: objects outside the repository.
+var pytestBuiltin = setOf(`monkeypatch tmp_path tmpdir capsys capfd capsysbinary capfdbinary caplog
+request pytestconfig recwarn tmp_path_factory tmpdir_factory cache doctest_namespace
+record_property record_testsuite_property record_xml_attribute testdir pytester mocker
+event_loop subtests`)
+
+// resolveFixtures turns fixture parameters into "the result of the fixture
+// function": defined in this file, or in the nearest conftest.py, which is
+// imported under a name no code can spell.
+func (x *ex) resolveFixtures() {
+	if len(x.fixtures) == 0 {
+		return
+	}
+	conftest := ""
+	if x.c != nil {
+		d := x.dir
+		if path.Base(x.f.Path) == "conftest.py" {
+			d = parentDir(d)
+			if x.dir == "" {
+				d = "\x00"
+			}
+		}
+		for d != "\x00" {
+			if p := joinRel(d, "conftest.py"); x.c.isFile(p) {
+				conftest, _ = moduleKey(x.c, p)
+				break
+			}
+			if d == "" {
+				break
+			}
+			d = parentDir(d)
+		}
+	}
+	used := false
+	for _, i := range x.fixtures {
+		rf := &x.r.Refs[i]
+		name := strings.TrimPrefix(rf.QualType, vFix)
+		switch {
+		case x.defined[name]:
+			rf.QualType = "call:" + name
+		case conftest != "":
+			rf.QualType = "call:" + conftestAlias + "." + name
+			used = true
+		default:
+			rf.QualType = ""
+		}
+	}
+	if used {
+		x.emit(extract.Import{Path: conftest, Alias: conftestAlias})
+	}
+}
+
+const conftestAlias = "__conftest__"
+
+// walk visits a statement or expression.
+func (x *ex) walk(n *sitter.Node, c ctx) {
+	switch x.k.of(n) {
+	case kFuncDef:
+		x.function(n, n, nil, c)
+		return
+	case kClassDef:
+		x.class(n, n, nil, c)
+		return
+	case kDecorated:
+		def := n.ChildByFieldId(x.k.fDefinition)
+		var decos []sitter.Node
+		for _, ch := range named(n, x.cur) {
+			if x.k.of(&ch) == kDecorator {
+				decos = append(decos, ch)
+			}
+		}
+		switch x.k.of(def) {
+		case kFuncDef:
+			x.function(def, n, decos, c)
+		case kClassDef:
+			x.class(def, n, decos, c)
+		}
+		return
+	case kImport, kImportFrom:
+		for _, ri := range readImport(x.k, x.text, n, x.cur) {
+			x.addImport(ri)
+		}
+		return
+	case kFutureImport, kIdentifier, kComment, kGlobal, kNonlocal, kNone, kInteger, kFloat,
+		kTrue, kFalse, kEllipsis, kStringContent, kPass, kKeywordIdentifier:
+		return
+	case kExprStmt:
+		for _, ch := range named(n, x.cur) {
+			if x.k.of(&ch) == kAssignment {
+				x.assign(&ch, n, c)
+			} else {
+				x.walk(&ch, c)
+			}
+		}
+		return
+	case kAssignment:
+		x.assign(n, n, c)
+		return
+	case kCall:
+		x.call(n, c)
+		return
+	case kLambda:
+		x.lambda(n, c)
+		return
+	case kListComp, kSetComp, kDictComp, kGenExpr:
+		x.comprehension(n, c)
+		return
+	case kFor:
+		if c.sc != nil {
+			x.bindNames(n.ChildByFieldId(x.k.fLeft), c.sc)
+		}
+	case kWithItem:
+		x.withItem(n, c)
+		return
+	case kExcept:
+		x.except(n, c)
+		return
+	case kNamedExpr:
+		v := n.ChildByFieldId(x.k.fValue)
+		if v != nil {
+			x.walk(v, c)
+		}
+		if c.sc != nil {
+			if nm := n.ChildByFieldId(x.k.fName); nm != nil {
+				x.setLocal(c.sc, x.text(nm), x.valueType(v, c))
+			}
+		}
+		return
+	case kType:
+		x.typeRefs(n, c.from, extract.RefType)
+		return
+	case kReturn:
+		x.returned(n, c)
+	case kYield:
+		if x.test {
+			x.returned(n, c)
+		}
+	case kTypeAlias:
+		x.typeAlias(n, c)
+		return
+	}
+	for _, ch := range named(n, x.cur) {
+		x.walk(&ch, c)
+	}
+}
+
+// returned infers an unannotated function's result type from what it
+// returns (or, for a pytest fixture, yields): a class instance, a typed
+// local, self.
+func (x *ex) returned(n *sitter.Node, c ctx) {
+	if c.from < 0 || x.annotated[c.from] || c.sc == nil || n.NamedChildCount() != 1 {
+		return
+	}
+	s := &x.r.Symbols[c.from]
+	if !s.Kind.IsCallable() || s.Type != "" {
+		return
+	}
+	e := n.NamedChild(0)
+	if x.k.of(e) == kIdentifier && c.sc.isSelf(x.text(e)) && !c.sc.clsParam {
+		s.Type = "Self"
+		return
+	}
+	vt := x.valueType(e, c)
+	if strings.HasPrefix(vt, vFix) {
+		return
+	}
+	s.Type = typeOnly(vt)
+}
+
+// ---- declarations ----
+
+type decoInfo struct {
+	static, classm, prop, overload, accessor bool
+}
+
+func (x *ex) decoFlags(decos []sitter.Node, name string) decoInfo {
+	var d decoInfo
+	for i := range decos {
+		e := x.decoExpr(&decos[i])
+		if e == nil {
+			continue
+		}
+		if x.k.of(e) == kCall {
+			e = e.ChildByFieldId(x.k.fFunction)
+		}
+		ch := x.chain(e)
+		switch lastPart(ch) {
+		case "staticmethod":
+			d.static = true
+		case "classmethod":
+			d.classm = true
+		case "property", "cached_property":
+			d.prop = true
+		case "overload":
+			d.overload = true
+		case "setter", "getter", "deleter":
+			if strings.TrimSuffix(ch, "."+lastPart(ch)) == name {
+				d.accessor = true
+			}
+		}
+	}
+	return d
+}
+
+func (x *ex) decoExpr(d *sitter.Node) *sitter.Node {
+	for _, ch := range named(d, x.cur) {
+		if x.k.of(&ch) != kComment {
+			c := ch
+			return &c
+		}
+	}
+	return nil
+}
+
+// headerEnd is where a def or class header ends: before its colon.
+func (x *ex) header(def *sitter.Node) string {
+	end := def.EndByte()
+	for _, ch := range children(def, x.cur) {
+		if !ch.named && x.text(&ch.node) == ":" {
+			end = ch.node.StartByte()
+			break
+		}
+	}
+	start := def.StartByte()
+	if end > uint(len(x.f.Src)) || start > end {
+		return ""
+	}
+	return strings.Join(strings.Fields(string(x.f.Src[start:end])), " ")
+}
+
+// signature is the header with its decorators, on one line.
+func (x *ex) signature(def *sitter.Node, decos []sitter.Node) string {
+	h := x.header(def)
+	if len(h) > 240 {
+		return capText(h, 240)
+	}
+	var b strings.Builder
+	for i := range decos {
+		d := extract.FirstLine(x.text(&decos[i]))
+		if len(d) > 80 {
+			d = capText(d, 80)
+		}
+		if b.Len()+len(d)+len(h) > 300 {
+			break
+		}
+		b.WriteString(d)
+		b.WriteByte(' ')
+	}
+	b.WriteString(h)
+	return b.String()
+}
+
+// blockDoc is the docstring opening a block.
+func (x *ex) blockDoc(body *sitter.Node) string {
+	if body == nil {
+		return ""
+	}
+	x.cur.Reset(*body)
+	if !x.cur.GotoFirstChild() {
+		return ""
+	}
+	for {
+		n := *x.cur.Node()
+		switch x.k.of(&n) {
+		case kComment:
+		case kExprStmt:
+			if n.NamedChildCount() == 1 {
+				s := n.NamedChild(0)
+				if x.k.of(s) == kString {
+					return docstring(x.text(s))
+				}
+			}
+			return ""
+		default:
+			if n.IsNamed() {
+				return ""
+			}
+		}
+		if !x.cur.GotoNextSibling() {
+			return ""
+		}
+	}
+}
+
+// comments is the block of comment lines right above n, at its indentation.
+func (x *ex) comments(n *sitter.Node) string {
+	line := extract.Line(n)
+	col := n.StartPosition().Column
+	p := n.PrevSibling()
+	if p == nil {
+		if par := n.Parent(); par != nil && x.k.of(par) == kBlock {
+			p = par.PrevSibling()
+		}
+	}
+	var parts []string
+	for p != nil && x.k.of(p) == kComment && extract.EndLine(p)+1 >= line && p.StartPosition().Column == col && len(parts) < 40 {
+		parts = append(parts, cleanComment(x.text(p)))
+		line = extract.Line(p)
+		p = p.PrevSibling()
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return capText(strings.TrimSpace(strings.Join(parts, "\n")), maxDoc)
+}
+
+// attrDoc documents an attribute: #: comments above, or a string below.
+func (x *ex) attrDoc(stmt *sitter.Node) string {
+	if d := x.comments(stmt); d != "" {
+		return d
+	}
+	if nx := stmt.NextNamedSibling(); nx != nil && x.k.of(nx) == kExprStmt && nx.NamedChildCount() == 1 {
+		if s := nx.NamedChild(0); x.k.of(s) == kString {
+			return docstring(x.text(s))
+		}
+	}
+	return ""
+}
+
+func (x *ex) function(def, outer *sitter.Node, decos []sitter.Node, c ctx) {
+	name := x.text(def.ChildByFieldId(x.k.fName))
+	if name == "" {
+		return
+	}
+	d := x.decoFlags(decos, name)
+	if d.overload {
+		return // a typing stub; the implementation follows
+	}
+	isMethod := c.class >= 0
+	body := def.ChildByFieldId(x.k.fBody)
+	ret := def.ChildByFieldId(x.k.fReturnType)
+	var id int32 = -1
+	if d.accessor && isMethod {
+		if m, ok := x.methods[c.class][name]; ok {
+			id = m // a property's setter or deleter: part of the property
+			if e := extract.EndLine(def); e > x.r.Symbols[id].End {
+				x.r.Symbols[id].End = e
+			}
+		}
+	}
+	if id < 0 {
+		kind := snapshot.KindFunction
+		if isMethod {
+			kind = snapshot.KindMethod
+			if name == "__init__" {
+				kind = snapshot.KindConstructor
+			}
+		}
+		s := extract.Symbol{
+			Name: name, Kind: kind, Parent: c.parent, Start: extract.Line(outer), End: extract.EndLine(def),
+			Signature: x.signature(def, decos), Doc: x.blockDoc(body), Flags: x.exported(name, c.parent),
+		}
+		if s.Doc == "" {
+			s.Doc = x.comments(outer)
+		}
+		if ret != nil {
+			s.Type = typeOnly(x.typeName(ret))
+		}
+		id = x.add(s)
+		if ret != nil {
+			x.annotated[id] = true
+		}
+		x.defined[name] = true
+		switch {
+		case isMethod:
+			m := x.methods[c.class]
+			if m == nil {
+				m = map[string]int32{}
+				x.methods[c.class] = m
+			}
+			if _, ok := m[name]; !ok {
+				m[name] = id
+			}
+		case c.sc != nil:
+			c.sc.vars[name] = vDef
+		case c.parent < 0:
+			if _, ok := x.top[name]; !ok {
+				x.top[name] = id
+			}
+		}
+	}
+	dc := ctx{from: id, parent: c.parent, class: c.class, sc: c.sc}
+	for i := range decos {
+		x.decorator(&decos[i], dc)
+	}
+	sc := newScope(c.sc)
+	hasSelf := isMethod && !d.static
+	if isMethod {
+		sc.cls, sc.self, sc.clsParam = -1, "", false
+		if hasSelf {
+			sc.cls, sc.clsParam = c.class, d.classm
+		}
+	}
+	x.params(def.ChildByFieldId(x.k.fParameters), id, sc, hasSelf, d.classm, dc)
+	if ret != nil {
+		x.typeRefs(ret, id, extract.RefTypeHint)
+	}
+	if body != nil {
+		x.walk(body, ctx{from: id, parent: id, class: -1, sc: sc})
+	}
+}
+
+func (x *ex) params(pl *sitter.Node, id int32, sc *scope, hasSelf, classm bool, outer ctx) {
+	if pl == nil {
+		return
+	}
+	first := true
+	for _, p := range named(pl, x.cur) {
+		var nameNode, typ, def *sitter.Node
+		splat := false
+		switch x.k.of(&p) {
+		case kIdentifier:
+			nameNode = &p
+		case kTypedParam:
+			typ = p.ChildByFieldId(x.k.fType)
+			for _, ch := range named(&p, x.cur) {
+				switch x.k.of(&ch) {
+				case kIdentifier:
+					c := ch
+					nameNode = &c
+				case kListSplatPattern, kDictSplatPattern:
+					splat = true
+					if ch.NamedChildCount() > 0 {
+						nameNode = ch.NamedChild(0)
+					}
+				}
+				if nameNode != nil {
+					break
+				}
+			}
+		case kDefaultParam:
+			nameNode, def = p.ChildByFieldId(x.k.fName), p.ChildByFieldId(x.k.fValue)
+		case kTypedDefaultParam:
+			nameNode, typ, def = p.ChildByFieldId(x.k.fName), p.ChildByFieldId(x.k.fType), p.ChildByFieldId(x.k.fValue)
+		case kListSplatPattern, kDictSplatPattern:
+			splat = true
+			if p.NamedChildCount() > 0 {
+				nameNode = p.NamedChild(0)
+			}
+		default:
+			continue
+		}
+		if def != nil {
+			x.walk(def, outer)
+		}
+		if typ != nil {
+			x.typeRefs(typ, id, extract.RefTypeHint)
+		}
+		if nameNode == nil || x.k.of(nameNode) != kIdentifier {
+			first = false
+			continue
+		}
+		name := x.text(nameNode)
+		if first && hasSelf {
+			first = false
+			sc.self = name
+			switch {
+			case typ != nil:
+				sc.vars[name] = x.typeName(typ)
+			case classm && name != "cls":
+				sc.vars[name] = "=cls"
+			case !classm && name != "self":
+				sc.vars[name] = "=self"
+			}
+			continue
+		}
+		first = false
+		if name == sc.self {
+			sc.cls, sc.self = -1, "" // a nested function's own parameter hides self
+		}
+		t := ""
+		switch {
+		case splat:
+			t = vExt // *args is a tuple, **kwargs a dict
+		case typ != nil:
+			t = x.typeName(typ)
+		case x.test && def == nil && pytestBuiltin[name]:
+			t = vExt
+		case x.test && def == nil:
+			t = vFix + name
+		}
+		sc.vars[name] = t
+	}
+}
+
+func (x *ex) decorator(d *sitter.Node, c ctx) {
+	e := x.decoExpr(d)
+	if e == nil {
+		return
+	}
+	line := extract.Line(d)
+	switch x.k.of(e) {
+	case kIdentifier:
+		x.bareCall(x.text(e), c, line)
+	case kAttribute:
+		switch x.text(e.ChildByFieldId(x.k.fAttribute)) {
+		case "setter", "getter", "deleter":
+			return
+		}
+		x.attrCall(e, c, line)
+	case kCall:
+		x.call(e, c)
+	default:
+		x.walk(e, c)
+	}
+}
+
+func (x *ex) class(def, outer *sitter.Node, decos []sitter.Node, c ctx) {
+	name := x.text(def.ChildByFieldId(x.k.fName))
+	if name == "" {
+		return
+	}
+	kind := snapshot.KindClass
+	var ext []string
+	var rest []sitter.Node
+	repoBase := false // a base that may be in the repository
+	if sup := def.ChildByFieldId(x.k.fSuperclasses); sup != nil {
+		for _, a := range named(sup, x.cur) {
+			base := &a
+			switch x.k.of(base) {
+			case kSubscript:
+				base = base.ChildByFieldId(x.k.fValue)
+			case kKeywordArg:
+				if x.text(a.ChildByFieldId(x.k.fName)) == "metaclass" && lastPart(x.chain(a.ChildByFieldId(x.k.fValue))) == "ABCMeta" {
+					kind = snapshot.KindInterface
+				}
+				rest = append(rest, a)
+				continue
+			}
+			ch := x.chain(base)
+			if ch == "" {
+				rest = append(rest, a)
+				continue
+			}
+			switch lastPart(ch) {
+			case "Protocol", "ABC":
+				if kind == snapshot.KindClass {
+					kind = snapshot.KindInterface
+				}
+			case "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag":
+				kind = snapshot.KindEnum
+			case "NamedTuple", "TypedDict":
+				kind = snapshot.KindStruct
+			}
+			if x.maybeRepoType(ch) {
+				repoBase = true
+			}
+			if lp := lastPart(ch); lp == "ABC" || typingNames[lp] && !x.maybeRepoType(ch) {
+				continue // object, Generic, Protocol, TypedDict: no base worth an edge
+			}
+			ext = append(ext, x.baseName(ch))
+		}
+	}
+	body := def.ChildByFieldId(x.k.fBody)
+	s := extract.Symbol{
+		Name: name, Kind: kind, Parent: c.parent, Start: extract.Line(outer), End: extract.EndLine(def),
+		Signature: x.signature(def, decos), Doc: x.blockDoc(body), Flags: x.exported(name, c.parent), Extends: ext,
+	}
+	if s.Doc == "" {
+		s.Doc = x.comments(outer)
+	}
+	id := x.add(s)
+	x.defined[name] = true
+	if kind == snapshot.KindEnum {
+		x.enums[id] = true
+	}
+	if !repoBase {
+		x.closed[id] = true
+	}
+	switch {
+	case c.class >= 0:
+	case c.sc != nil:
+		c.sc.vars[name] = vDef
+	case c.parent < 0:
+		if _, ok := x.top[name]; !ok {
+			x.top[name] = id
+		}
+	}
+	dc := ctx{from: id, parent: c.parent, class: c.class, sc: c.sc}
+	for i := range decos {
+		x.decorator(&decos[i], dc)
+	}
+	for i := range rest {
+		x.walk(&rest[i], dc)
+	}
+	if body != nil {
+		x.walk(body, ctx{from: id, parent: id, class: id, sc: c.sc})
+	}
+}
+
+// baseName rewrites a base class written through a module alias to the
+// module that defines it (flask.Flask → flask.app.Flask).
+func (x *ex) maybeRepoType(ch string) bool {
+	first, _, dotted := strings.Cut(ch, ".")
+	if b := x.bind[first]; b != nil {
+		return b.inRepo
+	}
+	if !dotted && (builtins[first] || typingNames[first]) && !x.defined[first] {
+		return false
+	}
+	return true
+}
+
+func (x *ex) baseName(ch string) string {
+	first, rest, ok := strings.Cut(ch, ".")
+	if !ok {
+		return ch
+	}
+	b := x.bind[first]
+	if b == nil || b.name != "" || !b.inRepo {
+		return ch
+	}
+	mid, name := "", rest
+	if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+		mid, name = rest[:i], rest[i+1:]
+	}
+	q, _, nm, ok := x.viaModule(b, first, mid, name)
+	if !ok {
+		return ch
+	}
+	return q + "." + nm
+}
+
+func (x *ex) typeAlias(n *sitter.Node, c ctx) {
+	left, right := n.ChildByFieldId(x.k.fLeft), n.ChildByFieldId(x.k.fRight)
+	name := ""
+	if left != nil && left.NamedChildCount() > 0 {
+		l := left.NamedChild(0)
+		if x.k.of(l) == kGenericType && l.NamedChildCount() > 0 {
+			l = l.NamedChild(0)
+		}
+		if x.k.of(l) == kIdentifier {
+			name = x.text(l)
+		}
+	}
+	from := c.from
+	if name != "" && c.sc == nil {
+		from = x.add(extract.Symbol{Name: name, Kind: snapshot.KindTypeAlias, Parent: c.parent,
+			Start: extract.Line(n), End: extract.EndLine(n), Signature: extract.FirstLine(x.text(n)),
+			Doc: x.comments(n), Flags: x.exported(name, c.parent)})
+		if c.parent < 0 {
+			x.top[name] = from
+		}
+	}
+	if right != nil {
+		x.typeRefs(right, from, extract.RefType)
+	}
+}
+
+// ---- assignments ----
+
+func (x *ex) assign(n, stmt *sitter.Node, c ctx) {
+	left, right, typ := n.ChildByFieldId(x.k.fLeft), n.ChildByFieldId(x.k.fRight), n.ChildByFieldId(x.k.fType)
+	vt := ""
+	if typ != nil {
+		vt = x.typeName(typ)
+	}
+	if vt == "" && right != nil {
+		vt = x.valueType(right, c)
+	}
+	from := c.from
+	switch x.k.of(left) {
+	case kIdentifier:
+		name := x.text(left)
+		switch {
+		case c.class >= 0:
+			if id := x.classAttr(c.class, name, stmt, right, typ, vt); id >= 0 {
+				from = id
+			}
+		case c.sc != nil:
+			x.setLocal(c.sc, name, vt)
+		default:
+			if id := x.moduleVar(name, stmt, right, typ, vt); id >= 0 {
+				from = id
+			}
+		}
+	case kAttribute:
+		obj := left.ChildByFieldId(x.k.fObject)
+		if c.sc != nil && x.k.of(obj) == kIdentifier && c.sc.isSelf(x.text(obj)) {
+			x.instanceField(c.sc.cls, x.text(left.ChildByFieldId(x.k.fAttribute)), stmt, vt)
+		} else if x.chain(obj) == "" {
+			x.walk(obj, c)
+		}
+	case kPatternList, kTuplePattern, kListPattern, kTuple, kList:
+		x.bindTargets(left, stmt, c)
+	default:
+		if left != nil {
+			x.walk(left, c)
+		}
+	}
+	if typ != nil {
+		x.typeRefs(typ, from, extract.RefType)
+	}
+	if right != nil {
+		rc := c
+		rc.from = from
+		x.walk(right, rc)
+	}
+}
+
+// bindTargets declares the names of an unpacking assignment.
+func (x *ex) bindTargets(n, stmt *sitter.Node, c ctx) {
+	for _, t := range named(n, x.cur) {
+		switch x.k.of(&t) {
+		case kIdentifier:
+			name := x.text(&t)
+			switch {
+			case c.class >= 0:
+				x.classAttr(c.class, name, stmt, nil, nil, "")
+			case c.sc != nil:
+				x.setLocal(c.sc, name, "")
+			default:
+				x.moduleVar(name, stmt, nil, nil, "")
+			}
+		case kAttribute:
+			obj := t.ChildByFieldId(x.k.fObject)
+			if c.sc != nil && x.k.of(obj) == kIdentifier && c.sc.isSelf(x.text(obj)) {
+				x.instanceField(c.sc.cls, x.text(t.ChildByFieldId(x.k.fAttribute)), stmt, "")
+			}
+		case kPatternList, kTuplePattern, kListPattern, kTuple, kList, kListSplatPattern, kListSplat:
+			x.bindTargets(&t, stmt, c)
+		default:
+			x.walk(&t, c)
+		}
+	}
+}
+
+// bindNames declares loop and comprehension variables as untyped locals.
+func (x *ex) bindNames(n *sitter.Node, sc *scope) {
+	if n == nil || sc == nil {
+		return
+	}
+	switch x.k.of(n) {
+	case kIdentifier:
+		sc.vars[x.text(n)] = ""
+	case kPatternList, kTuplePattern, kListPattern, kTuple, kList, kListSplatPattern, kParenExpr:
+		for _, t := range named(n, x.cur) {
+			x.bindNames(&t, sc)
+		}
+	}
+}
+
+func (x *ex) setLocal(sc *scope, name, vt string) {
+	if vt == "" {
+		if _, ok := sc.vars[name]; !ok {
+			sc.vars[name] = ""
+		}
+		return
+	}
+	if strings.HasPrefix(vt, "=") || strings.HasPrefix(vt, "call:") {
+		if first, _, _ := strings.Cut(vt[strings.IndexAny(vt, "=:")+1:], "."); first == name {
+			return // x = x.parent(), x = x.strip(): not in terms of itself
+		}
+	}
+	sc.vars[name] = vt
+}
+
+// typeOnly keeps the value types a symbol's Type can hold: a type name, or
+// "call:f" for the result of a function; a class called is its type.
+func typeOnly(vt string) string {
+	switch {
+	case vt == "" || vt == vExt || vt == vDef || strings.HasPrefix(vt, "="):
+		return ""
+	case strings.HasPrefix(vt, "call:"):
+		if startsUpper(lastPart(vt[len("call:"):])) {
+			return vt[len("call:"):]
+		}
+	}
+	return vt
+}
+
+// noteFieldType remembers fields that hold objects from outside the
+// repository (dicts, lists, library objects): calls on them are not
+// guessed.
+func (x *ex) noteFieldType(cls int32, name, vt string) {
+	m := x.fieldExt[cls]
+	if m == nil {
+		m = map[string]bool{}
+		x.fieldExt[cls] = m
+	}
+	switch {
+	case vt == vExt:
+		if _, seen := m[name]; !seen {
+			m[name] = true
+		}
+	case vt != "":
+		m[name] = false
+	}
+}
+
+func (x *ex) classAttr(cls int32, name string, stmt, right, typ *sitter.Node, vt string) int32 {
+	x.noteFieldType(cls, name, vt)
+	if fs := x.fields[cls]; fs != nil {
+		if id, ok := fs[name]; ok {
+			if x.r.Symbols[id].Type == "" {
+				x.r.Symbols[id].Type = typeOnly(vt)
+			}
+			return id
+		}
+	}
+	if _, ok := x.methods[cls][name]; ok {
+		return -1
+	}
+	kind := snapshot.KindField
+	if x.enums[cls] && typ == nil && !isDunder(name) && !strings.HasPrefix(name, "_") {
+		kind = snapshot.KindConstant // an enum member is an instance of its enum
+		vt = x.r.Symbols[cls].Name
+	}
+	return x.newField(cls, name, kind, stmt, vt)
+}
+
+func (x *ex) newField(cls int32, name string, kind snapshot.Kind, stmt *sitter.Node, vt string) int32 {
+	id := x.add(extract.Symbol{
+		Name: name, Kind: kind, Parent: cls, Start: extract.Line(stmt), End: extract.EndLine(stmt),
+		Signature: extract.FirstLine(x.text(stmt)), Doc: x.attrDoc(stmt), Type: typeOnly(vt), Flags: x.exported(name, cls),
+	})
+	fs := x.fields[cls]
+	if fs == nil {
+		fs = map[string]int32{}
+		x.fields[cls] = fs
+	}
+	fs[name] = id
+	return id
+}
+
+// instanceField declares self.name, assigned in a method, on the class.
+func (x *ex) instanceField(cls int32, name string, stmt *sitter.Node, vt string) {
+	if cls < 0 || name == "" {
+		return
+	}
+	x.noteFieldType(cls, name, vt)
+	if id, ok := x.fields[cls][name]; ok {
+		s := &x.r.Symbols[id]
+		if s.Type == "" {
+			s.Type = typeOnly(vt)
+		}
+		return
+	}
+	if _, ok := x.methods[cls][name]; ok {
+		return
+	}
+	x.newField(cls, name, snapshot.KindField, stmt, vt)
+}
+
+var typeVarCalls = setOf(`TypeVar NewType ParamSpec TypeVarTuple TypeAliasType`)
+
+func (x *ex) moduleVar(name string, stmt, right, typ *sitter.Node, vt string) int32 {
+	if isDunder(name) || name == "_" {
+		return -1
+	}
+	if vt != "" || x.modVars[name] == "" {
+		x.modVars[name] = vt
+	}
+	if id, ok := x.top[name]; ok {
+		if s := &x.r.Symbols[id]; !s.Kind.IsCallable() && !s.Kind.IsType() && s.Type == "" {
+			s.Type = typeOnly(vt)
+		}
+		return id
+	}
+	kind := snapshot.KindVariable
+	switch {
+	case typ != nil && lastPart(x.text(typ)) == "TypeAlias":
+		kind = snapshot.KindTypeAlias
+	case right != nil && x.k.of(right) == kCall && typeVarCalls[lastPart(x.chain(right.ChildByFieldId(x.k.fFunction)))]:
+		kind = snapshot.KindTypeAlias
+	case right != nil && x.k.of(right) == kSubscript && startsUpper(name) && typingNames[lastPart(x.chain(right.ChildByFieldId(x.k.fValue)))]:
+		kind = snapshot.KindTypeAlias
+	case isUpperName(name):
+		kind = snapshot.KindConstant
+	}
+	t := typeOnly(vt)
+	if kind == snapshot.KindTypeAlias {
+		t = ""
+	}
+	id := x.add(extract.Symbol{
+		Name: name, Kind: kind, Parent: -1, Start: extract.Line(stmt), End: extract.EndLine(stmt),
+		Signature: extract.FirstLine(x.text(stmt)), Doc: x.attrDoc(stmt), Type: t, Flags: x.exported(name, -1),
+	})
+	x.top[name] = id
+	return id
+}
+
+// ---- expressions ----
+
+// chain renders a.b.c for identifiers and attribute chains, else "".
+func (x *ex) chain(n *sitter.Node) string {
+	if n == nil {
+		return ""
+	}
+	switch x.k.of(n) {
+	case kIdentifier:
+		return x.text(n)
+	case kAttribute:
+		left := x.chain(n.ChildByFieldId(x.k.fObject))
+		if left == "" {
+			return ""
+		}
+		return left + "." + x.text(n.ChildByFieldId(x.k.fAttribute))
+	case kDottedName:
+		return stripSpace(x.text(n))
+	}
+	return ""
+}
+
+func (x *ex) call(n *sitter.Node, c ctx) {
+	fn := n.ChildByFieldId(x.k.fFunction)
+	line := extract.Line(n)
+	switch x.k.of(fn) {
+	case kIdentifier:
+		x.bareCall(x.text(fn), c, line)
+	case kAttribute:
+		x.attrCall(fn, c, line)
+	default:
+		if fn != nil {
+			x.walk(fn, c)
+		}
+	}
+	if args := n.ChildByFieldId(x.k.fArguments); args != nil {
+		if x.k.of(args) == kArgList {
+			x.args(args, c)
+		} else {
+			x.walk(args, c)
+		}
+	}
+}
+
+func (x *ex) bareCall(name string, c ctx, line uint32) {
+	if v, ok := c.sc.lookup(name); ok {
+		if v == vDef {
+			x.ref(c.from, extract.RefCall, name, "", "", line)
+		}
+		return // a local variable or parameter called
+	}
+	if c.sc != nil && c.sc.clsParam && c.sc.isSelf(name) {
+		x.ref(c.from, extract.RefCall, x.r.Symbols[c.sc.cls].Name, "", "", line) // cls(...)
+		return
+	}
+	if b := x.bind[name]; b != nil {
+		if b.inRepo && b.name != "" {
+			x.ref(c.from, extract.RefCall, name, "", "", line)
+		}
+		return
+	}
+	if _, ok := x.modVars[name]; ok && !x.defined[name] {
+		return // a module variable called: its value is unknown
+	}
+	i := x.ref(c.from, extract.RefCall, name, "", "", line)
+	if builtins[name] {
+		x.checks = append(x.checks, check{ref: i, name: name, class: -1})
+	}
+}
+
+func (x *ex) attrCall(fn *sitter.Node, c ctx, line uint32) {
+	name := x.text(fn.ChildByFieldId(x.k.fAttribute))
+	obj := fn.ChildByFieldId(x.k.fObject)
+	if qual, qt, nm, ok := x.receiver(obj, name, c); ok && name != "" {
+		i := x.ref(c.from, extract.RefCall, nm, qual, qt, line)
+		if strings.HasPrefix(qt, vFix) {
+			x.fixtures = append(x.fixtures, i)
+		}
+	}
+	if x.chain(obj) == "" && obj != nil {
+		x.walk(obj, c)
+	}
+}
+
+// receiver describes the object a method is called on: the qualifier as
+// the resolver reads it, and its type when known. ok is false when the
+// call is on a literal or on something outside the repository.
+func (x *ex) receiver(obj *sitter.Node, name string, c ctx) (qual, qt, nm string, ok bool) {
+	switch x.k.of(obj) {
+	case kIdentifier, kAttribute:
+		ch := x.chain(obj)
+		if ch == "" {
+			return "?", "", name, true
+		}
+		return x.qualify(ch, name, c)
+	case kCall:
+		ich := x.chain(obj.ChildByFieldId(x.k.fFunction))
+		switch ich {
+		case "super":
+			if c.sc != nil && c.sc.cls >= 0 && x.closed[c.sc.cls] {
+				return "", "", "", false // the parent is outside the repository
+			}
+			return "super", "", name, true
+		case "":
+			return x.unknown(name)
+		}
+		ct := x.callType(ich, c)
+		switch ct {
+		case vExt:
+			return "", "", "", false
+		case "":
+			return x.unknown(name)
+		}
+		return lastPart(ich) + "()", ct, name, true
+	case kString, kConcatString, kInteger, kFloat, kList, kDictionary, kSet, kListComp, kDictComp,
+		kSetComp, kTuple, kGenExpr, kTrue, kFalse, kNone:
+		return "", "", "", false
+	case kParenExpr:
+		if obj.NamedChildCount() == 1 {
+			return x.receiver(obj.NamedChild(0), name, c)
+		}
+	}
+	return x.unknown(name)
+}
+
+// builtinValues are builtins whose result is a builtin object.
+var builtinValues = setOf(`dict list set str tuple frozenset bytes int float bool bytearray sorted
+open repr format len range enumerate zip map filter reversed hex oct bin chr ord abs round sum
+memoryview id hash ascii divmod`)
+
+// builtinMethods are methods of str, bytes, list, dict, set and files. On
+// an object of unknown type they are almost never the repository's.
+var builtinMethods = setOf(`append extend insert pop remove clear copy update get setdefault items
+keys values popitem add discard difference union intersection issubset issuperset split rsplit
+strip lstrip rstrip join lower upper casefold capitalize title startswith endswith replace format
+format_map encode decode find rfind index rindex count sort reverse partition rpartition
+splitlines isdigit isalpha isalnum isspace isupper islower isidentifier zfill ljust rjust center
+expandtabs translate maketrans removeprefix removesuffix read readline readlines write writelines
+close flush seek tell fileno truncate hex fromkeys`)
+
+// unknown is the receiver of a call on an object of unknown type: left to
+// the resolver (which may find a unique method of that name), except for
+// the methods of builtin types.
+func (x *ex) unknown(name string) (qual, qt, nm string, ok bool) {
+	if builtinMethods[name] {
+		return "", "", "", false
+	}
+	return "?", "", name, true
+}
+
+// qualify turns a receiver chain into the resolver's qualifier and type:
+// aliases are expanded (app = self.app), typed locals give their type,
+// module aliases follow package re-exports.
+func (x *ex) qualify(ch, name string, c ctx) (qual, qt, nm string, ok bool) {
+	// A builtin type's method (get, update, append) reached through
+	// fields of an object is left out unless the last field's type is
+	// known here: a guess would almost always be wrong.
+	hop := func(rest string) bool { return rest != "" && builtinMethods[name] }
+	for step := 0; step < 3; step++ {
+		first, rest, _ := strings.Cut(ch, ".")
+		v, local := c.sc.lookup(first)
+		if !local {
+			if mv, isVar := x.modVars[first]; isVar && !x.defined[first] {
+				v, local = mv, true
+			}
+		}
+		if local {
+			switch {
+			case v == vExt:
+				return "", "", "", false
+			case v == "" || v == vDef:
+				if builtinMethods[name] {
+					return "", "", "", false
+				}
+				return ch, "", name, true
+			case v[0] == '=':
+				ch = v[1:]
+				if rest != "" {
+					ch += "." + rest
+				}
+				continue
+			}
+			if hop(rest) {
+				return "", "", "", false
+			}
+			return ch, v, name, true
+		}
+		if c.sc.isSelf(first) {
+			f, more, _ := strings.Cut(rest, ".")
+			switch {
+			case f != "" && x.fieldExt[c.sc.cls][f]:
+				return "", "", "", false // self.headers.get(): a dict
+			case hop(more), hop(rest) && !x.typedField(c.sc.cls, f):
+				return "", "", "", false // self.items.append()
+			}
+			return ch, "", name, true
+		}
+		if b := x.bind[first]; b != nil {
+			if !b.inRepo {
+				return "", "", "", false
+			}
+			if b.name == "" {
+				return x.viaModule(b, first, rest, name)
+			}
+			if hop(rest) {
+				return "", "", "", false
+			}
+			return ch, "", name, true
+		}
+		if builtinMethods[name] && !x.defined[first] {
+			return "", "", "", false
+		}
+		return ch, "", name, true
+	}
+	return ch, "", name, true
+}
+
+func (x *ex) typedField(cls int32, name string) bool {
+	id, ok := x.fields[cls][name]
+	return ok && x.r.Symbols[id].Type != ""
+}
+
+// viaModule qualifies name in module alias first (+ rest); when the module
+// is a package that re-exports the name, the qualifier names the defining
+// module instead (flask.Flask → flask.app.Flask).
+func (x *ex) viaModule(b *binding, first, rest, name string) (qual, qt, nm string, ok bool) {
+	qual = first
+	key, fs := b.key, b.fs
+	if rest != "" {
+		qual += "." + rest
+		key += "." + rest
+		fs = joinRel(fs, strings.ReplaceAll(rest, ".", "/"))
+	}
+	if x.c == nil || !x.c.isPkgDir(fs) {
+		return qual, "", name, true
+	}
+	t, found := x.c.reexport(fs, key, name)
+	switch {
+	case !found:
+		// A package re-exporting one module with *: the name is there.
+		if stars := x.c.reexportsOf(fs, key).stars; len(stars) == 1 && strings.HasPrefix(stars[0].key, b.key+".") {
+			return first + stars[0].key[len(b.key):], "", name, true
+		}
+		return qual, "", name, true
+	case !t.inRepo:
+		return "", "", "", false
+	case t.name == "":
+		return qual, "", name, true
+	case t.key == b.key:
+		return first, "", t.name, true
+	case strings.HasPrefix(t.key, b.key+"."):
+		return first + t.key[len(b.key):], "", t.name, true
+	}
+	return qual, "", name, true
+}
+
+// callType is the value type of the result of calling the chain ich, as
+// "call:..." the resolver can follow, vExt, or "".
+func (x *ex) callType(ich string, c ctx) string {
+	qualChain, name := "", ich
+	if i := strings.LastIndexByte(ich, '.'); i >= 0 {
+		qualChain, name = ich[:i], ich[i+1:]
+	}
+	if qualChain == "" {
+		if v, ok := c.sc.lookup(name); ok {
+			if v == vDef {
+				return "call:" + name
+			}
+			return ""
+		}
+		if c.sc != nil && c.sc.clsParam && c.sc.isSelf(name) {
+			return "call:" + x.r.Symbols[c.sc.cls].Name
+		}
+		if b := x.bind[name]; b != nil {
+			switch {
+			case !b.inRepo:
+				return vExt
+			case b.name == "":
+				return ""
+			}
+			return "call:" + name
+		}
+		if builtins[name] && !x.defined[name] {
+			if builtinValues[name] {
+				return vExt
+			}
+			return ""
+		}
+		return "call:" + name
+	}
+	q, qt, nm, ok := x.qualify(qualChain, name, c)
+	switch {
+	case !ok:
+		return vExt
+	case qt == "":
+		return "call:" + q + "." + nm
+	case strings.HasPrefix(qt, "call:") || strings.HasPrefix(qt, vFix) || qt == "Self":
+		return ""
+	}
+	if _, rest, two := strings.Cut(q, "."); two {
+		return "call:" + qt + "." + rest + "." + nm
+	}
+	return "call:" + qt + "." + nm
+}
+
+// valueType is what an assigned value tells about the variable's type.
+func (x *ex) valueType(n *sitter.Node, c ctx) string {
+	switch x.k.of(n) {
+	case kCall:
+		ich := x.chain(n.ChildByFieldId(x.k.fFunction))
+		if ich == "" {
+			return ""
+		}
+		return x.callType(ich, c)
+	case kIdentifier:
+		name := x.text(n)
+		if v, ok := c.sc.lookup(name); ok {
+			if v == vDef {
+				return ""
+			}
+			return v
+		}
+		if c.sc.isSelf(name) {
+			return "=" + name
+		}
+		if v, ok := x.modVars[name]; ok {
+			return v
+		}
+		if b := x.bind[name]; b != nil && !b.inRepo {
+			return vExt
+		}
+	case kAttribute:
+		ch := x.chain(n)
+		if ch == "" {
+			return ""
+		}
+		first, rest, _ := strings.Cut(ch, ".")
+		if v, ok := c.sc.lookup(first); ok {
+			switch {
+			case v == vExt:
+				return vExt
+			case strings.HasPrefix(v, "="):
+				return v + "." + rest
+			}
+			return "=" + ch
+		}
+		if b := x.bind[first]; b != nil && !b.inRepo {
+			return vExt
+		}
+		return "=" + ch
+	case kAwait, kParenExpr:
+		if n.NamedChildCount() == 1 {
+			return x.valueType(n.NamedChild(0), c)
+		}
+	}
+	return ""
+}
+
+func (x *ex) args(al *sitter.Node, c ctx) {
+	for _, a := range named(al, x.cur) {
+		switch x.k.of(&a) {
+		case kIdentifier:
+			x.fnArg(&a, c)
+		case kAttribute:
+			x.fnArg(&a, c)
+			x.walk(&a, c)
+		case kKeywordArg:
+			if v := a.ChildByFieldId(x.k.fValue); v != nil {
+				if k := x.k.of(v); k == kIdentifier || k == kAttribute {
+					x.fnArg(v, c)
+				}
+				x.walk(v, c)
+			}
+		default:
+			x.walk(&a, c)
+		}
+	}
+}
+
+// fnArg records a function, method or class passed as an argument
+// (map(process, xs), app.before_request(check), isinstance(x, Foo)).
+func (x *ex) fnArg(n *sitter.Node, c ctx) {
+	line := extract.Line(n)
+	switch x.k.of(n) {
+	case kIdentifier:
+		name := x.text(n)
+		if v, ok := c.sc.lookup(name); ok {
+			if v == vDef {
+				x.ref(c.from, extract.RefCall, name, "", "", line)
+			}
+			return
+		}
+		if c.sc.isSelf(name) {
+			return
+		}
+		if _, ok := x.modVars[name]; ok && !x.defined[name] {
+			return
+		}
+		kind := extract.RefCall
+		if startsUpper(name) {
+			kind = extract.RefType
+		}
+		if b := x.bind[name]; b != nil {
+			if b.inRepo && b.name != "" {
+				x.ref(c.from, kind, name, "", "", line)
+			}
+			return
+		}
+		if builtins[name] || typingNames[name] {
+			return
+		}
+		i := x.ref(c.from, kind, name, "", "", line)
+		x.checks = append(x.checks, check{ref: i, name: name, class: -1})
+	case kAttribute:
+		ch := x.chain(n)
+		if ch == "" {
+			return
+		}
+		qualChain, name := ch[:strings.LastIndexByte(ch, '.')], lastPart(ch)
+		first, rest, _ := strings.Cut(qualChain, ".")
+		if rest == "" && c.sc.isSelf(first) {
+			i := x.ref(c.from, extract.RefCall, name, first, "", line)
+			x.checks = append(x.checks, check{ref: i, name: name, class: c.sc.cls})
+			return
+		}
+		if _, local := c.sc.lookup(first); local {
+			return
+		}
+		if b := x.bind[first]; b != nil && b.name == "" && b.inRepo {
+			q, _, nm, ok := x.viaModule(b, first, rest, name)
+			if !ok {
+				return
+			}
+			kind := extract.RefCall
+			if startsUpper(nm) {
+				kind = extract.RefType
+			}
+			x.ref(c.from, kind, nm, q, "", line)
+		}
+	}
+}
+
+func (x *ex) lambda(n *sitter.Node, c ctx) {
+	sc := newScope(c.sc)
+	if ps := n.ChildByFieldId(x.k.fParameters); ps != nil {
+		for _, p := range named(ps, x.cur) {
+			switch x.k.of(&p) {
+			case kIdentifier:
+				sc.vars[x.text(&p)] = ""
+			case kDefaultParam, kTypedDefaultParam:
+				if nm := p.ChildByFieldId(x.k.fName); nm != nil {
+					sc.vars[x.text(nm)] = ""
+				}
+				if v := p.ChildByFieldId(x.k.fValue); v != nil {
+					x.walk(v, c)
+				}
+			case kListSplatPattern, kDictSplatPattern, kTypedParam:
+				x.bindNames(&p, sc)
+				if p.NamedChildCount() > 0 {
+					x.bindNames(p.NamedChild(0), sc)
+				}
+			}
+		}
+	}
+	if b := n.ChildByFieldId(x.k.fBody); b != nil {
+		lc := c
+		lc.sc = sc
+		x.walk(b, lc)
+	}
+}
+
+func (x *ex) comprehension(n *sitter.Node, c ctx) {
+	sc := newScope(c.sc)
+	kids := named(n, x.cur)
+	for i := range kids {
+		if x.k.of(&kids[i]) == kForIn {
+			x.bindNames(kids[i].ChildByFieldId(x.k.fLeft), sc)
+		}
+	}
+	cc := c
+	cc.sc = sc
+	for i := range kids {
+		x.walk(&kids[i], cc)
+	}
+}
+
+func (x *ex) withItem(n *sitter.Node, c ctx) {
+	v := n.ChildByFieldId(x.k.fValue)
+	if v == nil {
+		return
+	}
+	if x.k.of(v) != kAsPattern {
+		x.walk(v, c)
+		return
+	}
+	var expr, target *sitter.Node
+	for _, ch := range children(v, x.cur) {
+		ch := ch
+		if !ch.named {
+			continue
+		}
+		if ch.field == x.k.fAlias {
+			target = &ch.node
+		} else if expr == nil {
+			expr = &ch.node
+		}
+	}
+	if expr == nil {
+		return
+	}
+	x.walk(expr, c)
+	if target != nil && c.sc != nil {
+		if x.k.of(target) == kAsPatternTarget && target.NamedChildCount() == 1 {
+			target = target.NamedChild(0)
+		}
+		if x.k.of(target) == kIdentifier {
+			x.setLocal(c.sc, x.text(target), x.valueType(expr, c))
+		} else {
+			x.bindNames(target, c.sc)
+		}
+	}
+}
+
+func (x *ex) except(n *sitter.Node, c ctx) {
+	for _, ch := range children(n, x.cur) {
+		ch := ch
+		if !ch.named {
+			continue
+		}
+		switch x.k.of(&ch.node) {
+		case kBlock:
+			x.walk(&ch.node, c)
+		case kAsPattern:
+			var expr, target *sitter.Node
+			for _, p := range children(&ch.node, x.cur) {
+				p := p
+				if !p.named {
+					continue
+				}
+				if p.field == x.k.fAlias {
+					target = &p.node
+				} else if expr == nil {
+					expr = &p.node
+				}
+			}
+			if expr != nil {
+				x.excTypes(expr, c)
+			}
+			if target != nil && c.sc != nil {
+				if x.k.of(target) == kAsPatternTarget && target.NamedChildCount() == 1 {
+					target = target.NamedChild(0)
+				}
+				if x.k.of(target) == kIdentifier {
+					t := ""
+					if expr != nil {
+						if ch := x.chain(expr); ch != "" {
+							t = x.typeChain(ch)
+						}
+					}
+					x.setLocal(c.sc, x.text(target), t)
+				}
+			}
+		case kComment:
+		default:
+			x.excTypes(&ch.node, c)
+		}
+	}
+}
+
+func (x *ex) excTypes(n *sitter.Node, c ctx) {
+	switch x.k.of(n) {
+	case kIdentifier, kAttribute:
+		if ch := x.chain(n); ch != "" {
+			x.typeRef(ch, c.from, extract.RefType, extract.Line(n))
+			return
+		}
+		x.walk(n, c)
+	case kTuple, kParenExpr:
+		for _, ch := range named(n, x.cur) {
+			x.excTypes(&ch, c)
+		}
+	default:
+		x.walk(n, c)
+	}
+}
+
+// ---- types ----
+
+// typeName reduces an annotation to the type it is about: Optional[Foo],
+// Foo | None and "Foo" are Foo; containers give "". vExt marks a type
+// outside the repository.
+func (x *ex) typeName(n *sitter.Node) string {
+	for depth := 0; n != nil && depth < 8; depth++ {
+		switch x.k.of(n) {
+		case kType, kParenExpr:
+			if n.NamedChildCount() == 0 {
+				return ""
+			}
+			n = n.NamedChild(0)
+			continue
+		case kIdentifier, kAttribute:
+			ch := x.chain(n)
+			if ch == "" {
+				return ""
+			}
+			return x.typeChain(ch)
+		case kMemberType:
+			return x.typeChain(stripSpace(x.text(n)))
+		case kString:
+			return x.stringType(x.text(n))
+		case kSubscript:
+			v := x.chain(n.ChildByFieldId(x.k.fValue))
+			lp := lastPart(v)
+			if wrapperTypes[lp] {
+				n = x.firstTypeArg(n, x.k.fSubscript)
+				continue
+			}
+			if typingNames[lp] {
+				return opaqueType(lp)
+			}
+			return x.typeChain(v)
+		case kGenericType:
+			if n.NamedChildCount() == 0 {
+				return ""
+			}
+			v := x.chain(n.NamedChild(0))
+			lp := lastPart(v)
+			if wrapperTypes[lp] && n.NamedChildCount() > 1 {
+				n = x.firstTypeArg(n.NamedChild(1), 0)
+				continue
+			}
+			if typingNames[lp] {
+				return opaqueType(lp)
+			}
+			return x.typeChain(v)
+		case kBinaryOp, kUnionType:
+			var next *sitter.Node
+			for _, ch := range named(n, x.cur) {
+				if k := x.k.of(&ch); k != kNone && !(k == kType && ch.NamedChildCount() == 1 && x.k.of(ch.NamedChild(0)) == kNone) {
+					c := ch
+					next = &c
+					break
+				}
+			}
+			n = next
+			continue
+		}
+		return ""
+	}
+	return ""
+}
+
+// firstTypeArg is the first argument of a subscript or type parameter
+// list that is not None.
+func (x *ex) firstTypeArg(n *sitter.Node, field uint16) *sitter.Node {
+	for _, ch := range children(n, x.cur) {
+		ch := ch
+		if !ch.named || field != 0 && ch.field != field {
+			continue
+		}
+		switch x.k.of(&ch.node) {
+		case kNone, kComment:
+			continue
+		}
+		return &ch.node
+	}
+	return nil
+}
+
+func (x *ex) stringType(lit string) string {
+	s := strings.Trim(lit, `"'`)
+	for _, nm := range dottedNames(s) {
+		lp := lastPart(nm)
+		if wrapperTypes[lp] || lp == "None" {
+			continue
+		}
+		if typingNames[lp] {
+			return opaqueType(lp)
+		}
+		return x.typeChain(nm)
+	}
+	return ""
+}
+
+// typeChain checks a type name against the file's imports: builtins and
+// typing give "", names from outside the repository vExt, names through a
+// module alias the module that defines them.
+func (x *ex) typeChain(ch string) string {
+	first, rest, dotted := strings.Cut(ch, ".")
+	b := x.bind[first]
+	if b == nil {
+		if !dotted && (typingNames[first] || builtins[first]) && !x.defined[first] {
+			return opaqueType(first)
+		}
+		return ch
+	}
+	if !b.inRepo {
+		if dotted && typingModules[b.key] {
+			return opaqueType(lastPart(rest))
+		}
+		if !dotted && typingModules[b.key] {
+			return opaqueType(b.name)
+		}
+		return vExt
+	}
+	if b.name == "" && dotted {
+		mid, name := "", rest
+		if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+			mid, name = rest[:i], rest[i+1:]
+		}
+		q, _, nm, ok := x.viaModule(b, first, mid, name)
+		if !ok {
+			return vExt
+		}
+		return q + "." + nm
+	}
+	return ch
+}
+
+// opaqueType is the value type of a builtin or typing name: Any and object
+// say nothing, Self is the enclosing class, the rest are types outside the
+// repository (str, dict, Callable).
+func opaqueType(name string) string {
+	switch name {
+	case "Any", "object", "":
+		return ""
+	case "Self":
+		return "Self"
+	}
+	return vExt
+}
+
+// typeRefs records the types named in an annotation.
+func (x *ex) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
+	if n == nil {
+		return
+	}
+	switch x.k.of(n) {
+	case kIdentifier, kAttribute:
+		if ch := x.chain(n); ch != "" {
+			x.typeRef(ch, from, kind, extract.Line(n))
+		}
+		return
+	case kString:
+		line := extract.Line(n)
+		for _, nm := range dottedNames(strings.Trim(x.text(n), `"'`)) {
+			x.typeRef(nm, from, kind, line)
+		}
+		return
+	case kSubscript:
+		v := n.ChildByFieldId(x.k.fValue)
+		x.typeRefs(v, from, kind)
+		if lastPart(x.chain(v)) == "Literal" {
+			return
+		}
+		for _, ch := range children(n, x.cur) {
+			if ch.field == x.k.fSubscript {
+				x.typeRefs(&ch.node, from, kind)
+			}
+		}
+		return
+	case kGenericType:
+		if n.NamedChildCount() > 0 && lastPart(x.chain(n.NamedChild(0))) == "Literal" {
+			return
+		}
+	case kCall, kLambda, kInteger, kFloat, kNone, kComment, kEllipsis:
+		return
+	}
+	for _, ch := range named(n, x.cur) {
+		x.typeRefs(&ch, from, kind)
+	}
+}
+
+func (x *ex) typeRef(ch string, from int32, kind extract.RefKind, line uint32) {
+	t := x.typeChain(ch)
+	if t == "" || t == vExt || t == "Self" {
+		return
+	}
+	qual, name := "", t
+	if i := strings.LastIndexByte(t, '.'); i >= 0 {
+		qual, name = t[:i], t[i+1:]
+	}
+	if name == "" || name == "None" {
+		return
+	}
+	x.ref(from, kind, name, qual, "", line)
+}
+
+// ---- imports ----
+
+func (x *ex) emit(im extract.Import) {
+	if im.Path == "" || x.seenImp[im] {
+		return
+	}
+	x.seenImp[im] = true
+	x.r.Imports = append(x.r.Imports, im)
+}
+
+func (x *ex) absolute(dotted string) modLoc {
+	if x.c == nil {
+		return modLoc{key: dotted, inRepo: true}
+	}
+	return x.c.absolute(x.dir, dotted)
+}
+
+func (x *ex) addImport(ri rawImport) {
+	if !ri.from {
+		if len(ri.names) == 0 || ri.module == "" {
+			return
+		}
+		if alias := ri.names[0].alias; alias != "" {
+			loc := x.absolute(ri.module)
+			x.emit(extract.Import{Path: loc.key, Alias: alias})
+			x.bind[alias] = &binding{key: loc.key, fs: loc.fs, inRepo: loc.inRepo}
+			return
+		}
+		// `import a.b.c` binds a; the resolver reads a.b.c.f() through it.
+		top, _, dotted := strings.Cut(ri.module, ".")
+		tl := x.absolute(top)
+		im := extract.Import{Path: tl.key}
+		if tl.key != top {
+			im.Alias = top
+		}
+		x.emit(im)
+		if b := x.bind[top]; b == nil || b.name != "" || b.key != tl.key {
+			x.bind[top] = &binding{key: tl.key, fs: tl.fs, inRepo: tl.inRepo}
+		}
+		if dotted {
+			// The module itself, under a name no code can spell, for the
+			// import edge.
+			loc := x.absolute(ri.module)
+			x.emit(extract.Import{Path: loc.key, Alias: ri.module})
+		}
+		return
+	}
+	var base modLoc
+	if ri.level > 0 {
+		k, d := relativeBase(x.mod, x.isInit, x.dir, ri.level)
+		base = modLoc{key: joinKey(k, ri.module), fs: d, inRepo: true}
+		if ri.module != "" {
+			base.fs = joinRel(d, strings.ReplaceAll(ri.module, ".", "/"))
+		}
+	} else {
+		base = x.absolute(ri.module)
+	}
+	if base.key == "" {
+		return
+	}
+	if ri.star {
+		x.emit(extract.Import{Path: base.key, Name: "*"})
+		if base.inRepo && x.c != nil && x.c.isPkgDir(base.fs) {
+			re := x.c.reexportsOf(base.fs, base.key)
+			locals := make([]string, 0, len(re.names))
+			for l := range re.names {
+				locals = append(locals, l)
+			}
+			sort.Strings(locals)
+			for _, l := range locals {
+				x.fromName(base, l, "")
+			}
+			for _, s := range re.stars {
+				x.emit(extract.Import{Path: s.key, Name: "*"})
+			}
+		}
+		return
+	}
+	for _, na := range ri.names {
+		if na.name == "" || strings.Contains(na.name, ".") {
+			continue
+		}
+		x.fromName(base, na.name, na.alias)
+	}
+}
+
+// fromName handles `from base import name [as alias]`: a submodule, a
+// name re-exported by a package (followed to its definition), or a name.
+func (x *ex) fromName(base modLoc, name, alias string) {
+	local := alias
+	if local == "" {
+		local = name
+	}
+	if base.inRepo && x.c != nil {
+		sub := joinRel(base.fs, name)
+		if base.fs != "" && x.c.isModule(sub) {
+			key := joinKey(base.key, name)
+			x.emit(extract.Import{Path: key, Alias: local})
+			x.bind[local] = &binding{key: key, fs: sub, inRepo: true}
+			return
+		}
+		if x.c.isPkgDir(base.fs) {
+			if t, ok := x.c.reexport(base.fs, base.key, name); ok {
+				switch {
+				case !t.inRepo:
+					x.emit(extract.Import{Path: base.key, Name: name, Alias: alias})
+					x.bind[local] = &binding{key: t.key, name: name}
+				case t.name == "":
+					x.emit(extract.Import{Path: t.key, Alias: local})
+					x.bind[local] = &binding{key: t.key, fs: t.fs, inRepo: true}
+				default:
+					im := extract.Import{Path: t.key, Name: t.name}
+					if local != t.name {
+						im.Alias = local
+					}
+					x.emit(im)
+					x.bind[local] = &binding{key: t.key, fs: t.fs, name: t.name, inRepo: true}
+				}
+				return
+			}
+			// Names a package re-exports with *: each source may hold it
+			// (the resolver takes the first that does).
+			defer func() {
+				for _, s := range x.c.reexportsOf(base.fs, base.key).stars {
+					x.emit(extract.Import{Path: s.key, Name: name, Alias: alias})
+				}
+			}()
+		}
+	}
+	x.emit(extract.Import{Path: base.key, Name: name, Alias: alias})
+	x.bind[local] = &binding{key: base.key, fs: base.fs, name: name, inRepo: base.inRepo}
+}
