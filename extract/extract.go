@@ -101,6 +101,9 @@ type Options struct {
 	Workers     int       // 0: all cores
 	Progress    io.Writer // progress bar target (a terminal), or nil
 	Warn        io.Writer // unreadable files and other warnings, or nil
+	// ParseOnly parses every file and stops: no extraction, no graph. It
+	// measures what tree-sitter alone costs on the same files and cores.
+	ParseOnly bool
 }
 
 // Stats summarise a build.
@@ -167,6 +170,11 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	if perr != nil {
 		return nil, nil, perr
 	}
+	if opt.ParseOnly {
+		stats.Files = len(results)
+		stats.Elapsed = time.Since(start)
+		return &snapshot.Graph{}, stats, nil
+	}
 	g := Resolve(results)
 	g.Meta.RepoRoot = root
 	g.Meta.GitCommit = gitHead(root)
@@ -232,7 +240,7 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
-				r, bad := parseOne(repo, files[i], parsers, opt.Warn)
+				r, bad := parseOne(repo, files[i], parsers, opt.Warn, opt.ParseOnly)
 				results[i] = r
 				if r != nil {
 					bytes.Add(r.Size)
@@ -282,7 +290,7 @@ func progress(w io.Writer, total int, done *atomic.Int64, stop chan struct{}) {
 	}
 }
 
-func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, warn io.Writer) (r *FileResult, syntaxErr bool) {
+func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, warn io.Writer, parseOnly bool) (r *FileResult, syntaxErr bool) {
 	ext := strings.ToLower(path.Ext(f.Path))
 	lang := byExt[ext]
 	if lang == nil {
@@ -314,6 +322,9 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, warn
 	defer tree.Close()
 	root := tree.RootNode()
 	r = &FileResult{Path: f.Path, Lang: lang.Lang, Size: int64(len(src))}
+	if parseOnly {
+		return r, root.HasError()
+	}
 	r.Flags = fileFlags(f.Path, src, lang.Lang)
 	func() {
 		defer func() {

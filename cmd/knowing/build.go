@@ -31,6 +31,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	maxSize := fs.Int64("max-file-size", 1<<20, "skip source files larger than this many `bytes`")
 	workers := fs.Int("workers", 0, "parser goroutines (0: one per core)")
 	quiet := fs.Bool("quiet", false, "no progress and no summary")
+	parseOnly := fs.Bool("parse-only", false, "measure: parse every file with tree-sitter and stop (writes nothing)")
 	pos, err := parse(fs, args, buildHelp, stderr)
 	if err != nil {
 		return err
@@ -42,12 +43,14 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if err := checkRepo(*repo); err != nil {
 		return err
 	}
-	if err := checkWritable(out); err != nil {
-		return err
+	if !*parseOnly {
+		if err := checkWritable(out); err != nil {
+			return err
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opt := extract.Options{Root: *repo, MaxFileSize: *maxSize, Workers: *workers, Warn: stderr}
+	opt := extract.Options{Root: *repo, MaxFileSize: *maxSize, Workers: *workers, Warn: stderr, ParseOnly: *parseOnly}
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) && !*quiet {
 		opt.Progress = stderr
 	}
@@ -57,6 +60,10 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	if st.Files == 0 {
 		return fmt.Errorf("no source files found in %s (knowing reads %s)", *repo, strings.Join(extract.Extensions(), " "))
+	}
+	if *parseOnly {
+		fmt.Fprintf(stderr, "parsed %d files (%s) in %.2fs; nothing written\n", st.Files, humanBytes(st.SourceBytes), st.Elapsed.Seconds())
+		return nil
 	}
 	g.Meta.ToolVersion = version
 	if err := snapshot.Write(out, g, nil); err != nil {
