@@ -1235,7 +1235,17 @@ func (x *ex) receiver(obj *sitter.Node, name string, c ctx) (qual, qt, nm string
 	case kIdentifier, kAttribute:
 		ch := x.chain(obj)
 		if ch == "" {
-			return "?", "", name, true
+			// a().b.c(): unknown, unless a() is known to be outside.
+			root := obj
+			for x.k.of(root) == kAttribute {
+				root = root.ChildByFieldId(x.k.fObject)
+			}
+			if x.k.of(root) == kCall {
+				if ich := x.chain(root.ChildByFieldId(x.k.fFunction)); ich != "" && x.callType(ich, c) == vExt {
+					return "", "", "", false
+				}
+			}
+			return x.unknown(name)
 		}
 		return x.qualify(ch, name, c)
 	case kCall:
@@ -1434,6 +1444,9 @@ func (x *ex) callType(ich string, c ctx) string {
 		return "call:" + name
 	}
 	q, qt, nm, ok := x.qualify(qualChain, name, c)
+	if strings.HasPrefix(qt, "call:") {
+		qt = typeOnly(qt) // an instance of a class called: of that class
+	}
 	switch {
 	case !ok:
 		return vExt
