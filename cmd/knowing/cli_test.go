@@ -155,3 +155,18 @@ func TestGoStdEval(t *testing.T) {
 		t.Fatalf("eval: %s", errs)
 	}
 }
+
+// TestSelfEval builds knowing's own source and scores the self fixtures
+// against their floor.
+func TestSelfEval(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "self.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", "../..", snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	code, out, errs := knowing(t, "", "eval", "--quiet", "--snap", snap, "--fixtures", "../../testdata/eval/self",
+		"--floor", "../../testdata/eval/self/floor.yaml")
+	t.Logf("self eval:\n%s", out)
+	if code != 0 {
+		t.Fatalf("eval: %s", errs)
+	}
+}
