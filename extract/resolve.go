@@ -2,8 +2,11 @@ package extract
 
 import (
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/knowing-dev/knowing/snapshot"
@@ -37,6 +40,7 @@ type resolver struct {
 	bases     map[uint32][]uint32            // type → resolved base types
 	external  map[string]uint32
 	edgeIndex map[edgeKey]int
+	dupTypes  map[uint32][]uint32 // types declared more than once under one qualified name
 	membersOf map[uint32][]uint32
 }
 
@@ -251,6 +255,19 @@ func (r *resolver) index() {
 		r.qname[n.QName] = append(r.qname[n.QName], uint32(id))
 		r.byName[n.Name] = append(r.byName[n.Name], uint32(id))
 	}
+	r.dupTypes = map[uint32][]uint32{}
+	for _, ids := range r.qname {
+		if len(ids) < 2 {
+			continue
+		}
+		types := r.keep(ids, typesOnly)
+		if len(types) < 2 {
+			continue
+		}
+		for _, t := range types {
+			r.dupTypes[t] = types
+		}
+	}
 	for _, e := range r.g.Edges {
 		if e.Type != snapshot.EdgeContains {
 			continue
@@ -319,11 +336,10 @@ func fieldsCallable(l snapshot.Lang) bool {
 // class reopened in several files (Ruby), a partial class (C#), impl
 // blocks in several modules (Rust) are one type.
 func (r *resolver) sameType(t uint32) []uint32 {
-	ids := r.qname[r.g.Nodes[t].QName]
-	if len(ids) <= 1 {
-		return []uint32{t}
+	if g, ok := r.dupTypes[t]; ok {
+		return g
 	}
-	return r.keep(ids, typesOnly)
+	return []uint32{t}
 }
 
 func (r *resolver) lookupScope(scope, name string, fl filter) []uint32 {
@@ -333,6 +349,9 @@ func (r *resolver) lookupScope(scope, name string, fl filter) []uint32 {
 // memberOf finds members named name of type t or, failing that, of its
 // bases (nearest first).
 func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
+	if _, dup := r.dupTypes[t]; !dup && len(r.bases[t]) == 0 {
+		return r.keep(r.members[memberKey{t, name}], fl)
+	}
 	seen := map[uint32]bool{}
 	level := r.sameType(t)
 	for hop := 0; hop <= maxBaseHops && len(level) > 0; hop++ {
@@ -513,49 +532,89 @@ func (r *resolver) externalType(fi int, name string, from uint32, t snapshot.Edg
 	}
 }
 
+// resolvedRef is what one reference resolved to.
+type resolvedRef struct {
+	from uint32
+	ids  []uint32
+	conf float32
+	et   snapshot.EdgeType
+	ext  string // a type name to link to an external node when ids is empty
+}
+
+// resolveRefs resolves every reference. Lookups are read-only, so files
+// are resolved on all cores; edges are then added in file order, which
+// keeps the graph deterministic.
 func (r *resolver) resolveRefs() {
-	for fi, f := range r.files {
-		lang := byLang[f.Lang]
-		for _, ref := range f.Refs {
-			from := r.fileID[fi]
-			if ref.From >= 0 && int(ref.From) < len(f.Symbols) {
-				from = r.symID[fi][ref.From]
+	out := make([][]resolvedRef, len(r.files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				fi := int(next.Add(1) - 1)
+				if fi >= len(r.files) {
+					return
+				}
+				out[fi] = r.resolveFile(fi)
 			}
-			switch ref.Kind {
-			case RefCall:
-				ids, c := r.resolveCall(fi, lang, ref)
-				if r.distinctNames(ids) > maxTargets {
-					continue
+		}()
+	}
+	wg.Wait()
+	for fi, rs := range out {
+		for _, x := range rs {
+			for _, t := range x.ids {
+				if x.et == snapshot.EdgeTypeHintOf {
+					r.addEdge(t, x.from, x.et, x.conf)
+				} else {
+					r.addEdge(x.from, t, x.et, x.conf)
 				}
-				for _, t := range ids {
-					r.addEdge(from, t, snapshot.EdgeCalls, c)
-				}
-			case RefType, RefTypeHint:
-				name := ref.Name
-				if ref.Qual != "" {
-					name = ref.Qual + "." + ref.Name
-				}
-				ids, c := r.resolveType(fi, ref.From, name)
-				if len(ids) > maxTargets {
-					continue
-				}
-				et := snapshot.EdgeReferences
-				if ref.Kind == RefTypeHint {
-					et = snapshot.EdgeTypeHintOf
-				}
-				for _, t := range ids {
-					if et == snapshot.EdgeTypeHintOf {
-						r.addEdge(t, from, et, c)
-					} else {
-						r.addEdge(from, t, et, c)
-					}
-				}
-				if len(ids) == 0 {
-					r.externalType(fi, name, from, et)
-				}
+			}
+			if len(x.ids) == 0 && x.ext != "" {
+				r.externalType(fi, x.ext, x.from, x.et)
 			}
 		}
 	}
+}
+
+func (r *resolver) resolveFile(fi int) []resolvedRef {
+	f := r.files[fi]
+	lang := byLang[f.Lang]
+	var out []resolvedRef
+	for _, ref := range f.Refs {
+		from := r.fileID[fi]
+		if ref.From >= 0 && int(ref.From) < len(f.Symbols) {
+			from = r.symID[fi][ref.From]
+		}
+		switch ref.Kind {
+		case RefCall:
+			ids, c := r.resolveCall(fi, lang, ref)
+			if len(ids) == 0 || r.distinctNames(ids) > maxTargets {
+				continue
+			}
+			out = append(out, resolvedRef{from: from, ids: ids, conf: c, et: snapshot.EdgeCalls})
+		case RefType, RefTypeHint:
+			name := ref.Name
+			if ref.Qual != "" {
+				name = ref.Qual + "." + ref.Name
+			}
+			ids, c := r.resolveType(fi, ref.From, name)
+			if len(ids) > maxTargets {
+				continue
+			}
+			et := snapshot.EdgeReferences
+			if ref.Kind == RefTypeHint {
+				et = snapshot.EdgeTypeHintOf
+			}
+			x := resolvedRef{from: from, ids: ids, conf: c, et: et}
+			if len(ids) == 0 {
+				x.ext = name
+			}
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func isIn(s string, list []string) bool {
