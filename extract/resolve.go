@@ -1032,13 +1032,15 @@ func (r *resolver) tests() {
 		}
 	}
 	for fi, f := range r.files {
-		if f.Flags&snapshot.FlagTest == 0 {
-			continue
-		}
 		lang := byLang[f.Lang]
 		for si := range f.Symbols {
 			s := &f.Symbols[si]
 			if !s.Kind.IsCallable() {
+				continue
+			}
+			// A test file's functions, or tests the extractor flagged in
+			// a source file (Rust's #[cfg(test)] modules).
+			if f.Flags&snapshot.FlagTest == 0 && s.Flags&snapshot.FlagTest == 0 {
 				continue
 			}
 			if s.Flags&snapshot.FlagTest == 0 && lang != nil && lang.TestName != nil && !lang.TestName(s.Name) {

@@ -25,6 +25,10 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 	switch kind(n) {
 	case "invocation_expression":
 		x.call(n, from)
+		if hint, ok := x.lambdaHint(n); ok {
+			x.walkWithHint(n, from, hint)
+			return
+		}
 	case "object_creation_expression":
 		x.creation(n, from)
 		return
@@ -247,7 +251,74 @@ func (x *extractor) foreach(n *sitter.Node, from int32) {
 	}
 }
 
+// bddSteps are the step methods of BDD libraries (BDDfy, LightBDD):
+// the parameter of a lambda passed to one is the test object itself,
+// `this.Given(x => x.GivenARoute())`.
+var bddSteps = map[string]bool{}
+
+// mockSetups are the methods of mocking libraries whose lambda's parameter
+// is the mocked object: `mock.Setup(x => x.Create())` on a Mock<IFoo>.
+var mockSetups = map[string]bool{}
+
+func init() {
+	fill(bddSteps, `Given When Then And But AndGiven AndWhen AndThen Teardown`)
+	fill(mockSetups, `Setup SetupGet SetupSet SetupSequence SetupProperty Verify VerifyGet VerifySet Raise`)
+}
+
+// lambdaHint is the type of the parameter of lambdas passed to a call, when
+// the call tells it.
+func (x *extractor) lambdaHint(n *sitter.Node) (vtype, bool) {
+	fn := n.ChildByFieldId(fFunction)
+	switch kind(fn) {
+	case "identifier", "generic_name":
+		if bddSteps[x.identText(fn)] && len(x.classes) > 0 {
+			return vtype{head: "this"}, true
+		}
+	case "member_access_expression":
+		name := x.identText(fn.ChildByFieldId(fName))
+		if bddSteps[name] && len(x.classes) > 0 {
+			return vtype{head: "this"}, true
+		}
+		if mockSetups[name] {
+			if obj := fn.ChildByFieldId(fExpression); obj != nil {
+				if r := x.receiver(obj); r.elem != "" && !x.external(r.elem) {
+					return vtype{name: r.elem}, true
+				}
+			}
+		}
+	}
+	return vtype{}, false
+}
+
+// walkWithHint walks a call whose lambda arguments take a parameter of
+// type hint.
+func (x *extractor) walkWithHint(n *sitter.Node, from int32, hint vtype) {
+	for _, c := range x.kids(n) {
+		if kind(&c) != "argument_list" {
+			x.walk(&c, from)
+			continue
+		}
+		for _, a := range x.kids(&c) {
+			for _, e := range x.kids(&a) {
+				if kind(&e) == "lambda_expression" {
+					if p := e.ChildByFieldId(fParameters); p != nil && kind(p) == "implicit_parameter" && x.locals != nil {
+						x.locals[x.f.Text(p)] = hint
+						x.lambdaBody(&e, from)
+						continue
+					}
+				}
+				x.walk(&e, from)
+			}
+		}
+	}
+}
+
 func (x *extractor) lambda(n *sitter.Node, from int32) {
+	x.lambdaParams(n, from)
+	x.lambdaBody(n, from)
+}
+
+func (x *extractor) lambdaParams(n *sitter.Node, from int32) {
 	if ps := n.ChildByFieldId(fParameters); ps != nil && x.locals != nil {
 		switch kind(ps) {
 		case "implicit_parameter", "identifier":
@@ -265,6 +336,9 @@ func (x *extractor) lambda(n *sitter.Node, from int32) {
 			}
 		}
 	}
+}
+
+func (x *extractor) lambdaBody(n *sitter.Node, from int32) {
 	for _, c := range x.kids(n) {
 		switch kind(&c) {
 		case "block", "parameter_list", "implicit_parameter", "attribute_list", "modifier":
@@ -294,7 +368,7 @@ func (x *extractor) creation(n *sitter.Node, from int32) {
 
 func (x *extractor) ctorCall(t string, n *sitter.Node, from int32) {
 	t = strings.TrimSuffix(t, "[]")
-	if t == "" || predefined[t] || x.isTypeParam(t) {
+	if t == "" || x.external(t) || x.isTypeParam(t) {
 		return
 	}
 	last := extract.LastPart(t)
@@ -366,7 +440,7 @@ func (x *extractor) memberCall(name string, obj *sitter.Node, n *sitter.Node, fr
 	}
 	ref.Qual, ref.QualType = r.qual, r.qtype
 	x.r.Refs = append(x.r.Refs, ref)
-	if r.alt != "" {
+	if r.alt != "" && (!bclMethods[name] || strings.HasPrefix(r.alt, "this.")) {
 		ref.Qual, ref.QualType = r.alt, ""
 		x.r.Refs = append(x.r.Refs, ref)
 	}
@@ -388,18 +462,25 @@ func (x *extractor) isDelegate(t string) bool {
 // fromVar is the receiver for a variable of type v.
 func (x *extractor) fromVar(name string, v vtype) recv {
 	switch {
-	case v.name == "[]":
-		return recv{qual: name, elem: v.elem, ext: true}
-	case predefined[v.name]:
-		return recv{qual: name, qtype: v.name, ext: true}
+	case v.name == "[]" || predefined[v.name]:
+		return extRecv(v.elem)
 	case v.name != "":
-		ext := !strings.HasPrefix(v.name, "call:") && x.external(v.name)
-		return recv{qual: join(name, v.path), qtype: v.name, elem: v.elem, ext: ext, typed: !ext,
+		if !strings.HasPrefix(v.name, "call:") && x.external(v.name) {
+			return extRecv(v.elem)
+		}
+		return recv{qual: join(name, v.path), qtype: v.name, elem: v.elem, typed: true,
 			chain: v.path != "" || strings.HasPrefix(v.name, "call:")}
 	case v.head != "":
 		return recv{qual: join(v.head, v.path), typed: true, chain: true}
 	}
 	return recv{qual: name, elem: v.elem}
+}
+
+// extRecv is an object of a library type. Its methods are not in the
+// repository, but extension methods declared there may be called on it:
+// those the resolver finds by their name alone.
+func extRecv(elem string) recv {
+	return recv{qual: "(ext)", ext: true, elem: elem}
 }
 
 // ident is the receiver named by a plain identifier.
@@ -461,7 +542,7 @@ func (x *extractor) receiver(n *sitter.Node) recv {
 		}
 		v := x.varType(typ)
 		if x.external(t) {
-			return recv{qual: "(new)", qtype: t, ext: true, elem: v.elem}
+			return extRecv(v.elem)
 		}
 		return recv{qual: "(new)", qtype: t, typed: true, elem: v.elem}
 	case "parenthesized_expression", "await_expression", "postfix_unary_expression", "checked_expression",
@@ -486,17 +567,17 @@ func (x *extractor) receiver(n *sitter.Node) recv {
 				return x.receiver(l)
 			}
 		}
-		return recv{qual: "(expr)", ext: true}
+		return extRecv("")
 	case "conditional_expression":
 		if c := n.ChildByFieldId(fConsequence); c != nil {
 			return x.receiver(c)
 		}
 	case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
-		return recv{qual: "(string)", qtype: "string", ext: true}
+		return extRecv("")
 	case "integer_literal", "real_literal", "boolean_literal", "character_literal", "null_literal",
 		"typeof_expression", "array_creation_expression", "implicit_array_creation_expression",
 		"lambda_expression", "anonymous_object_creation_expression", "query_expression":
-		return recv{qual: "(expr)", ext: true}
+		return extRecv("")
 	}
 	return recv{qual: "(expr)"}
 }
@@ -652,15 +733,16 @@ func (x *extractor) callResult(n *sitter.Node) recv {
 		case inner.elem != "" && elemAccessors[name]:
 			return x.typedRecv(q, vtype{name: inner.elem})
 		case inner.elem != "" && seqMethods[name]:
-			return recv{qual: "(expr)", ext: true, elem: inner.elem}
+			return extRecv(inner.elem)
 		case inner.drop:
 			return inner
 		case bclMethods[name]:
-			return recv{qual: "(expr)", ext: true}
+			return extRecv("")
 		}
 		// An extension method, or a method of a type the resolver finds
-		// by the name alone.
-		return recv{qual: q, qtype: "call:(expr)." + name, typed: true, chain: true}
+		// by the name alone; failing that, the method called on the
+		// result is found by its name alone too.
+		return recv{qual: q, qtype: "call:(expr)." + name, typed: true, chain: true, alt: q}
 	}
 	if inner.qtype != "" {
 		t := extract.LastPart(inner.qtype)

@@ -21,6 +21,7 @@
 package csharp
 
 import (
+	"bytes"
 	"path"
 	"strings"
 	"sync"
@@ -89,6 +90,12 @@ type extractor struct {
 }
 
 func extractCSharp(f *extract.File, r *extract.FileResult) {
+	if f.Root.HasError() && bytes.Contains(f.Src, []byte("#if")) {
+		if nf, tree := withoutPreprocessor(f); nf != nil {
+			defer tree.Close()
+			f = nf
+		}
+	}
 	x := &extractor{f: f, r: r, nsRoots: map[string]bool{"global": true}, aliases: map[string]bool{},
 		declared: map[string]bool{}, delegates: map[string]bool{}, imported: map[string]bool{}}
 	x.cur = f.Root.Walk()
@@ -328,8 +335,20 @@ func parseGlobalUsings(repo *extract.Repo, p string, data []byte) []globalUsing 
 
 // kids returns the named children of n.
 func (x *extractor) kids(n *sitter.Node) []sitter.Node {
-	if n == nil || n.NamedChildCount() == 0 {
+	if n == nil {
 		return nil
+	}
+	c := n.NamedChildCount()
+	switch {
+	case c == 0:
+		return nil
+	case c <= 6:
+		// Fewer cgo calls than a cursor walk for the usual small node.
+		out := make([]sitter.Node, c)
+		for i := uint(0); i < c; i++ {
+			out[i] = *n.NamedChild(i)
+		}
+		return out
 	}
 	return n.NamedChildren(x.cur)
 }

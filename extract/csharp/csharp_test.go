@@ -164,3 +164,155 @@ func build(t *testing.T, files map[string]string) *extracttest.Built {
 	t.Helper()
 	return extracttest.BuildDir(t, write(t, files))
 }
+
+// TestCSharpFeatures covers language features outside the test repository.
+func TestCSharpFeatures(t *testing.T) {
+	b := build(t, map[string]string{
+		"Lib/Usings.cs": "global using Acme.Util;\n",
+		"Lib/Util/Text.cs": `namespace Acme.Util
+{
+    public static class Text
+    {
+        public static string Slug(string s) => s.ToLowerInvariant();
+        public static class Rules { public static bool Check(string s) => s.Length > 0; }
+    }
+}`,
+		"Lib/Shop/Cart.cs": `using static Acme.Util.Text;
+using Fmt = Acme.Util.Text;
+
+namespace Acme.Shop.Cart;
+
+public partial class Cart
+{
+    public string Name(string s)
+    {
+        var a = Slug(s);
+        var b = Fmt.Slug(s);
+        Acme.Util.Text.Rules.Check(s);
+        Text.Rules.Check(s);
+        Total();
+        return Helper(a + b);
+
+        string Helper(string x) => Audit.Record(x);
+    }
+}`,
+		"Lib/Shop/Cart.Totals.cs": `namespace Acme.Shop.Cart
+{
+    public partial class Cart
+    {
+        public decimal Total() => 0m;
+    }
+}`,
+		// Audit lives in an enclosing namespace of Acme.Shop.Cart: visible
+		// without a using.
+		"Lib/Shop/Audit.cs": `namespace Acme.Shop
+{
+    public static class Audit
+    {
+        public static string Record(string x) => x;
+    }
+}`,
+		// #if inside a parameter list breaks the grammar; the file is
+		// parsed again without the directives.
+		"Lib/Shop/Store.cs": `namespace Acme.Shop;
+
+public class Store : IStore
+{
+    public void Open(
+#if NET8_0
+        int port)
+#else
+        long port)
+#endif
+    {
+    }
+
+    public void Close() { }
+}
+
+public interface IStore
+{
+    void Close();
+}`,
+		"Tests/StoreTests.cs": `using Acme.Shop;
+using Moq;
+using TestStack.BDDfy;
+
+namespace Acme.Tests;
+
+public class StoreTests
+{
+    private readonly Mock<IStore> _store = new();
+
+    [Fact]
+    public void Closes()
+    {
+        _store.Setup(s => s.Close());
+        this.Given(x => x.GivenAStore()).BDDfy();
+    }
+
+    private void GivenAStore() { }
+}`,
+		"App/Program.cs": `using Acme.Shop.Cart;
+
+var cart = new Cart();
+Console.WriteLine(cart.Total());
+Run();
+
+static void Run() { }
+`,
+	})
+	const cart = "Acme.Shop.Cart.Cart"
+	if n := b.Node(cart + ".Name.Helper"); n.Kind != snapshot.KindFunction {
+		t.Errorf("local function kind %v", n.Kind)
+	}
+	b.Edge(cart+".Name", "Acme.Util.Text.Slug", snapshot.EdgeCalls)           // using static, using alias
+	b.Edge(cart+".Name", "Acme.Util.Text.Rules.Check", snapshot.EdgeCalls)    // qualified, nested type
+	b.Edge(cart+".Name", cart+".Total", snapshot.EdgeCalls)                   // another part of the partial class
+	b.Edge(cart+".Name", cart+".Name.Helper", snapshot.EdgeCalls)             // local function
+	b.Edge(cart+".Name.Helper", "Acme.Shop.Audit.Record", snapshot.EdgeCalls) // enclosing namespace
+	b.Edge("Lib/Shop/Cart.cs", "Acme.Util", snapshot.EdgeImports)             // global using of the project
+	b.NoEdge("App/Program.cs", "Acme.Util", snapshot.EdgeImports)             // another project
+
+	b.Node("Acme.Shop.Store.Open")
+	b.Edge("Acme.Shop.Store", "Acme.Shop.IStore", snapshot.EdgeImplements)
+
+	b.Edge("Acme.Tests.StoreTests.Closes", "Acme.Shop.IStore.Close", snapshot.EdgeCalls)            // the mocked interface
+	b.Edge("Acme.Tests.StoreTests.Closes", "Acme.Tests.StoreTests.GivenAStore", snapshot.EdgeCalls) // a BDD step
+	b.Edge("Acme.Tests.StoreTests.Closes", "Acme.Shop.IStore.Close", snapshot.EdgeTests)
+
+	// Top-level statements: calls from the file.
+	b.Edge("App/Program.cs", cart+".Total", snapshot.EdgeCalls)
+	b.Edge("App/Program.cs", "Run", snapshot.EdgeCalls)
+}
+
+// TestCSharpNamespaces covers files with several namespaces.
+func TestCSharpNamespaces(t *testing.T) {
+	b := build(t, map[string]string{
+		"A.cs": `namespace Acme.Core
+{
+    public class Base { public void Run() { } }
+}
+
+namespace Acme.Core.Http
+{
+    public class Client : Base { public void Get() { Run(); } }
+}
+
+namespace Other
+{
+    class Thing { }
+}`,
+		"B.cs": `namespace Acme.Core.Http;
+
+public class Server
+{
+    public void Serve(Client c) { c.Get(); }
+}`,
+	})
+	b.Node("Acme.Core.Base.Run")
+	b.Node("Other.Thing")
+	b.Edge("Acme.Core.Http.Client", "Acme.Core.Base", snapshot.EdgeExtends)
+	b.Edge("Acme.Core.Http.Client.Get", "Acme.Core.Base.Run", snapshot.EdgeCalls)
+	b.Edge("Acme.Core.Http.Server.Serve", "Acme.Core.Http.Client.Get", snapshot.EdgeCalls)
+}

@@ -329,6 +329,11 @@ func (x *extractor) typeDecl(n *sitter.Node, parent int32, doc string, inInterfa
 	if m.testClass {
 		s.Flags |= snapshot.FlagTest
 	}
+	if !topLevel {
+		// A nested type reached through its outer type (Outer.Inner.Make())
+		// is itself: the resolver follows member chains through Type.
+		s.Type = name
+	}
 	var params, baseList *sitter.Node
 	var baseArgs *sitter.Node // arguments passed to the base's primary constructor
 	for _, c := range x.kids(n) {

@@ -163,7 +163,7 @@ func init() {
 		IHeaderDictionary QueryString PathString HostString IQueryCollection IFormCollection
 		IFormFile StatusCodes HttpMethods IMiddleware MiddlewareFactory IHostedService BackgroundService
 		DbContext DbSet ModelBuilder
-		Assert CollectionAssert StringAssert Mock It Times MockBehavior Substitute`)
+		Assert CollectionAssert StringAssert Mock It ItExpr Times MockBehavior Substitute`)
 	fill(bclMethods, `ToString Equals GetHashCode GetType ReferenceEquals MemberwiseClone
 		Where Select SelectMany First FirstOrDefault Single SingleOrDefault Last LastOrDefault Any All Count
 		LongCount Sum Min Max MinBy MaxBy Average OrderBy OrderByDescending ThenBy ThenByDescending GroupBy
@@ -199,7 +199,7 @@ func init() {
 		ShouldNotBeEmpty ShouldBeOfType ShouldBeAssignableTo ShouldThrow ShouldThrowAsync ShouldBeGreaterThan
 		ShouldBeLessThan ShouldBeEquivalentTo ShouldHaveSingleItem ShouldStartWith ShouldEndWith ShouldMatch
 		BeEquivalentTo NotBeNull BeNull BeTrue BeFalse HaveCount ContainSingle ThrowAsync
-		Invoke DynamicInvoke BeginInvoke EndInvoke Dispose DisposeAsync GetProperties GetProperty GetMethod
+		BDDfy Given When Then And But Invoke DynamicInvoke BeginInvoke EndInvoke Dispose DisposeAsync GetProperties GetProperty GetMethod
 		GetMethods GetField GetFields GetCustomAttribute GetCustomAttributes IsAssignableFrom MakeGenericType
 		GetGenericArguments GetInterfaces IsDefined SetValue`)
 	fill(strictMethods, `ToString Equals GetHashCode GetType Where Select SelectMany First FirstOrDefault

@@ -69,6 +69,7 @@ const (
 	bSymbol                // a function or class symbol of this file
 	bImport                // imported from a module of the repository
 	bExternal              // imported from a package outside it
+	bModule                // a module of the repository imported as a whole
 )
 
 type binding struct {
@@ -102,9 +103,12 @@ type extractor struct {
 
 	scopes     []scope
 	typeParams []string
-	topNames   map[string]int32 // top-level symbol → index
-	exported   []string         // names exported by a separate statement
-	deferred   []extract.Ref    // callbacks named before their declaration
+	js         bool              // JavaScript (types come from JSDoc)
+	docParams  map[string]string // JSDoc @param types of the function being declared
+	retSym     int32             // the function whose own body is walked, for return types
+	topNames   map[string]int32  // top-level symbol → index
+	exported   []string          // names exported by a separate statement
+	deferred   []extract.Ref     // callbacks named before their declaration
 	cls        *classCtx
 }
 
@@ -128,8 +132,10 @@ func run(f *extract.File, r *extract.FileResult, grammar string) {
 		f: f, r: r, g: grammarFor(grammar, f.Root), cur: f.Root.Walk(),
 		rc: cacheFor(f.Repo), dir: path.Dir(f.Path),
 		test:     r.Flags&snapshot.FlagTest != 0 || extract.IsTestPath(f.Path),
+		js:       grammar == "javascript",
 		scopes:   []scope{{}},
 		topNames: map[string]int32{},
+		retSym:   -1,
 	}
 	defer x.cur.Close()
 	if x.dir == "." {
@@ -157,6 +163,21 @@ func (x *extractor) field(n *sitter.Node, id uint16) *sitter.Node {
 func (x *extractor) kids(n *sitter.Node) []sitter.Node {
 	if n == nil {
 		return nil
+	}
+	cnt := n.NamedChildCount()
+	if cnt == 0 {
+		return nil
+	}
+	if cnt <= 8 {
+		// Indexed access costs one call per child; its log(i) walk is
+		// cheap for short lists.
+		out := make([]sitter.Node, 0, cnt)
+		for i := uint(0); i < cnt; i++ {
+			if k := n.NamedChild(i); k != nil {
+				out = append(out, *k)
+			}
+		}
+		return out
 	}
 	c := x.cur
 	c.Reset(*n)
@@ -534,12 +555,14 @@ func (x *extractor) function(n, outer *sitter.Node, parent int32, flags snapshot
 			kind = snapshot.KindMethod
 		}
 	}
+	doc := x.doc(outer)
 	id := x.add(extract.Symbol{
 		Name: name, Kind: kind, Parent: parent, Flags: flags,
 		Start: extract.Line(outer), End: extract.EndLine(outer),
-		Signature: extract.Signature(x.f, outer, body), Doc: x.doc(outer),
+		Signature: extract.Signature(x.f, outer, body), Doc: doc,
 		Type: x.typeName(x.field(n, x.g.fReturnType)),
 	})
+	x.jsdoc(id, doc)
 	x.top(name, id, parent)
 	if parent < 0 {
 		x.bindFile(name, binding{kind: bSymbol})
@@ -553,6 +576,12 @@ func (x *extractor) function(n, outer *sitter.Node, parent int32, flags snapshot
 // fnBody handles the parameters, result type and body of a function-like
 // node, in a new scope, attributing what it finds to from.
 func (x *extractor) fnBody(n *sitter.Node, from int32, hint extract.RefKind) {
+	savedRet := x.retSym
+	x.retSym = -1
+	if hint == extract.RefTypeHint {
+		x.retSym = from
+	}
+	defer func() { x.retSym = savedRet }()
 	x.push()
 	tp := x.pushTypeParams(n)
 	x.params(n, from, hint, nil)
@@ -570,11 +599,13 @@ func (x *extractor) fnBody(n *sitter.Node, from int32, hint extract.RefKind) {
 // and records their types. props, when not nil, receives TypeScript
 // parameter properties (constructor(private db: Db)).
 func (x *extractor) params(fn *sitter.Node, from int32, hint extract.RefKind, props *[]pendingField) {
+	doc := x.docParams
+	x.docParams = nil
 	if fn == nil {
 		return
 	}
 	if p := x.field(fn, x.g.fParameter); p != nil {
-		x.bind(x.text(p), binding{})
+		x.bind(x.text(p), binding{typ: doc[x.text(p)]})
 		return
 	}
 	pl := x.field(fn, x.g.fParameters)
@@ -585,7 +616,7 @@ func (x *extractor) params(fn *sitter.Node, from int32, hint extract.RefKind, pr
 		p := p
 		switch x.kind(&p) {
 		case kIdentifier:
-			x.bind(x.text(&p), binding{})
+			x.bind(x.text(&p), binding{typ: doc[x.text(&p)]})
 		case kParam:
 			pat := x.field(&p, x.g.fPattern)
 			if pat == nil {
@@ -598,6 +629,9 @@ func (x *extractor) params(fn *sitter.Node, from int32, hint extract.RefKind, pr
 				typ = x.inferType(val)
 			}
 			if x.kind(pat) == kIdentifier {
+				if typ == "" {
+					typ = doc[x.text(pat)]
+				}
 				x.bind(x.text(pat), binding{typ: typ})
 				if props != nil && x.isParamProperty(&p) {
 					*props = append(*props, pendingField{name: x.text(pat), typ: typ, line: extract.Line(&p),
@@ -605,6 +639,9 @@ func (x *extractor) params(fn *sitter.Node, from int32, hint extract.RefKind, pr
 				}
 			} else if pat != nil {
 				x.bindPattern(pat)
+				if x.kind(pat) == kObjectPattern {
+					x.bindMemberTypes(pat, ann)
+				}
 			}
 			if ann != nil {
 				x.typeRefs(ann, from, hint)
@@ -615,7 +652,11 @@ func (x *extractor) params(fn *sitter.Node, from int32, hint extract.RefKind, pr
 		case kAssignPattern:
 			left, right := x.field(&p, x.g.fLeft), x.field(&p, x.g.fRight)
 			if x.kind(left) == kIdentifier {
-				x.bind(x.text(left), binding{typ: x.inferType(right)})
+				typ := doc[x.text(left)]
+				if typ == "" {
+					typ = x.inferType(right)
+				}
+				x.bind(x.text(left), binding{typ: typ})
 			} else {
 				x.bindPattern(left)
 			}
@@ -624,6 +665,119 @@ func (x *extractor) params(fn *sitter.Node, from int32, hint extract.RefKind, pr
 			x.bindPattern(&p)
 		}
 	}
+}
+
+// bindMemberTypes types the names of a destructured parameter from an
+// inline object type: ({ user }: { user: User }) binds user as User.
+func (x *extractor) bindMemberTypes(pat, ann *sitter.Node) {
+	t := x.firstKid(ann)
+	if x.kind(t) != kObjectType {
+		return
+	}
+	types := map[string]string{}
+	for _, m := range x.kids(t) {
+		if x.kind(&m) == kPropertySig {
+			if tn := x.typeName(x.field(&m, x.g.fType)); tn != "" {
+				types[x.propName(x.field(&m, x.g.fName))] = tn
+			}
+		}
+	}
+	for _, k := range x.kids(pat) {
+		if x.kind(&k) == kShorthandPattern {
+			if tn := types[x.text(&k)]; tn != "" {
+				x.bind(x.text(&k), binding{typ: tn})
+			}
+		}
+	}
+}
+
+// jsdoc takes the types a JavaScript function's JSDoc declares: @returns
+// as the symbol's result type, @param for its parameters (used by params,
+// which runs next).
+func (x *extractor) jsdoc(id int32, doc string) {
+	if !x.js || !strings.Contains(doc, "@") {
+		return
+	}
+	for _, line := range strings.Split(doc, "\n") {
+		line = strings.TrimSpace(line)
+		tag, rest, _ := strings.Cut(line, " ")
+		switch tag {
+		case "@param", "@arg", "@argument":
+			t, name := jsdocType(rest)
+			name = strings.Trim(strings.TrimSpace(name), "[]")
+			name, _, _ = strings.Cut(name, " ")
+			name, _, _ = strings.Cut(name, "=")
+			if t != "" && name != "" && !strings.Contains(name, ".") {
+				if x.docParams == nil {
+					x.docParams = map[string]string{}
+				}
+				x.docParams[name] = t
+			}
+		case "@returns", "@return":
+			if t, _ := jsdocType(rest); t != "" && x.r.Symbols[id].Type == "" {
+				x.r.Symbols[id].Type = t
+			}
+		case "@type":
+			if t, _ := jsdocType(rest); t != "" && x.r.Symbols[id].Type == "" {
+				x.r.Symbols[id].Type = t
+			}
+		}
+	}
+}
+
+// jsdocType reads "{Type} rest": the class a JSDoc type names, if one.
+func jsdocType(s string) (string, string) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "{") {
+		return "", s
+	}
+	depth, end := 0, -1
+	for i := 0; i < len(s); i++ {
+		if s[i] == '{' {
+			depth++
+		} else if s[i] == '}' {
+			depth--
+			if depth == 0 {
+				end = i
+				break
+			}
+		}
+	}
+	if end < 0 {
+		return "", ""
+	}
+	t, rest := strings.TrimSpace(s[1:end]), s[end+1:]
+	if i := strings.LastIndex(t, ")."); i >= 0 && strings.HasPrefix(t, "import(") {
+		t = t[i+2:] // import('./x').Foo
+	}
+	t = strings.Trim(t, "?!=")
+	if strings.Contains(t, "|") {
+		found := ""
+		for _, alt := range strings.Split(t, "|") {
+			alt = strings.Trim(strings.TrimSpace(alt), "()")
+			if alt == "null" || alt == "undefined" || alt == "" {
+				continue
+			}
+			if found != "" {
+				return "", rest
+			}
+			found = alt
+		}
+		t = found
+	}
+	for _, w := range []string{"Promise<", "Array<", "Promise.<", "Array.<"} {
+		if strings.HasPrefix(t, w) && strings.HasSuffix(t, ">") {
+			t = t[len(w) : len(t)-1]
+		}
+	}
+	t = strings.TrimSuffix(t, "[]")
+	if t == "" || ident(t) != t && strings.Trim(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.") != "" {
+		return "", rest
+	}
+	if builtinTypes[t] || !startsUpper(extract.LastPart(t)) {
+		return "", rest // string, number, object, *, Object, Function…
+	}
+	return t, rest
 }
 
 // isParamProperty reports a constructor parameter that declares a field:
@@ -736,11 +890,19 @@ func (x *extractor) varDecl(n, outer *sitter.Node, parent int32, flags snapshot.
 			typ = x.inferType(value)
 		}
 		stype := symType(typ)
+		doc := x.doc(outer)
 		id := x.add(extract.Symbol{
 			Name: name, Kind: kind, Parent: parent, Flags: flags,
 			Start: extract.Line(span), End: extract.EndLine(span),
-			Signature: extract.FirstLine(x.text(span)), Doc: x.doc(outer), Type: stype,
+			Signature: extract.FirstLine(x.text(span)), Doc: doc, Type: stype,
 		})
+		if stype == "" && x.js {
+			x.jsdoc(id, doc)
+			x.docParams = nil
+			if t := x.r.Symbols[id].Type; t != "" {
+				typ = t
+			}
+		}
 		x.top(name, id, parent)
 		if parent < 0 {
 			x.bindFile(name, binding{typ: typ})
@@ -978,12 +1140,14 @@ func (x *extractor) method(m, fn *sitter.Node, cls int32, exported bool, name st
 		kind = snapshot.KindConstructor
 	}
 	body := x.field(fn, x.g.fBody)
+	doc := x.doc(m)
 	id := x.add(extract.Symbol{
 		Name: name, Kind: kind, Parent: cls, Flags: x.memberFlags(m, name, exported),
 		Start: extract.Line(m), End: extract.EndLine(m),
-		Signature: extract.Signature(x.f, m, body), Doc: x.doc(m),
+		Signature: extract.Signature(x.f, m, body), Doc: doc,
 		Type: x.typeName(x.field(fn, x.g.fReturnType)),
 	})
+	x.jsdoc(id, doc)
 	if x.cls != nil {
 		x.cls.members[name] = true
 		x.cls.methods[name] = true
@@ -992,6 +1156,9 @@ func (x *extractor) method(m, fn *sitter.Node, cls int32, exported bool, name st
 	if kind == snapshot.KindConstructor && x.cls != nil {
 		props = &x.cls.pending
 	}
+	savedRet := x.retSym
+	x.retSym = id
+	defer func() { x.retSym = savedRet }()
 	x.push()
 	tp := x.pushTypeParams(fn)
 	x.params(fn, id, extract.RefTypeHint, props)
@@ -1105,26 +1272,19 @@ func (x *extractor) typeMembers(body *sitter.Node, owner int32, exported bool) {
 				x.typeRefs(ann, owner, extract.RefType)
 				continue
 			}
-			kind := snapshot.KindField
-			typ := x.typeName(ann)
-			if t := x.firstKid(ann); x.kind(t) == kFunctionType {
-				kind = snapshot.KindMethod
-				typ = x.typeName(x.field(t, x.g.fReturnType))
-			}
+			// A function-typed property (onClick?: () => void) stays a
+			// field: typings declare hundreds, and as methods every
+			// extending interface would inherit them all.
 			fl := snapshot.Flags(0)
 			if exported {
 				fl = snapshot.FlagExported
 			}
-			id := x.add(extract.Symbol{
-				Name: name, Kind: kind, Parent: owner, Flags: fl,
+			x.add(extract.Symbol{
+				Name: name, Kind: snapshot.KindField, Parent: owner, Flags: fl,
 				Start: extract.Line(&m), End: extract.EndLine(&m),
-				Signature: extract.FirstLine(x.text(&m)), Doc: x.doc(&m), Type: typ,
+				Signature: extract.FirstLine(x.text(&m)), Doc: x.doc(&m), Type: x.typeName(ann),
 			})
-			if kind == snapshot.KindMethod {
-				x.typeRefs(ann, id, extract.RefTypeHint)
-			} else {
-				x.typeRefs(ann, owner, extract.RefType)
-			}
+			x.typeRefs(ann, owner, extract.RefType)
 		case kMethodSig:
 			name := x.propName(x.field(&m, x.g.fName))
 			if name == "" {
@@ -1422,6 +1582,15 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 				x.bindPattern(&k)
 			}
 		}
+	case kReturn:
+		// An untyped function returning new Foo() (or a Foo) returns a Foo.
+		if x.retSym >= 0 && x.r.Symbols[x.retSym].Type == "" {
+			if v := x.firstKid(n); v != nil {
+				if t := symType(x.inferType(v)); t != "" {
+					x.r.Symbols[x.retSym].Type = t
+				}
+			}
+		}
 	case kInterface, kTypeAlias, kEnum:
 		// Local types: their member types count as uses.
 		x.typeRefs(n, from, extract.RefType)
@@ -1669,7 +1838,7 @@ func (x *extractor) memberCall(fn *sitter.Node, from int32, n *sitter.Node) {
 		// a repository method of the same name.
 		first := firstPart(qual)
 		b, bound := x.lookup(first)
-		if !(qual == "this" || qual == "super" || !strings.Contains(qual, ".") && (bound && (b.kind == bImport || b.kind == bSymbol) || startsUpper(first))) {
+		if !(qual == "this" || qual == "super" || !strings.Contains(qual, ".") && (bound && (b.kind == bImport || b.kind == bModule || b.kind == bSymbol) || startsUpper(first))) {
 			return
 		}
 	}
@@ -1774,9 +1943,12 @@ func (x *extractor) callback(n *sitter.Node, from int32) {
 		}
 		switch x.kind(obj) {
 		case kThis:
+			if x.cls != nil {
+				x.cls.thisRefs = append(x.cls.thisRefs, len(x.r.Refs))
+			}
 			x.ref(from, extract.RefCall, x.text(p), "this", "", n)
 		case kIdentifier:
-			if b, ok := x.lookup(x.text(obj)); ok && b.kind == bImport {
+			if b, ok := x.lookup(x.text(obj)); ok && (b.kind == bImport || b.kind == bModule) {
 				x.ref(from, extract.RefCall, x.text(p), x.text(obj), "", n)
 			}
 		default:
@@ -1954,9 +2126,18 @@ func (x *extractor) bindImport(spec, name, local string) {
 		x.addImport(extract.Import{Path: key, Name: name, Alias: local})
 		return
 	}
-	x.bindFile(local, binding{kind: bImport})
 	if name == "" {
+		x.bindFile(local, binding{kind: bModule})
 		x.addImport(extract.Import{Path: key, Alias: local})
+		return
+	}
+	x.bindFile(local, binding{kind: bImport})
+	if file == "" {
+		// Not a source file (JSON, CSS, a missing module).
+		if name == "default" {
+			name = local
+		}
+		x.addImport(extract.Import{Path: key, Name: name, Alias: local})
 		return
 	}
 	cands := x.rc.exportCands(file, key, name, 0, nil)
@@ -2045,14 +2226,16 @@ func (x *extractor) requireBind(spec, local string) {
 		x.addImport(extract.Import{Path: key, Alias: local})
 		return
 	}
-	x.bindFile(local, binding{kind: bImport})
+	kind := bModule
 	if file != "" {
 		for _, c := range x.rc.exportCands(file, key, "default", 0, nil) {
 			if c.name != "" {
 				x.addImport(extract.Import{Path: c.key, Name: c.name, Alias: local})
+				kind = bImport
 			}
 		}
 	}
+	x.bindFile(local, binding{kind: kind})
 	x.addImport(extract.Import{Path: key, Alias: local})
 }
 
@@ -2396,12 +2579,14 @@ func (x *extractor) methodOn(recv, name string, fn, stmt *sitter.Node) {
 	if id := x.owner(proto); id >= 0 {
 		saved := x.cls
 		x.cls = &classCtx{id: id, members: map[string]bool{}, methods: map[string]bool{}}
+		doc := x.doc(stmt)
 		mid := x.add(extract.Symbol{
 			Name: name, Kind: snapshot.KindMethod, Parent: id, Flags: x.r.Symbols[id].Flags & snapshot.FlagExported,
 			Start: extract.Line(stmt), End: extract.EndLine(stmt),
-			Signature: extract.Signature(x.f, stmt, x.field(fn, x.g.fBody)), Doc: x.doc(stmt),
+			Signature: extract.Signature(x.f, stmt, x.field(fn, x.g.fBody)), Doc: doc,
 			Type: x.typeName(x.field(fn, x.g.fReturnType)),
 		})
+		x.jsdoc(mid, doc)
 		x.fnBody(fn, mid, extract.RefTypeHint)
 		x.cls = saved
 		return
@@ -2450,9 +2635,25 @@ func (x *extractor) finish() {
 		}
 	}
 	x.r.Refs = refs
+	var late map[int32]bool
 	for _, name := range x.exported {
-		if id, ok := x.topNames[name]; ok {
+		if id, ok := x.topNames[name]; ok && x.r.Symbols[id].Flags&snapshot.FlagExported == 0 {
 			x.r.Symbols[id].Flags |= snapshot.FlagExported
+			if k := x.r.Symbols[id].Kind; k == snapshot.KindClass || k == snapshot.KindInterface || k == snapshot.KindEnum {
+				if late == nil {
+					late = map[int32]bool{}
+				}
+				late[id] = true
+			}
+		}
+	}
+	// Members of a class exported by a later statement are exported too
+	// (the classes of JavaScript have no other visibility than #names).
+	for i := range x.r.Symbols {
+		s := &x.r.Symbols[i]
+		if s.Parent >= 0 && late[s.Parent] && !strings.HasPrefix(s.Name, "#") &&
+			!strings.HasPrefix(s.Signature, "private ") && !strings.HasPrefix(s.Signature, "protected ") {
+			s.Flags |= snapshot.FlagExported
 		}
 	}
 	for _, ref := range x.deferred {

@@ -110,6 +110,7 @@ const (
 	kSpread
 	kTypePredicate
 	kError
+	kReturn
 
 	// anonymous tokens
 	kwStatic

@@ -107,8 +107,11 @@ func TestZZQuality(t *testing.T) {
 			}
 			ok := out[from][ref.Name]
 			if !ok && ref.Qual == "" {
-				// a class called: new Foo()
-				ok = out[from][ref.Name]
+				for _, im := range r.Imports {
+					if im.LocalName() == ref.Name && out[from][im.Name] {
+						ok = true
+					}
+				}
 			}
 			v := cat[c]
 			if ok {

@@ -1,7 +1,6 @@
 package rust
 
 import (
-	"os"
 	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -54,7 +53,7 @@ func init() {
 // body records the calls, type uses and typed locals of a function body or
 // an initializer.
 func (x *extractor) body(n *sitter.Node, from int32) {
-	switch n.Kind() {
+	switch kind(n) {
 	case "call_expression":
 		x.call(n, from)
 		return
@@ -66,7 +65,7 @@ func (x *extractor) body(n *sitter.Node, from int32) {
 		return
 	case "struct_expression":
 		if name := fld(n, "name"); name != nil {
-			if name.Kind() == "generic_type_with_turbofish" {
+			if kind(name) == "generic_type_with_turbofish" {
 				name = fld(name, "type")
 			}
 			x.typeRefs(name, from, extract.RefType)
@@ -90,11 +89,11 @@ func (x *extractor) body(n *sitter.Node, from int32) {
 	case "closure_expression":
 		if ps := fld(n, "parameters"); ps != nil && x.locals != nil {
 			for _, p := range x.kids(ps) {
-				switch p.Kind() {
+				switch kind(p) {
 				case "identifier":
 					x.locals[x.f.Text(p)] = local{}
 				case "parameter":
-					if pat := fld(p, "pattern"); pat != nil && pat.Kind() == "identifier" {
+					if pat := fld(p, "pattern"); pat != nil && kind(pat) == "identifier" {
 						x.locals[x.f.Text(pat)] = x.localOf(x.principal(fld(p, "type")))
 					}
 				}
@@ -137,7 +136,7 @@ func (x *extractor) let(n *sitter.Node, from int32) {
 	if pat == nil || x.locals == nil {
 		return
 	}
-	if pat.Kind() != "identifier" {
+	if kind(pat) != "identifier" {
 		// Names bound by a pattern: unknown types.
 		x.unbind(pat)
 		return
@@ -163,7 +162,7 @@ func (x *extractor) let(n *sitter.Node, from int32) {
 
 // unbind forgets the types of the names a pattern binds.
 func (x *extractor) unbind(n *sitter.Node) {
-	if n.Kind() == "identifier" {
+	if kind(n) == "identifier" {
 		x.locals[x.f.Text(n)] = local{}
 		return
 	}
@@ -185,14 +184,14 @@ func (x *extractor) selfRecv() recv {
 // exprInfo finds what the extractor knows of the value of an expression.
 func (x *extractor) exprInfo(n *sitter.Node) recv {
 	for n != nil {
-		switch n.Kind() {
+		switch kind(n) {
 		case "self":
 			return x.selfRecv()
 		case "identifier":
 			return x.varRecv(x.f.Text(n))
 		case "field_expression":
 			field := fld(n, "field")
-			if field == nil || field.Kind() != "field_identifier" {
+			if field == nil || kind(field) != "field_identifier" {
 				return recv{chain: "()"}
 			}
 			r := x.exprInfo(fld(n, "value"))
@@ -203,7 +202,7 @@ func (x *extractor) exprInfo(n *sitter.Node) recv {
 			return r
 		case "call_expression":
 			fn := fld(n, "function")
-			if fn != nil && fn.Kind() == "field_expression" {
+			if fn != nil && kind(fn) == "field_expression" {
 				if f := fld(fn, "field"); f != nil && peel[x.f.Text(f)] {
 					n = fld(fn, "value")
 					continue
@@ -217,7 +216,7 @@ func (x *extractor) exprInfo(n *sitter.Node) recv {
 			return recv{chain: "()"}
 		case "struct_expression":
 			name := fld(n, "name")
-			if name != nil && name.Kind() == "generic_type_with_turbofish" {
+			if name != nil && kind(name) == "generic_type_with_turbofish" {
 				name = fld(name, "type")
 			}
 			t := x.principal(name)
@@ -259,13 +258,13 @@ func (x *extractor) varRecv(name string) recv {
 // ext reports a call known to leave the repository.
 func (x *extractor) callType(n *sitter.Node) (string, bool) {
 	fn := fld(n, "function")
-	if fn != nil && fn.Kind() == "generic_function" {
+	if fn != nil && kind(fn) == "generic_function" {
 		fn = fld(fn, "function")
 	}
 	if fn == nil {
 		return "", false
 	}
-	switch fn.Kind() {
+	switch kind(fn) {
 	case "identifier":
 		qual, name, ok := x.bareRef(x.f.Text(fn))
 		if !ok {
@@ -385,7 +384,7 @@ func (x *extractor) pathRef(segs []string, name string) (qual, callName string, 
 	mod, last := splitLast(abs)
 	r := x.resolveItem(mod, last, 0, false)
 	target := joinMod(r.mod, r.name)
-	if x.c.external(target) {
+	if x.external(target) {
 		return "", "", refExternal
 	}
 	if !r.isMod && startsUpper(r.name) {
@@ -401,7 +400,7 @@ func (x *extractor) pathRef(segs []string, name string) (qual, callName string, 
 		return x.typeToken(target), name, refCall
 	}
 	ri := x.resolveItem(target, name, 0, true)
-	if x.c.external(ri.mod) {
+	if x.external(ri.mod) {
 		return "", "", refExternal
 	}
 	if ri.mod == x.r.Package {
@@ -442,13 +441,13 @@ func (x *extractor) modToken(mod string) string {
 
 func (x *extractor) call(n *sitter.Node, from int32) {
 	fn := fld(n, "function")
-	if fn != nil && fn.Kind() == "generic_function" {
+	if fn != nil && kind(fn) == "generic_function" {
 		x.typeRefs(fld(fn, "type_arguments"), from, extract.RefType)
 		fn = fld(fn, "function")
 	}
 	line := extract.Line(n)
 	if fn != nil {
-		switch fn.Kind() {
+		switch kind(fn) {
 		case "identifier":
 			x.bareCall(x.f.Text(fn), from, line)
 		case "scoped_identifier":
@@ -456,11 +455,11 @@ func (x *extractor) call(n *sitter.Node, from int32) {
 			if ok {
 				x.pathCall(segs, x.f.Text(fld(fn, "name")), from, line)
 			}
-			if p := fld(fn, "path"); p != nil && p.Kind() == "generic_type" {
+			if p := fld(fn, "path"); p != nil && kind(p) == "generic_type" {
 				x.typeRefs(fld(p, "type_arguments"), from, extract.RefType)
 			}
 		case "field_expression":
-			if field := fld(fn, "field"); field != nil && field.Kind() == "field_identifier" {
+			if field := fld(fn, "field"); field != nil && kind(field) == "field_identifier" {
 				value := fld(fn, "value")
 				x.methodCall(x.exprInfo(value), x.f.Text(field), from, line)
 			}
@@ -521,7 +520,7 @@ func (x *extractor) methodCall(r recv, name string, from int32, line uint32) {
 			if stdMethods[name] && !x.sc.methods[x.selfName][name] {
 				return
 			}
-		case x.sc.fields[x.selfName] != nil && !noFieldFilter:
+		case x.sc.fields[x.selfName] != nil:
 			// A method of a field of an external type (self.map.insert()).
 			if t, ok := x.sc.fields[x.selfName][field]; ok && (t.ext || t.abs == "" && stdMethods[name]) {
 				return
@@ -538,7 +537,7 @@ func (x *extractor) methodCall(r recv, name string, from int32, line uint32) {
 // macro reports the invocation of a macro of the repository and the calls
 // written in its arguments (assert_eq!(f(x), 1), format!("{}", p.name())).
 func (x *extractor) macro(n *sitter.Node, from int32) {
-	if m := fld(n, "macro"); m != nil && m.Kind() == "identifier" && x.sc != nil {
+	if m := fld(n, "macro"); m != nil && kind(m) == "identifier" && x.sc != nil {
 		name := x.f.Text(m)
 		if b, ok := x.lookup(x.sc, name); ok && !b.ext && (b.kind == itemMacro || b.kind == itemUnknown || b.kind == itemFn) {
 			if k, own := x.sc.items[name]; own && k == itemMacro {
@@ -553,7 +552,7 @@ func (x *extractor) macro(n *sitter.Node, from int32) {
 		}
 	}
 	for _, kid := range x.kids(n) {
-		if c := kid; c.Kind() == "token_tree" {
+		if c := kid; kind(c) == "token_tree" {
 			x.tokenTree(c, from)
 		}
 	}
@@ -572,7 +571,7 @@ func (x *extractor) tokenTree(tt *sitter.Node, from int32) {
 	toks := x.allKids(tt)
 	kinds := make([]string, len(toks))
 	for i, c := range toks {
-		kinds[i] = c.Kind()
+		kinds[i] = kind(c)
 	}
 	for i, c := range toks {
 		if kinds[i] != "token_tree" {
@@ -645,5 +644,3 @@ func (x *extractor) tokenCall(toks []*sitter.Node, kinds []string, j int, from i
 		x.bareCall(name, from, line)
 	}
 }
-
-var noFieldFilter = os.Getenv("NOFF") != ""

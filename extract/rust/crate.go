@@ -25,12 +25,13 @@ import (
 
 // crateInfo is what a Cargo.toml says.
 type crateInfo struct {
-	dir     string // folder of the Cargo.toml, relative ("" at the root)
-	name    string // crate name with - turned into _, "" when not a package
-	libDir  string // folder of the library root file, relative to the repo
-	libFile string // base name of the library root file
-	members []string
-	deps    map[string]bool // dependency names, - turned into _
+	dir       string // folder of the Cargo.toml, relative ("" at the root)
+	name      string // crate name with - turned into _, "" when not a package
+	libDir    string // folder of the library root file, relative to the repo
+	libFile   string // base name of the library root file
+	members   []string
+	workspace bool            // has a [workspace] table
+	deps      map[string]bool // dependency names, - turned into _
 }
 
 // rootInfo locates the files of a crate root module (a library, a binary, a
@@ -63,15 +64,15 @@ type itemRes struct {
 type repoCache struct {
 	repo *extract.Repo
 
-	mu        sync.Mutex
-	crates    map[string]*crateInfo // by folder of Cargo.toml
-	roots     map[string]rootInfo   // crate root module → files
-	known     map[string]bool       // crate names of the repository
-	modFiles  map[string]string     // module path → file ("" none)
-	mods      map[string]*modInfo   // module path → scan (nil: no file)
-	items     map[itemKey]itemRes
-	canon     map[string]string
-	workspace sync.Once // reads the workspace members
+	mu         sync.Mutex
+	crates     map[string]*crateInfo // by folder of Cargo.toml
+	roots      map[string]rootInfo   // crate root module → files
+	known      map[string]bool       // crate names of the repository
+	modFiles   map[string]string     // module path → file ("" none)
+	mods       map[string]*modInfo   // module path → scan (nil: no file)
+	items      map[itemKey]itemRes
+	canon      map[string]string
+	workspaces map[string]*sync.Once // by folder: reads the members once
 }
 
 var caches struct {
@@ -90,7 +91,8 @@ func cacheFor(r *extract.Repo) *repoCache {
 		}
 	}
 	c := &repoCache{repo: r, crates: map[string]*crateInfo{}, roots: map[string]rootInfo{},
-		known: map[string]bool{}, modFiles: map[string]string{}, mods: map[string]*modInfo{}, items: map[itemKey]itemRes{}, canon: map[string]string{}}
+		known: map[string]bool{}, modFiles: map[string]string{}, mods: map[string]*modInfo{}, items: map[itemKey]itemRes{}, canon: map[string]string{},
+		workspaces: map[string]*sync.Once{}}
 	caches.list = append(caches.list, c)
 	if len(caches.list) > 4 {
 		caches.list = caches.list[1:]
@@ -111,6 +113,9 @@ func parseCargo(dir string, data []byte) *crateInfo {
 		}
 		if line[0] == '[' {
 			section = strings.Trim(line, "[] \t")
+			if section == "workspace" {
+				ci.workspace = true
+			}
 			if d := depSection(section); d != "" && d != section {
 				// [dependencies.foo]
 				ci.deps[strings.ReplaceAll(unquote(d), "-", "_")] = true
@@ -221,8 +226,20 @@ func joinMod(a, b string) string {
 	return a + "." + b
 }
 
-// crateFor returns the crate governing folder dir, or nil.
+// crateFor returns the crate governing folder dir, or nil. The crates of
+// its workspace are read with it, so that what a file sees of the other
+// crates does not depend on the order files are parsed in.
 func (c *repoCache) crateFor(dir string) *crateInfo {
+	ci := c.parseAt(dir)
+	if ci != nil {
+		c.ensureWorkspace(ci.dir)
+	}
+	return ci
+}
+
+// parseAt parses the Cargo.toml governing folder dir (cached) and
+// registers the crate roots of its package.
+func (c *repoCache) parseAt(dir string) *crateInfo {
 	cdir, data, ok := c.repo.FindUp(dir, "Cargo.toml")
 	if !ok {
 		return nil
@@ -234,14 +251,48 @@ func (c *repoCache) crateFor(dir string) *crateInfo {
 		return ci
 	}
 	ci = parseCargo(cdir, data)
+	roots := c.targetRoots(ci)
 	c.mu.Lock()
-	c.crates[cdir] = ci
-	if ci.name != "" {
-		c.known[ci.name] = true
-		c.roots[ci.name] = c.libRoot(ci)
+	defer c.mu.Unlock()
+	if prev, hit := c.crates[cdir]; hit {
+		return prev
 	}
-	c.mu.Unlock()
+	c.crates[cdir] = ci
+	for root, ri := range roots {
+		if _, ok := c.roots[root]; !ok {
+			c.roots[root] = ri
+		}
+	}
 	return ci
+}
+
+// targetRoots lists the crate roots of a package: the library, build.rs,
+// and the binaries, tests, benches and examples found by Cargo's layout.
+func (c *repoCache) targetRoots(ci *crateInfo) map[string]rootInfo {
+	if ci.name == "" {
+		return nil
+	}
+	roots := map[string]rootInfo{ci.name: c.libRoot(ci)}
+	if c.repo.Exists(joinPath(ci.dir, "build.rs")) {
+		roots[ci.name+".build_script"] = rootInfo{dir: ci.dir, file: "build.rs", ci: ci}
+	}
+	for _, t := range [][2]string{{"src/bin", "bin"}, {"tests", "tests"}, {"benches", "benches"}, {"examples", "examples"}} {
+		d := joinPath(ci.dir, t[0])
+		ents, err := os.ReadDir(filepath.Join(c.repo.Root, filepath.FromSlash(d)))
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			name := e.Name()
+			switch {
+			case !e.IsDir() && strings.HasSuffix(name, ".rs"):
+				roots[ci.name+"."+t[1]+"."+sanitize(strings.TrimSuffix(name, ".rs"))] = rootInfo{dir: d, file: name, ci: ci}
+			case e.IsDir():
+				roots[ci.name+"."+t[1]+"."+sanitize(name)] = rootInfo{dir: joinPath(d, name), file: "main.rs", ci: ci}
+			}
+		}
+	}
+	return roots
 }
 
 // libRoot finds the library root file of a crate (lib.rs, else main.rs).
@@ -253,19 +304,47 @@ func (c *repoCache) libRoot(ci *crateInfo) rootInfo {
 	return ri
 }
 
-// ensureWorkspace registers the crates of the workspace at the repository
-// root, so that `use other_crate::x` finds other_crate's files.
-func (c *repoCache) ensureWorkspace() {
-	c.workspace.Do(c.readWorkspace)
-}
-
-func (c *repoCache) readWorkspace() {
-	root := c.crateFor("")
-	if root == nil || root.dir != "" {
+// ensureWorkspace reads, once, the workspace the crate in folder dir
+// belongs to (the nearest Cargo.toml at or above it with a [workspace]
+// table): its members are the crates of the repository that paths like
+// `use other_crate::x` may name.
+func (c *repoCache) ensureWorkspace(dir string) {
+	ws := c.parseAt(dir)
+	for ws != nil && !ws.workspace {
+		if ws.dir == "" {
+			return
+		}
+		parent := path.Dir(ws.dir)
+		if parent == "." {
+			parent = ""
+		}
+		ws = c.parseAt(parent)
+	}
+	if ws == nil {
 		return
 	}
-	for _, m := range root.members {
-		m = strings.TrimSuffix(path.Clean(m), "/")
+	c.mu.Lock()
+	once := c.workspaces[ws.dir]
+	if once == nil {
+		once = &sync.Once{}
+		c.workspaces[ws.dir] = once
+	}
+	c.mu.Unlock()
+	once.Do(func() { c.readWorkspace(ws) })
+}
+
+func (c *repoCache) readWorkspace(ws *crateInfo) {
+	var names []string
+	if ws.name != "" {
+		names = append(names, ws.name)
+	}
+	add := func(dir string) {
+		if m := c.parseAt(dir); m != nil && m.dir == dir && m.name != "" {
+			names = append(names, m.name)
+		}
+	}
+	for _, m := range ws.members {
+		m = joinPath(ws.dir, strings.TrimSuffix(path.Clean(m), "/"))
 		if strings.ContainsAny(m, "?[") || strings.Count(m, "*") > 1 {
 			continue
 		}
@@ -276,15 +355,20 @@ func (c *repoCache) readWorkspace() {
 			}
 			for _, e := range ents {
 				if e.IsDir() && c.repo.Exists(joinPath(prefix, e.Name()+"/Cargo.toml")) {
-					c.crateFor(joinPath(prefix, e.Name()))
+					add(joinPath(prefix, e.Name()))
 				}
 			}
 			continue
 		}
 		if !strings.Contains(m, "*") && c.repo.Exists(joinPath(m, "Cargo.toml")) {
-			c.crateFor(m)
+			add(m)
 		}
 	}
+	c.mu.Lock()
+	for _, n := range names {
+		c.known[n] = true
+	}
+	c.mu.Unlock()
 }
 
 // sysroot crates are never the repository's, even when it has a mock
@@ -337,7 +421,6 @@ func (c *repoCache) locate(p string) (pkg, root string, ci *crateInfo) {
 }
 
 func (c *repoCache) locateIn(p string) (pkg, root string, ci *crateInfo) {
-	c.ensureWorkspace()
 	dir := path.Dir(p)
 	if dir == "." {
 		dir = ""

@@ -1,14 +1,20 @@
 // Package rust extracts Rust source files for knowing.
 //
 // Qualified names follow module paths, dotted, starting with the crate name
-// (see locate in crate.go): `cargo.core.compiler.BuildConfig.emit_json`.
-// Package and Scope of a file are its module path. Methods of `impl T`
-// blocks hang under T when T is declared in the same file (the usual case),
-// else they carry Receiver T. Names are resolved as far as the file and the
-// module files it imports allow: imports are reported at the module that
-// declares the item (following `pub use` re-exports), calls qualified by a
-// path carry a synthetic import whose alias is the qualifier token (see
-// token), typed locals and parameters carry their type.
+// (see locate in crate.go): `cargo.core.compiler.build_config.BuildConfig.emit_json`.
+// Binaries, integration tests, benches and examples are crates of their own
+// under the package's name: src/bin/x.rs is cargo.bin.x, tests/t.rs is
+// cargo.tests.t. Package and Scope of a file are its module path; inline
+// `mod m {}` blocks are KindModule symbols. Methods of `impl T` blocks hang
+// under T when T is declared in the same module of the file (the usual
+// case), else they carry Receiver T.
+//
+// Names are resolved as far as the file and the module files it imports
+// allow: imports are reported at the module that declares the item
+// (following `pub use` re-exports), calls qualified by a path carry a
+// synthetic import whose alias is an opaque qualifier token (typeToken,
+// modToken in body.go), typed locals, parameters and self carry their type,
+// and calls known to leave the repository are not reported.
 package rust
 
 import (
@@ -61,6 +67,7 @@ type scope struct {
 	values map[string]binding
 	globs  []string // glob-imported modules
 	nodes  []*sitter.Node
+	inner  []*scope // inline modules, in order
 	// methods are the method names of the impl and trait blocks of this
 	// module, by type name; fields the field types of its structs.
 	methods map[string]map[string]bool
@@ -88,7 +95,8 @@ type extractor struct {
 	c      *repoCache
 	ci     *crateInfo // the file's crate, nil outside packages
 	root   string
-	scopes map[string]*scope
+	scopes map[string]*scope // by module path (the first of cfg'd twins)
+	byNode map[uint]*scope   // inline module scopes by start byte
 	tokens map[string]bool
 
 	// The enclosing impl or trait.
@@ -105,7 +113,7 @@ func extractRust(f *extract.File, r *extract.FileResult) {
 	c := cacheFor(f.Repo)
 	pkg, root, ci := c.locate(f.Path)
 	r.Package, r.Scope = pkg, pkg
-	x := &extractor{f: f, r: r, c: c, ci: ci, root: root, scopes: map[string]*scope{}, tokens: map[string]bool{}}
+	x := &extractor{f: f, r: r, c: c, ci: ci, root: root, scopes: map[string]*scope{}, byNode: map[uint]*scope{}, tokens: map[string]bool{}}
 	x.cur = f.Root.Walk()
 	defer x.cur.Close()
 	top := x.declare(f.Root, pkg, nil)
@@ -117,10 +125,15 @@ func extractRust(f *extract.File, r *extract.FileResult) {
 func (x *extractor) declare(n *sitter.Node, mod string, parent *scope) *scope {
 	sc := &scope{mod: mod, parent: parent, items: map[string]uint8{}, syms: map[string]int32{}, uses: map[string]binding{}, values: map[string]binding{},
 		methods: map[string]map[string]bool{}, fields: map[string]map[string]typeInfo{}}
-	x.scopes[mod] = sc
+	if x.scopes[mod] == nil {
+		x.scopes[mod] = sc
+	}
+	if parent != nil {
+		parent.inner = append(parent.inner, sc)
+	}
 	for _, c := range x.kids(n) {
 		k := itemUnknown
-		switch c.Kind() {
+		switch kind(c) {
 		case "use_declaration", "extern_crate_declaration":
 			sc.nodes = append(sc.nodes, c)
 			continue
@@ -142,7 +155,7 @@ func (x *extractor) declare(n *sitter.Node, mod string, parent *scope) *scope {
 			k = itemMod
 			if b := fld(c, "body"); b != nil {
 				if name := x.f.Text(fld(c, "name")); name != "" {
-					x.declare(b, joinMod(mod, name), sc)
+					x.byNode[c.StartByte()] = x.declare(b, joinMod(mod, name), sc)
 				}
 			}
 		default:
@@ -165,7 +178,7 @@ func (x *extractor) declareMethods(sc *scope, typ string, body *sitter.Node) {
 		sc.methods[typ] = m
 	}
 	for _, kid := range x.kids(body) {
-		if c := kid; c.Kind() == "function_item" || c.Kind() == "function_signature_item" {
+		if c := kid; kind(c) == "function_item" || kind(c) == "function_signature_item" {
 			m[x.f.Text(fld(c, "name"))] = true
 		}
 	}
@@ -175,7 +188,7 @@ func (x *extractor) declareMethods(sc *scope, typ string, body *sitter.Node) {
 // modules) into bindings and imports.
 func (x *extractor) resolveUses(sc *scope) {
 	for _, n := range sc.nodes {
-		if n.Kind() == "extern_crate_declaration" {
+		if kind(n) == "extern_crate_declaration" {
 			name := x.f.Text(fld(n, "name"))
 			alias := x.f.Text(fld(n, "alias"))
 			if alias != "" && name != "" {
@@ -191,10 +204,8 @@ func (x *extractor) resolveUses(sc *scope) {
 			x.use(sc, e)
 		}
 	}
-	for _, s := range x.scopes {
-		if s.parent == sc {
-			x.resolveUses(s)
-		}
+	for _, s := range sc.inner {
+		x.resolveUses(s)
 	}
 }
 
@@ -246,7 +257,7 @@ func (x *extractor) use(sc *scope, e useEntry) {
 	}
 	res := x.resolveItem(mod, last, 0, false)
 	b := binding{abs: joinMod(res.mod, res.name)}
-	if x.c.external(b.abs) {
+	if x.external(b.abs) {
 		// Re-exported from outside the repository.
 		b.ext, b.kind = true, itemType
 		if !startsUpper(res.name) {
@@ -279,13 +290,24 @@ func (x *extractor) use(sc *scope, e useEntry) {
 	}
 	if !startsUpper(last) && local != "_" {
 		if rv := x.resolveItem(mod, last, 0, true); rv.found && !rv.isMod && (res.isMod || rv.mod != res.mod || rv.name != res.name) {
-			v := binding{abs: joinMod(rv.mod, rv.name), kind: itemFn, ext: x.c.external(joinMod(rv.mod, rv.name))}
+			v := binding{abs: joinMod(rv.mod, rv.name), kind: itemFn, ext: x.external(joinMod(rv.mod, rv.name))}
 			sc.values[local] = v
 			if !v.ext {
 				x.r.Imports = append(x.r.Imports, extract.Import{Path: rv.mod, Name: rv.name, Alias: alias(rv.name)})
 			}
 		}
 	}
+}
+
+// external reports whether an absolute path leaves the repository's crates
+// (the file's own crate is always in).
+func (x *extractor) external(abs string) bool {
+	if x.ci != nil {
+		if first, _, _ := strings.Cut(abs, "."); first == x.ci.name {
+			return false
+		}
+	}
+	return x.c.external(abs)
 }
 
 // absPath makes a path absolute as seen from scope sc.
@@ -351,7 +373,7 @@ func (x *extractor) lookupNS(sc *scope, name string, typeNS bool) (binding, bool
 			k = itemType
 		}
 		abs := joinMod(res.mod, res.name)
-		return binding{abs: abs, kind: k, ext: x.c.external(abs)}, true
+		return binding{abs: abs, kind: k, ext: x.external(abs)}, true
 	}
 	return binding{}, false
 }
@@ -406,7 +428,7 @@ func (x *extractor) leading(n *sitter.Node) leadInfo {
 	var parts []string
 	line := extract.Line(n)
 	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
-		k := p.Kind()
+		k := kind(p)
 		if k == "attribute_item" {
 			x.attribute(p, &li, &parts)
 			line = extract.Line(p)
@@ -442,7 +464,7 @@ func (x *extractor) leading(n *sitter.Node) leadInfo {
 
 func (x *extractor) attribute(n *sitter.Node, li *leadInfo, parts *[]string) {
 	a := n.NamedChild(0)
-	if a == nil || a.Kind() != "attribute" || a.NamedChildCount() == 0 {
+	if a == nil || kind(a) != "attribute" || a.NamedChildCount() == 0 {
 		return
 	}
 	name := x.f.Text(a.NamedChild(0))
@@ -468,13 +490,13 @@ func (x *extractor) attribute(n *sitter.Node, li *leadInfo, parts *[]string) {
 // exported reports `pub` visibility (any but pub(self)).
 func (x *extractor) exported(n *sitter.Node) snapshot.Flags {
 	for _, c := range x.kids(n) {
-		if c.Kind() == "visibility_modifier" {
+		if kind(c) == "visibility_modifier" {
 			if t := x.f.Text(c); strings.HasPrefix(t, "pub") && !strings.Contains(t, "self") {
 				return snapshot.FlagExported
 			}
 			return 0
 		}
-		if c.Kind() != "attribute_item" {
+		if kind(c) != "attribute_item" {
 			break
 		}
 	}
@@ -493,7 +515,7 @@ func testFlag(b bool) snapshot.Flags {
 func (x *extractor) items(n *sitter.Node, sc *scope, parent int32, inTest bool) {
 	var impls []*sitter.Node
 	for _, c := range x.kids(n) {
-		switch c.Kind() {
+		switch kind(c) {
 		case "impl_item":
 			impls = append(impls, c)
 		case "function_item":
@@ -545,7 +567,7 @@ func (x *extractor) items(n *sitter.Node, sc *scope, parent int32, inTest bool) 
 			id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindModule, Parent: parent,
 				Start: extract.Line(c), End: extract.EndLine(c), Signature: extract.Signature(x.f, c, body),
 				Doc: doc, Flags: x.exported(c) | testFlag(test)})
-			if child := x.scopes[joinMod(sc.mod, name)]; child != nil {
+			if child := x.byNode[c.StartByte()]; child != nil {
 				x.items(body, child, id, test)
 			}
 		}
@@ -560,7 +582,7 @@ func (x *extractor) items(n *sitter.Node, sc *scope, parent int32, inTest bool) 
 func (x *extractor) innerDoc(body *sitter.Node) string {
 	var parts []string
 	for _, c := range x.kids(body) {
-		if c.Kind() != "line_comment" && c.Kind() != "block_comment" {
+		if kind(c) != "line_comment" && kind(c) != "block_comment" {
 			break
 		}
 		t := x.f.Text(c)
@@ -581,7 +603,7 @@ func (x *extractor) structItem(n *sitter.Node, sc *scope, parent int32, inTest b
 	body := fld(n, "body")
 	flags := x.exported(n) | testFlag(inTest || li.cfgTest)
 	sig := extract.Signature(x.f, n, body)
-	if body != nil && body.Kind() == "ordered_field_declaration_list" {
+	if body != nil && kind(body) == "ordered_field_declaration_list" {
 		sig = extract.Signature(x.f, n, nil)
 	}
 	id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindStruct, Parent: parent,
@@ -596,7 +618,7 @@ func (x *extractor) fields(body *sitter.Node, owner int32, test snapshot.Flags) 
 		return
 	}
 	for _, fd := range x.kids(body) {
-		switch fd.Kind() {
+		switch kind(fd) {
 		case "field_declaration":
 			name := x.f.Text(fld(fd, "name"))
 			typ := fld(fd, "type")
@@ -641,7 +663,7 @@ func (x *extractor) enumItem(n *sitter.Node, sc *scope, parent int32, inTest boo
 	}
 	x.withGenerics(n, nil, func() {
 		for _, v := range x.kids(body) {
-			if v.Kind() != "enum_variant" {
+			if kind(v) != "enum_variant" {
 				continue
 			}
 			vname := x.f.Text(fld(v, "name"))
@@ -683,7 +705,7 @@ func (x *extractor) traitItem(n *sitter.Node, sc *scope, parent int32, inTest bo
 	}
 	saved, savedAtt, savedName := x.selfType, x.selfAttached, x.selfName
 	x.selfType, x.selfAttached, x.selfName = typeInfo{abs: joinMod(sc.mod, name), self: true}, true, name
-	x.withGenerics(n, nil, func() { x.implBody(body, sc, id, flags|snapshot.FlagExported, "", "", "") })
+	x.withGenerics(n, nil, func() { x.implBody(body, sc, id, flags, "", "", "") })
 	x.selfType, x.selfAttached, x.selfName = saved, savedAtt, savedName
 }
 
@@ -698,7 +720,7 @@ func (x *extractor) baseName(n *sitter.Node) string {
 		// As written, so that the resolver can link a node standing for
 		// the external trait through a module import (fmt.Display).
 		w := n
-		if w.Kind() == "generic_type" {
+		if kind(w) == "generic_type" {
 			w = fld(w, "type")
 		}
 		return strings.ReplaceAll(x.f.Text(w), "::", ".")
@@ -749,7 +771,7 @@ func (x *extractor) implItem(n *sitter.Node, sc *scope, parent int32, inTest boo
 		// Methods and fields of the deref target are reached through T:
 		// for the resolver, T extends the target.
 		for _, c := range x.kids(body) {
-			if c.Kind() != "type_item" || x.f.Text(fld(c, "name")) != "Target" {
+			if kind(c) != "type_item" || x.f.Text(fld(c, "name")) != "Target" {
 				continue
 			}
 			var t typeInfo
@@ -788,7 +810,7 @@ func (x *extractor) implItem(n *sitter.Node, sc *scope, parent int32, inTest boo
 // this file: each method references it, the one link the file can give.
 func (x *extractor) implBody(body *sitter.Node, sc *scope, parent int32, flags snapshot.Flags, recv, qual, traitRef string) {
 	for _, c := range x.kids(body) {
-		switch c.Kind() {
+		switch kind(c) {
 		case "function_item", "function_signature_item":
 			li := x.leading(c)
 			fl := flags | x.exported(c) | testFlag(li.test || li.cfgTest)
@@ -812,12 +834,12 @@ func (x *extractor) valueItem(n *sitter.Node, sc *scope, parent int32, inTest bo
 		return
 	}
 	li := x.leading(n)
-	kind := snapshot.KindConstant
-	if n.Kind() == "static_item" {
-		kind = snapshot.KindVariable
+	symKind := snapshot.KindConstant
+	if kind(n) == "static_item" {
+		symKind = snapshot.KindVariable
 	}
 	typ := fld(n, "type")
-	id := x.add(extract.Symbol{Name: name, Kind: kind, Parent: parent, Receiver: recv, Qual: qual,
+	id := x.add(extract.Symbol{Name: name, Kind: symKind, Parent: parent, Receiver: recv, Qual: qual,
 		Start: extract.Line(n), End: extract.EndLine(n), Signature: extract.FirstLine(x.f.Text(n)),
 		Doc: li.doc, Type: x.typeString(x.principal(typ)), Flags: x.exported(n) | testFlag(inTest || li.cfgTest)})
 	x.typeRefs(typ, id, extract.RefType)
@@ -829,7 +851,7 @@ func (x *extractor) valueItem(n *sitter.Node, sc *scope, parent int32, inTest bo
 }
 
 // function extracts a function or method with its parameters and body.
-func (x *extractor) function(n *sitter.Node, sc *scope, parent int32, kind snapshot.Kind, flags snapshot.Flags, li leadInfo, recv, qual string) int32 {
+func (x *extractor) function(n *sitter.Node, sc *scope, parent int32, symKind snapshot.Kind, flags snapshot.Flags, li leadInfo, recv, qual string) int32 {
 	name := x.f.Text(fld(n, "name"))
 	if name == "" {
 		return -1
@@ -838,7 +860,7 @@ func (x *extractor) function(n *sitter.Node, sc *scope, parent int32, kind snaps
 	x.sc = sc
 	id := int32(-1)
 	x.withGenerics(n, map[string]local{}, func() {
-		s := extract.Symbol{Name: name, Kind: kind, Parent: parent, Receiver: recv, Qual: qual,
+		s := extract.Symbol{Name: name, Kind: symKind, Parent: parent, Receiver: recv, Qual: qual,
 			Start: extract.Line(n), End: extract.EndLine(n), Signature: extract.Signature(x.f, n, body),
 			Doc: li.doc, Flags: flags}
 		ret := fld(n, "return_type")
@@ -859,12 +881,12 @@ func (x *extractor) function(n *sitter.Node, sc *scope, parent int32, kind snaps
 
 func (x *extractor) params(ps *sitter.Node, from int32) {
 	for _, p := range x.kids(ps) {
-		if p.Kind() != "parameter" {
+		if kind(p) != "parameter" {
 			continue
 		}
 		typ := fld(p, "type")
 		pat := fld(p, "pattern")
-		if pat != nil && pat.Kind() == "identifier" && typ != nil {
+		if pat != nil && kind(pat) == "identifier" && typ != nil {
 			t := x.principal(typ)
 			x.locals[x.f.Text(pat)] = x.localOf(t)
 		}
@@ -904,7 +926,7 @@ func (x *extractor) withGenerics(n *sitter.Node, locals map[string]local, fn fun
 	tp := fld(n, "type_parameters")
 	var where *sitter.Node
 	for _, kid := range x.kids(n) {
-		if c := kid; c.Kind() == "where_clause" {
+		if c := kid; kind(c) == "where_clause" {
 			where = c
 		}
 	}
@@ -916,7 +938,7 @@ func (x *extractor) withGenerics(n *sitter.Node, locals map[string]local, fn fun
 		x.generics = g
 		if tp != nil {
 			for _, p := range x.kids(tp) {
-				if p.Kind() != "type_parameter" {
+				if kind(p) != "type_parameter" {
 					continue
 				}
 				name := x.f.Text(fld(p, "name"))
@@ -926,7 +948,7 @@ func (x *extractor) withGenerics(n *sitter.Node, locals map[string]local, fn fun
 		}
 		if where != nil {
 			for _, p := range x.kids(where) {
-				if l := fld(p, "left"); l != nil && l.Kind() == "type_identifier" {
+				if l := fld(p, "left"); l != nil && kind(l) == "type_identifier" {
 					name := x.f.Text(l)
 					if _, ok := g[name]; ok {
 						x.bound(g, name, fld(p, "bounds"))

@@ -72,7 +72,7 @@ func (x *extractor) pathType(segs []string) typeInfo {
 	mod, name := splitLast(abs)
 	r := x.resolveItem(mod, name, 0, false)
 	abs = joinMod(r.mod, r.name)
-	return typeInfo{abs: abs, ext: x.c.external(abs)}
+	return typeInfo{abs: abs, ext: x.external(abs)}
 }
 
 // pathSegs flattens a path expression or type path.
@@ -80,7 +80,7 @@ func (x *extractor) pathSegs(n *sitter.Node, out []string) ([]string, bool) {
 	if n == nil {
 		return out, false
 	}
-	switch n.Kind() {
+	switch kind(n) {
 	case "identifier", "type_identifier", "crate", "self", "super", "metavariable", "primitive_type":
 		return append(out, x.f.Text(n)), true
 	case "scoped_identifier", "scoped_type_identifier":
@@ -103,7 +103,7 @@ func (x *extractor) pathSegs(n *sitter.Node, out []string) ([]string, bool) {
 	case "bracketed_type":
 		// <T as Trait>::f, <T>::f: the type T.
 		c := n.NamedChild(0)
-		if c != nil && c.Kind() == "qualified_type" {
+		if c != nil && kind(c) == "qualified_type" {
 			c = fld(c, "type")
 		}
 		return x.pathSegs(c, out)
@@ -116,7 +116,7 @@ func (x *extractor) pathSegs(n *sitter.Node, out []string) ([]string, bool) {
 // everywhere), trait objects and `impl Trait` are their trait.
 func (x *extractor) principal(n *sitter.Node) typeInfo {
 	for n != nil {
-		switch n.Kind() {
+		switch kind(n) {
 		case "type_identifier", "identifier":
 			return x.namedType(x.f.Text(n))
 		case "scoped_type_identifier", "scoped_identifier":
@@ -157,7 +157,7 @@ func firstTypeArg(n *sitter.Node) *sitter.Node {
 		return nil
 	}
 	for i := uint(0); i < args.NamedChildCount(); i++ {
-		if a := args.NamedChild(i); a.Kind() != "lifetime" {
+		if a := args.NamedChild(i); kind(a) != "lifetime" {
 			return a
 		}
 	}
@@ -167,7 +167,7 @@ func firstTypeArg(n *sitter.Node) *sitter.Node {
 // implTarget resolves the type of an impl block (no wrapper is seen through).
 func (x *extractor) implTarget(n *sitter.Node) typeInfo {
 	for n != nil {
-		switch n.Kind() {
+		switch kind(n) {
 		case "generic_type":
 			n = fld(n, "type")
 		case "reference_type", "pointer_type":
@@ -186,7 +186,7 @@ func (x *extractor) implTarget(n *sitter.Node) typeInfo {
 // implName is the last name of the type of an impl block, as written.
 func (x *extractor) implName(n *sitter.Node) string {
 	for n != nil {
-		switch n.Kind() {
+		switch kind(n) {
 		case "generic_type", "reference_type", "pointer_type":
 			n = fld(n, "type")
 		case "dynamic_type":
@@ -203,33 +203,47 @@ func (x *extractor) implName(n *sitter.Node) string {
 }
 
 // typeRefs records a reference to every named type in a type expression.
-func (x *extractor) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
+func (x *extractor) typeRefs(n *sitter.Node, from int32, refKind extract.RefKind) {
 	if n == nil {
 		return
 	}
-	switch n.Kind() {
+	switch kind(n) {
 	case "type_identifier":
 		name := x.f.Text(n)
 		if _, generic := x.generics[name]; generic || name == "Self" {
 			return
 		}
-		x.typeRef(x.namedType(name), name, from, kind, n)
+		x.typeRef(x.namedType(name), name, from, refKind, n)
 		return
 	case "scoped_type_identifier":
 		segs, ok := x.pathSegs(n, nil)
 		if ok && segs[0] != "Self" {
-			x.typeRef(x.pathType(segs), strings.Join(segs, "."), from, kind, n)
+			x.typeRef(x.pathType(segs), strings.Join(segs, "."), from, refKind, n)
 		}
+		return
+	case "generic_type":
+		// Result-like and pointer wrappers (CargoResult<T>, Box<T>) are
+		// not recorded: only what they wrap. A repository's result alias
+		// would otherwise be a hint of every fallible function.
+		base := fld(n, "type")
+		name := x.f.Text(base)
+		if i := strings.LastIndex(name, "::"); i >= 0 {
+			name = name[i+2:]
+		}
+		if !wrappers[name] && !strings.HasSuffix(name, "Result") {
+			x.typeRefs(base, from, refKind)
+		}
+		x.typeRefs(fld(n, "type_arguments"), from, refKind)
 		return
 	case "primitive_type", "lifetime", "block", "string_literal", "integer_literal":
 		return
 	}
 	for _, kid := range x.kids(n) {
-		x.typeRefs(kid, from, kind)
+		x.typeRefs(kid, from, refKind)
 	}
 }
 
-func (x *extractor) typeRef(t typeInfo, written string, from int32, kind extract.RefKind, n *sitter.Node) {
+func (x *extractor) typeRef(t typeInfo, written string, from int32, refKind extract.RefKind, n *sitter.Node) {
 	if t.abs == "" || t.self {
 		return
 	}
@@ -244,5 +258,5 @@ func (x *extractor) typeRef(t typeInfo, written string, from int32, kind extract
 		name = written
 	}
 	mod, last := splitLast(name)
-	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: kind, Name: last, Qual: mod, Line: extract.Line(n)})
+	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: refKind, Name: last, Qual: mod, Line: extract.Line(n)})
 }

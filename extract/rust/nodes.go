@@ -18,6 +18,25 @@ var fieldIDs = func() map[string]uint16 {
 	return m
 }()
 
+// kindNames are the grammar's node kinds by id: Node.Kind copies the name
+// out of C on every call.
+var kindNames = func() []string {
+	lang := sitter.NewLanguage(tsrust.Language())
+	out := make([]string, lang.NodeKindCount())
+	for i := range out {
+		out[i] = lang.NodeKindForId(uint16(i))
+	}
+	return out
+}()
+
+// kind is n.Kind(), without the copy.
+func kind(n *sitter.Node) string {
+	if id := int(n.KindId()); id < len(kindNames) {
+		return kindNames[id]
+	}
+	return n.Kind()
+}
+
 // fld is n.ChildByFieldName(name), by field id.
 func fld(n *sitter.Node, name string) *sitter.Node {
 	if n == nil {
@@ -30,11 +49,20 @@ func fld(n *sitter.Node, name string) *sitter.Node {
 	return n.ChildByFieldId(id)
 }
 
-// kids returns the named children of n, walking them once with the
-// extractor's cursor (NamedChild(i) walks from the first child each time).
+// kids returns the named children of n. NamedChild(i) walks from the
+// first child each time: long lists are walked once with the cursor.
 func (x *extractor) kids(n *sitter.Node) []*sitter.Node {
 	if n == nil {
 		return nil
+	}
+	count := n.NamedChildCount()
+	if count <= 32 {
+		// One C call per child: cheaper than the cursor's several.
+		out := make([]*sitter.Node, count)
+		for i := range out {
+			out[i] = n.NamedChild(uint(i))
+		}
+		return out
 	}
 	nodes := n.NamedChildren(x.cur)
 	out := make([]*sitter.Node, len(nodes))

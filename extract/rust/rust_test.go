@@ -1,0 +1,175 @@
+package rust
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/extract/extracttest"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+func TestRustRepo(t *testing.T) {
+	b := extracttest.BuildDir(t, "../../testdata/rust")
+	const st, mem, sv, fm = "shop.store", "shop.store.memory", "shop.server", "text_fmt"
+
+	// Symbols, kinds, qualified names (module paths from the crate name),
+	// doc comments, signatures, flags.
+	if n := b.Node(sv + ".Server"); n.Kind != snapshot.KindStruct || n.Doc != "Server answers catalogue requests." ||
+		n.Flags&snapshot.FlagExported == 0 || n.Flags&snapshot.FlagTest != 0 {
+		t.Errorf("Server: kind %v doc %q flags %v", n.Kind, n.Doc, n.Flags)
+	}
+	if n := b.Node(st + ".Store"); n.Kind != snapshot.KindTrait || n.Signature != "pub trait Store: Named" {
+		t.Errorf("Store: %v %q", n.Kind, n.Signature)
+	}
+	if n := b.Node(mem + ".MemoryStore.get"); n.Kind != snapshot.KindMethod || n.Signature != "fn get(&self, id: &str) -> Option<Item>" {
+		t.Errorf("MemoryStore.get: %v %q", n.Kind, n.Signature)
+	}
+	if n := b.Node(st + ".Store.describe"); n.Doc != "describe renders the item with this id, or nothing." {
+		t.Errorf("describe doc %q", n.Doc)
+	}
+	if n := b.Node(st + ".Item.price"); n.Kind != snapshot.KindField {
+		t.Errorf("Item.price kind %v", n.Kind)
+	}
+	if n := b.Node(sv + ".Server.log"); n.Flags&snapshot.FlagExported != 0 {
+		t.Errorf("private method exported: %v", n.Flags)
+	}
+	b.Node(fm + ".render")        // a workspace crate, named after its Cargo.toml
+	b.Node("shop.bin.shopd.main") // src/bin/shopd.rs
+	if n := b.Node(fm + ".tests"); n.Kind != snapshot.KindModule {
+		t.Errorf("inline mod kind %v", n.Kind)
+	}
+	for _, q := range []string{fm + ".tests.pads", "shop.tests.api.handle_get_renders_item"} {
+		if n := b.Node(q); n.Flags&snapshot.FlagTest == 0 {
+			t.Errorf("%s not flagged test: %v", q, n.Flags)
+		}
+	}
+
+	// Methods of impl blocks hang under their type.
+	b.Edge(mem+".MemoryStore", mem+".MemoryStore.new", snapshot.EdgeContains)
+	b.Edge(mem+".MemoryStore.new", mem+".MemoryStore", snapshot.EdgeMemberOf)
+
+	// Calls: across files through an import re-exported by the crate root
+	// (use crate::MemoryStore), across crates of the workspace (a use and
+	// a path), in the module, through self.
+	b.Edge(sv+".Server.new", mem+".MemoryStore.new", snapshot.EdgeCalls)
+	b.Edge(sv+".Server.handle_get", fm+".render", snapshot.EdgeCalls)
+	b.Edge(sv+".not_found", fm+".pad", snapshot.EdgeCalls)
+	b.Edge(sv+".Server.handle_get", sv+".not_found", snapshot.EdgeCalls)
+	b.Edge(sv+".Server.handle_get", sv+".Server.log", snapshot.EdgeCalls)
+	// Through a field typed with a trait object (Box<dyn Store>).
+	b.Edge(sv+".Server.handle_get", st+".Store.get", snapshot.EdgeCalls)
+	b.Edge(sv+".Server.add", st+".Store.put", snapshot.EdgeCalls)
+	// Through a local typed by the call that made it, inside a macro.
+	b.Edge("shop.bin.shopd.main", sv+".Server.handle_get", snapshot.EdgeCalls)
+	// A call of the standard library is not guessed onto the repository's
+	// function of the same name.
+	b.NoEdge(sv+".load", fm+".read_to_string", snapshot.EdgeCalls)
+	// A trait's default method calls the trait's method through self.
+	b.Edge(st+".Store.describe", st+".Store.get", snapshot.EdgeCalls)
+
+	// Traits: supertrait, implementations, inherited default method,
+	// overrides, and a call through self resolved to the default method.
+	b.Edge(st+".Store", st+".Named", snapshot.EdgeExtends)
+	b.Edge(mem+".MemoryStore", st+".Store", snapshot.EdgeImplements)
+	b.Edge(mem+".MemoryStore", st+".Named", snapshot.EdgeImplements)
+	b.NoEdge(st+".Item", st+".Store", snapshot.EdgeImplements)
+	b.Edge(mem+".MemoryStore", st+".Store.describe", snapshot.EdgeInherits)
+	b.Edge(mem+".MemoryStore.get", st+".Store.get", snapshot.EdgeOverrides)
+	b.Edge(mem+".MemoryStore.summary", st+".Store.describe", snapshot.EdgeCalls)
+
+	// Types in signatures and bodies.
+	b.Edge(st+".Item", sv+".Server.add", snapshot.EdgeTypeHintOf)
+	b.Edge(sv+".Server", st+".Store", snapshot.EdgeReferences)
+	b.Edge("shop.tests.api.handle_get_renders_item", st+".Item", snapshot.EdgeReferences)
+
+	// An integration test and its subject.
+	b.Edge("shop.tests.api.handle_get_renders_item", sv+".Server.handle_get", snapshot.EdgeTests)
+	b.Edge(sv+".Server.handle_get", "shop.tests.api.handle_get_renders_item", snapshot.EdgeTestedBy)
+	b.Edge(fm+".tests.pads", fm+".pad", snapshot.EdgeCalls)
+
+	// Imports link files to the modules that declare what they use.
+	b.Edge("src/server.rs", st, snapshot.EdgeImports)
+	b.Edge("src/server.rs", mem, snapshot.EdgeImports)
+	b.Edge("src/server.rs", fm, snapshot.EdgeImports)
+	b.Edge("tests/api.rs", sv, snapshot.EdgeImports)
+	b.NoEdge("crates/text-fmt/src/lib.rs", fm, snapshot.EdgeImports)
+}
+
+func TestParseUse(t *testing.T) {
+	got := parseUse(`crate::core::{compiler::BuildRunner, Package as P, self, *}`)
+	want := []useEntry{
+		{segs: []string{"crate", "core", "compiler", "BuildRunner"}},
+		{segs: []string{"crate", "core", "Package"}, alias: "P"},
+		{segs: []string{"crate", "core"}},
+		{segs: []string{"crate", "core", "*"}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v", got)
+	}
+	got = parseUse("::std::{\n    // a comment\n    fs,\n    io::{self, Write as _},\n}")
+	want = []useEntry{
+		{segs: []string{"::", "std", "fs"}},
+		{segs: []string{"::", "std", "io"}},
+		{segs: []string{"::", "std", "io", "Write"}, alias: "_"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v", got)
+	}
+}
+
+func TestParseCargo(t *testing.T) {
+	ci := parseCargo("crates/io", []byte(`
+[package]
+name = "crates-io"   # comment
+
+[lib]
+path = "lib.rs"
+
+[dependencies]
+serde = { workspace = true }
+cargo-util.workspace = true
+
+[target.'cfg(unix)'.dev-dependencies.libc]
+version = "1"
+`))
+	if ci.name != "crates_io" || ci.libDir != "crates/io" || ci.libFile != "lib.rs" {
+		t.Errorf("crate %+v", ci)
+	}
+	for _, d := range []string{"serde", "cargo_util", "libc"} {
+		if !ci.deps[d] {
+			t.Errorf("dependency %s missing: %v", d, ci.deps)
+		}
+	}
+	ws := parseCargo("", []byte("[workspace]\nmembers = [\n  \"crates/*\",\n  \"benches/x\", # b\n]\n"))
+	if ws.name != "" || !reflect.DeepEqual(ws.members, []string{"crates/*", "benches/x"}) {
+		t.Errorf("workspace %+v", ws)
+	}
+}
+
+func TestLocate(t *testing.T) {
+	c := cacheFor(extract.NewRepo("../../testdata/rust"))
+	for p, want := range map[string]string{
+		"src/lib.rs":                 "shop shop",
+		"src/store/mod.rs":           "shop.store shop",
+		"src/store/memory.rs":        "shop.store.memory shop",
+		"src/bin/shopd.rs":           "shop.bin.shopd shop.bin.shopd",
+		"tests/api.rs":               "shop.tests.api shop.tests.api",
+		"crates/text-fmt/src/lib.rs": "text_fmt text_fmt",
+	} {
+		pkg, root, _ := c.locate(p)
+		if got := pkg + " " + root; got != want {
+			t.Errorf("%s: %q, want %q", p, got, want)
+		}
+	}
+	if f := c.moduleFile("shop.store.memory"); f != "src/store/memory.rs" {
+		t.Errorf("module file %q", f)
+	}
+	if r := c.resolveItem("shop", "MemoryStore", false); r.mod != "shop.store.memory" || !r.found {
+		t.Errorf("re-export followed to %+v", r)
+	}
+	if !strings.HasPrefix(modulePath([]string{"a-b", "mod.rs"}), "a_b") {
+		t.Error(modulePath([]string{"a-b", "mod.rs"}))
+	}
+}
