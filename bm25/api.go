@@ -1,9 +1,8 @@
-// Package bm25 is a multi-field BM25 index whose postings are read in place
-// from borrowed bytes. THIS FILE IS THE API CONTRACT; the bm25 owner replaces
-// the bodies (and may split the file) but keeps these exported signatures.
 package bm25
 
-import "errors"
+// This file holds the exported types of the API contract that the snapshot
+// package compiles against. Builder lives in build.go, Index in index.go,
+// Searcher in search.go, AppendTokens in tokenize.go.
 
 // Field is one text field of a document.
 type Field uint8
@@ -18,8 +17,12 @@ const (
 	NumFields      = 6
 )
 
+// allFields is the field mask with every field set.
+const allFields = 1<<NumFields - 1
+
 // Params are the BM25 parameters. K1 and B are applied at build time
-// (impacts are precomputed); Weights scale each field's contribution.
+// (impacts are precomputed); Weights scale each field's contribution. All
+// three are stored in the Stats section; a query uses the stored ones.
 type Params struct {
 	K1, B   float32
 	Weights [NumFields]float32
@@ -31,37 +34,12 @@ func DefaultParams() Params {
 	return Params{K1: 1.2, B: 0.75, Weights: [NumFields]float32{10, 5, 3, 1, 4, 3}}
 }
 
-// AppendTokens appends the index terms of text to dst.
-func AppendTokens(dst []string, text string) []string { return dst }
-
 // Doc is one document's field texts.
 type Doc struct{ Fields [NumFields]string }
 
-// Builder accumulates documents.
-type Builder struct{}
-
-// NewBuilder starts an index.
-func NewBuilder(p Params) *Builder { return &Builder{} }
-
-// Add indexes document id; ids must be added in increasing order.
-func (b *Builder) Add(id uint32, d *Doc) {}
-
-// Encoded is a finished index as three byte sections.
+// Encoded is a finished index as three byte sections. See the package
+// comment for their layout.
 type Encoded struct{ Terms, Postings, Stats []byte }
-
-// Finish encodes the index.
-func (b *Builder) Finish() (*Encoded, error) { return nil, errors.New("bm25: not implemented") }
-
-// Index is a read-only view over Encoded sections.
-type Index struct{}
-
-// Open views encoded sections without copying them.
-func Open(terms, postings, stats []byte) (*Index, error) {
-	return nil, errors.New("bm25: not implemented")
-}
-
-// NumDocs is the number of documents indexed.
-func (ix *Index) NumDocs() int { return 0 }
 
 // QueryTerm is one term of a query.
 type QueryTerm struct {
@@ -75,12 +53,3 @@ type Hit struct {
 	Doc   uint32
 	Score float32
 }
-
-// Searcher is a reusable per-goroutine workspace.
-type Searcher struct{}
-
-// NewSearcher makes a workspace for ix.
-func NewSearcher(ix *Index) *Searcher { return &Searcher{} }
-
-// Search returns the k best documents, best first.
-func (s *Searcher) Search(q []QueryTerm, k int) []Hit { return nil }

@@ -1,0 +1,316 @@
+package bm25
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/vellum"
+)
+
+// Builder accumulates documents and encodes them into an index. It is not
+// safe for concurrent use and is single-use: after Finish it accepts nothing.
+//
+// Memory: the builder keeps every distinct term once and one uint64 per
+// (term, field, document) posting, plus six uint32 field lengths per document.
+type Builder struct {
+	p    Params
+	err  error
+	done bool
+
+	ids   []uint32            // document id by insertion index
+	lens  [NumFields][]uint32 // field length (terms) by insertion index
+	index map[string]uint32   // term → term number
+	keys  []string            // term by term number
+	posts [][]uint64          // postings by term number, see posting
+	tok   []string            // AppendTokens scratch
+	tf    map[string]uint32   // term frequency scratch
+	imps  []float64           // Finish scratch
+	docs  []uint32            // Finish scratch
+	bm    *roaring.Bitmap     // Finish scratch
+	cnt   [NumFields]int      // Finish scratch
+	first [NumFields]int      // Finish scratch
+	imp1  [NumFields]float64  // Finish scratch
+	fdocs [NumFields]uint32   // documents with a non-empty field
+	avg   [NumFields]float64  // mean length of non-empty fields
+	vbuf  [binary.MaxVarintLen64]byte
+}
+
+// A posting in the builder: insertion index << 32 | field << 28 | tf.
+const (
+	postFieldSh = 28
+	postTFMask  = 1<<postFieldSh - 1
+)
+
+// NewBuilder starts an index with parameters p. Invalid parameters (negative
+// or non-finite k1 or weights, b outside [0,1]) make Finish fail.
+func NewBuilder(p Params) *Builder {
+	return &Builder{
+		p:     p,
+		index: make(map[string]uint32),
+		tf:    make(map[string]uint32),
+	}
+}
+
+// Add indexes document id; ids must be added in strictly increasing order
+// (gaps are allowed). A nil d adds a document with empty fields. The first
+// misuse is reported by Finish.
+func (b *Builder) Add(id uint32, d *Doc) {
+	if b.err != nil {
+		return
+	}
+	switch {
+	case b.done:
+		b.err = errors.New("bm25: Add after Finish")
+		return
+	case id == math.MaxUint32:
+		b.err = fmt.Errorf("bm25: document id %d too large", id)
+		return
+	case len(b.ids) > 0 && id <= b.ids[len(b.ids)-1]:
+		b.err = fmt.Errorf("bm25: document id %d added after %d", id, b.ids[len(b.ids)-1])
+		return
+	}
+	idx := uint64(len(b.ids))
+	b.ids = append(b.ids, id)
+	for f := 0; f < NumFields; f++ {
+		text := ""
+		if d != nil {
+			text = d.Fields[f]
+		}
+		b.tok = AppendTokens(b.tok[:0], text)
+		b.lens[f] = append(b.lens[f], uint32(min(len(b.tok), math.MaxUint32)))
+		if len(b.tok) == 0 {
+			continue
+		}
+		for _, t := range b.tok {
+			b.tf[t]++
+		}
+		for _, t := range b.tok {
+			tf := b.tf[t]
+			if tf == 0 {
+				continue // already posted
+			}
+			b.tf[t] = 0
+			n, ok := b.index[t]
+			if !ok {
+				k := strings.Clone(t) // do not retain the document text
+				n = uint32(len(b.keys))
+				b.index[k] = n
+				b.keys = append(b.keys, k)
+				b.posts = append(b.posts, nil)
+			}
+			b.posts[n] = append(b.posts[n], idx<<32|uint64(f)<<postFieldSh|uint64(min(tf, postTFMask)))
+		}
+		clear(b.tf)
+	}
+}
+
+// Finish encodes the index. The builder's memory can be dropped afterwards.
+func (b *Builder) Finish() (*Encoded, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	if b.done {
+		return nil, errors.New("bm25: Finish called twice")
+	}
+	if err := b.p.validate(); err != nil {
+		return nil, err
+	}
+	b.done = true
+	n := len(b.ids)
+	st := stats{numDocs: uint32(n), numTerms: uint32(len(b.keys)), params: b.p}
+	if n > 0 {
+		st.idLimit = b.ids[n-1] + 1
+	}
+	for f := 0; f < NumFields; f++ {
+		var sum float64
+		var docs uint32
+		for _, l := range b.lens[f] {
+			if l > 0 {
+				sum += float64(l)
+				docs++
+			}
+		}
+		b.fdocs[f] = docs
+		if docs > 0 {
+			b.avg[f] = sum / float64(docs)
+		}
+		st.fieldDocs[f] = docs
+		st.avgLen[f] = float32(b.avg[f])
+	}
+
+	order := make([]uint32, len(b.keys))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(b.keys[x], b.keys[y]) })
+
+	var terms, post bytes.Buffer
+	fb, err := vellum.New(&terms, nil)
+	if err != nil {
+		return nil, err
+	}
+	b.bm = roaring.New()
+	var key []byte
+	for _, t := range order {
+		v, err := b.encodeTerm(&post, b.posts[t])
+		if err != nil {
+			return nil, err
+		}
+		key = append(key[:0], b.keys[t]...)
+		if err := fb.Insert(key, v); err != nil {
+			return nil, err
+		}
+	}
+	if err := fb.Close(); err != nil {
+		return nil, err
+	}
+	enc := &Encoded{Terms: terms.Bytes(), Postings: post.Bytes()}
+	if enc.Postings == nil {
+		enc.Postings = []byte{}
+	}
+	st.termsLen = uint64(len(enc.Terms))
+	st.postingsLen = uint64(len(enc.Postings))
+	st.termsCRC = crc32.Checksum(enc.Terms, castagnoli)
+	st.postingsCRC = crc32.Checksum(enc.Postings, castagnoli)
+	enc.Stats = st.encode()
+	return enc, nil
+}
+
+// encodeTerm writes the term record of postings ps (sorted by document, then
+// field) to w, or packs it into the FST value, and returns the value.
+func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
+	var mask uint8
+	df := 0
+	last := uint64(math.MaxUint64)
+	b.cnt = [NumFields]int{}
+	for i, p := range ps {
+		f := p >> postFieldSh & 0xf
+		if b.cnt[f] == 0 {
+			b.first[f] = i
+		}
+		b.cnt[f]++
+		mask |= 1 << f
+		if d := p >> 32; d != last {
+			df++
+			last = d
+		}
+	}
+	k1, bb := float64(b.p.K1), float64(b.p.B)
+	imp := func(f int, p uint64) float64 {
+		idx := p >> 32
+		return impact(idf(int(b.fdocs[f]), b.cnt[f]), int(p&postTFMask), int(b.lens[f][idx]), b.avg[f], k1, bb)
+	}
+
+	if df == 1 {
+		doc := b.ids[ps[0]>>32]
+		if len(ps) == 1 {
+			f := int(ps[0] >> postFieldSh & 0xf)
+			h := toBF16(float32(imp(f, ps[0])))
+			return valInline | uint64(f)<<inlineFieldSh | uint64(h)<<inlineImpSh | uint64(doc), nil
+		}
+		off := w.Len()
+		w.WriteByte(recSingleton | mask)
+		w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(doc)))
+		for _, p := range ps { // one posting per field, in field order
+			h := toBF16(float32(imp(int(p>>postFieldSh&0xf), p)))
+			w.Write([]byte{byte(h), byte(h >> 8)})
+		}
+		return uint64(off), nil
+	}
+
+	off := w.Len()
+	if off > maxRecordOff {
+		return 0, errors.New("bm25: postings section too large")
+	}
+	flags := mask
+	multi := bits.OnesCount8(mask) > 1
+	if multi {
+		flags |= recCombined
+	}
+	w.WriteByte(flags)
+	w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(df)))
+	if multi {
+		// The combined list: per document, the weighted sum over fields.
+		b.docs = b.docs[:0]
+		b.imps = b.imps[:0]
+		for j, p := range ps {
+			f := int(p >> postFieldSh & 0xf)
+			x := imp(f, p) * float64(b.p.Weights[f])
+			if j > 0 && p>>32 == ps[j-1]>>32 {
+				b.imps[len(b.imps)-1] += x
+				continue
+			}
+			b.imps = append(b.imps, x)
+			b.docs = append(b.docs, b.ids[p>>32])
+		}
+		if err := b.writeList(w); err != nil {
+			return 0, err
+		}
+	}
+	for f := 0; f < NumFields; f++ {
+		if mask&(1<<f) == 0 {
+			continue
+		}
+		b.docs = b.docs[:0]
+		b.imps = b.imps[:0]
+		for _, p := range ps[b.first[f]:] {
+			if int(p>>postFieldSh&0xf) != f {
+				continue
+			}
+			b.imps = append(b.imps, imp(f, p))
+			b.docs = append(b.docs, b.ids[p>>32])
+		}
+		if err := b.writeList(w); err != nil {
+			return 0, err
+		}
+	}
+	return uint64(off), nil
+}
+
+// writeList writes the list of b.docs with impacts b.imps: scale, counts,
+// roaring bitmap, quantized impacts.
+func (b *Builder) writeList(w *bytes.Buffer) error {
+	maxImp := 0.0
+	for _, x := range b.imps {
+		maxImp = max(maxImp, x)
+	}
+	b.bm.Clear()
+	b.bm.AddMany(b.docs)
+	b.bm.RunOptimize()
+	size := b.bm.GetSerializedSizeInBytes()
+	scale := float32(maxImp / quantMax)
+	if maxImp <= 0 || !finite(scale) { // all weights zero: contributes nothing
+		scale, maxImp = 0, 1
+	}
+	var hdr [4]byte
+	binary.LittleEndian.PutUint32(hdr[:], math.Float32bits(scale))
+	w.Write(hdr[:])
+	w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(len(b.docs))))
+	w.Write(binary.AppendUvarint(b.vbuf[:0], size))
+	start := w.Len()
+	if _, err := b.bm.WriteTo(w); err != nil {
+		return err
+	}
+	if uint64(w.Len()-start) != size {
+		return errors.New("bm25: roaring size mismatch")
+	}
+	for _, x := range b.imps {
+		q := math.Round(x / maxImp * quantMax)
+		if x > 0 {
+			q = max(q, 1) // a match never rounds to nothing
+		}
+		w.WriteByte(byte(min(max(q, 0), quantMax)))
+	}
+	return nil
+}
+
+// popcount of a field mask.
+func popcount(m uint8) int { return bits.OnesCount8(m) }

@@ -1,0 +1,356 @@
+package bm25
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+
+	"github.com/blevesearch/vellum"
+)
+
+// Index is a read-only view over the three sections of an encoded index.
+// It borrows the byte slices (typically a memory mapping): they must stay
+// valid and unmodified for the life of the Index and of every Searcher made
+// from it. An Index is safe for concurrent use by any number of goroutines;
+// a Searcher is not (make one per goroutine).
+type Index struct {
+	fst      *vellum.FST
+	terms    []byte
+	postings []byte
+	st       stats
+}
+
+var errFSTPanic = fmt.Errorf("%w: term dictionary decoder failed", ErrCorrupt)
+
+// Open views encoded sections without copying them. It checks the Stats
+// section (magic, version, checksum, plausible values), that the section
+// lengths match what Stats records and that the term dictionary loads; its
+// cost does not depend on the index size. Term and postings bytes are
+// checked as queries reach them; Verify checks everything up front.
+func Open(terms, postings, stats []byte) (ix *Index, err error) {
+	st, err := decodeStats(stats)
+	if err != nil {
+		return nil, err
+	}
+	if uint64(len(terms)) != st.termsLen {
+		return nil, corruptf("terms section is %d bytes, stats say %d", len(terms), st.termsLen)
+	}
+	if uint64(len(postings)) != st.postingsLen {
+		return nil, corruptf("postings section is %d bytes, stats say %d", len(postings), st.postingsLen)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			ix, err = nil, errFSTPanic
+		}
+	}()
+	fst, err := vellum.Load(terms)
+	if err != nil {
+		return nil, corruptf("term dictionary: %v", err)
+	}
+	if fst.Len() != int(st.numTerms) {
+		return nil, corruptf("term dictionary holds %d terms, stats say %d", fst.Len(), st.numTerms)
+	}
+	return &Index{fst: fst, terms: terms, postings: postings, st: st}, nil
+}
+
+// NumDocs is the number of documents indexed.
+func (ix *Index) NumDocs() int { return int(ix.st.numDocs) }
+
+// NumTerms is the number of distinct terms in the dictionary.
+func (ix *Index) NumTerms() int { return int(ix.st.numTerms) }
+
+// DocLimit is one more than the largest document id (0 when empty): the
+// size of a Searcher's score array.
+func (ix *Index) DocLimit() int { return int(ix.st.idLimit) }
+
+// Params returns the parameters the index was built with; queries use
+// their field weights.
+func (ix *Index) Params() Params { return ix.st.params }
+
+// get looks term up in the dictionary, turning a decoder panic into an error.
+func (ix *Index) get(r *vellum.Reader, key []byte) (v uint64, ok bool, err error) {
+	defer func() {
+		if recover() != nil {
+			v, ok, err = 0, false, errFSTPanic
+		}
+	}()
+	if r != nil {
+		return r.Get(key)
+	}
+	return ix.fst.Get(key)
+}
+
+// DocFreq is the number of documents that contain term in any field, 0 if
+// none do or the index bytes are corrupt.
+func (ix *Index) DocFreq(term string) int {
+	v, ok, err := ix.get(nil, []byte(term))
+	if err != nil || !ok {
+		return 0
+	}
+	if v&valInline != 0 {
+		return 1
+	}
+	if v >= uint64(len(ix.postings)) {
+		return 0
+	}
+	p := ix.postings[v:]
+	if p[0]&recSingleton != 0 {
+		return 1
+	}
+	df, n := binary.Uvarint(p[1:])
+	if n <= 0 || df > uint64(ix.st.numDocs) {
+		return 0
+	}
+	return int(df)
+}
+
+// ExpandPrefix appends to dst the dictionary terms that start with prefix,
+// in key (byte) order, at most max of them, and returns the extended slice.
+// An empty prefix lists the dictionary from its start.
+func (ix *Index) ExpandPrefix(prefix string, dst []string, max int) (out []string) {
+	if max <= 0 {
+		return dst
+	}
+	out = dst
+	// On a decoder panic keep what was found before it.
+	defer func() { _ = recover() }()
+	start := []byte(prefix)
+	b := &budget{n: walkBudget(min(max, ix.NumTerms()))}
+	it, err := ix.fst.Search(b, start, prefixEnd(start))
+	for n := 0; err == nil && n < max; n++ {
+		k, _ := it.Current()
+		out = append(out, string(k))
+		err = it.Next()
+	}
+	return out
+}
+
+// prefixEnd returns the smallest key greater than every key starting with
+// p, or nil when there is none (p empty or all 0xff).
+func prefixEnd(p []byte) []byte {
+	end := bytes.Clone(p)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}
+
+// Verify checks the whole index: section checksums, every dictionary entry
+// and every posting list (containers well formed, documents strictly
+// increasing and below DocLimit, impacts in range, counts consistent). It
+// reads everything, so it costs time proportional to the index size; call
+// it when the bytes come from an untrusted or unchecked source. It returns
+// nil or an error wrapping ErrCorrupt.
+func (ix *Index) Verify() (err error) {
+	if c := crc32.Checksum(ix.terms, castagnoli); c != ix.st.termsCRC {
+		return corruptf("terms checksum %08x, want %08x", c, ix.st.termsCRC)
+	}
+	if c := crc32.Checksum(ix.postings, castagnoli); c != ix.st.postingsCRC {
+		return corruptf("postings checksum %08x, want %08x", c, ix.st.postingsCRC)
+	}
+	defer func() {
+		if recover() != nil {
+			err = errFSTPanic
+		}
+	}()
+	b := &budget{n: walkBudget(ix.NumTerms())}
+	it, ierr := ix.fst.Search(b, nil, nil)
+	n := 0
+	for ierr == nil {
+		k, v := it.Current()
+		if err := ix.verifyTerm(v); err != nil {
+			return fmt.Errorf("term %q: %w", k, err)
+		}
+		n++
+		ierr = it.Next()
+	}
+	if !errors.Is(ierr, vellum.ErrIteratorDone) {
+		return corruptf("term dictionary: %v", ierr)
+	}
+	if b.n <= 0 {
+		return corruptf("term dictionary walk exceeded its budget")
+	}
+	if n != int(ix.st.numTerms) {
+		return corruptf("iterated %d terms, stats say %d", n, ix.st.numTerms)
+	}
+	return nil
+}
+
+func (ix *Index) verifyTerm(v uint64) error {
+	if v&valInline != 0 {
+		if v>>(inlineFieldSh+3)&(1<<12-1) != 0 || v>>inlineFieldSh&7 >= NumFields {
+			return corruptf("bad inline value %#x", v)
+		}
+		if uint32(v) >= ix.st.idLimit || !validImpact(fromBF16(uint16(v>>inlineImpSh))) {
+			return corruptf("bad inline posting %#x", v)
+		}
+		return nil
+	}
+	if v >= uint64(len(ix.postings)) {
+		return corruptf("record offset %d out of range", v)
+	}
+	p := ix.postings[v:]
+	flags := p[0]
+	mask := flags & recMaskBits
+	single := flags&recSingleton != 0
+	combined := flags&recCombined != 0
+	if mask == 0 || single && combined || !single && combined != (popcount(mask) > 1) {
+		return corruptf("bad record flags %#x", flags)
+	}
+	pos := 1
+	if single {
+		doc, n := binary.Uvarint(p[pos:])
+		if n <= 0 || doc >= uint64(ix.st.idLimit) {
+			return corruptf("bad singleton document")
+		}
+		pos += n
+		if len(p)-pos < 2*popcount(mask) {
+			return corruptf("singleton record truncated")
+		}
+		for i := 0; i < popcount(mask); i++ {
+			if !validImpact(fromBF16(binary.LittleEndian.Uint16(p[pos+2*i:]))) {
+				return corruptf("bad singleton impact")
+			}
+		}
+		return nil
+	}
+	df, n := binary.Uvarint(p[pos:])
+	if n <= 0 || df < 2 || df > uint64(ix.st.numDocs) {
+		return corruptf("bad document frequency")
+	}
+	pos += n
+	var all []uint32 // the combined list's documents
+	var covered []bool
+	if combined {
+		l, ok := parseList(p, pos)
+		if !ok {
+			return corruptf("combined list truncated")
+		}
+		pos = l.end
+		if all, ok = ix.listDocs(l); !ok || uint64(len(all)) != df {
+			return corruptf("combined list invalid")
+		}
+		covered = make([]bool, len(all))
+	}
+	for f := 0; f < NumFields; f++ {
+		if mask&(1<<f) == 0 {
+			continue
+		}
+		l, ok := parseList(p, pos)
+		if !ok {
+			return corruptf("field %d list truncated", f)
+		}
+		pos = l.end
+		docs, ok := ix.listDocs(l)
+		if !ok || l.scale == 0 {
+			return corruptf("field %d list invalid", f)
+		}
+		for _, q := range l.imps {
+			if q == 0 {
+				return corruptf("field %d: zero impact", f)
+			}
+		}
+		if !combined {
+			if uint64(len(docs)) != df {
+				return corruptf("document frequency %d, list has %d", df, len(docs))
+			}
+			continue
+		}
+		j := 0 // merge: every document must be in the combined list
+		for _, d := range docs {
+			for j < len(all) && all[j] < d {
+				j++
+			}
+			if j == len(all) || all[j] != d {
+				return corruptf("field %d: document %d missing from combined list", f, d)
+			}
+			covered[j] = true
+		}
+	}
+	for j, c := range covered {
+		if !c {
+			return corruptf("combined list: document %d in no field", all[j])
+		}
+	}
+	return nil
+}
+
+// listDocs decodes l's bitmap strictly, checking that it has one document
+// per impact, all below DocLimit.
+func (ix *Index) listDocs(l list) ([]uint32, bool) {
+	var docs []uint32
+	ok := walkRoaring(l.docs, func(d uint32) { docs = append(docs, d) })
+	if !ok || len(docs) != len(l.imps) || len(docs) > 0 && docs[len(docs)-1] >= ix.st.idLimit {
+		return nil, false
+	}
+	return docs, true
+}
+
+// budget is a vellum automaton that accepts every key until the iteration
+// has taken n steps and then none. A walk over corrupt FST bytes can
+// otherwise loop forever (a state with duplicate transition bytes sends
+// vellum's iterator back to where it was) or take exponential time; with a
+// budget it ends, early.
+type budget struct{ n int }
+
+// walkBudget is generous for a sound dictionary: a walk that reports m keys
+// takes at most their total length in steps, and keys are tokens of at
+// most MaxTermLen bytes.
+func walkBudget(m int) int { return (m+1)*4*MaxTermLen + 4096 }
+
+func (b *budget) Start() int               { return 0 }
+func (b *budget) IsMatch(s int) bool       { return s == 0 }
+func (b *budget) CanMatch(s int) bool      { return s == 0 }
+func (b *budget) WillAlwaysMatch(int) bool { return false }
+func (b *budget) Accept(s int, _ byte) int {
+	if s != 0 || b.n <= 0 {
+		return 1 // dead
+	}
+	b.n--
+	return 0
+}
+
+// list is one field's posting list inside a term record.
+type list struct {
+	scale float32
+	docs  []byte // portable roaring bitmap
+	imps  []byte // one quantized impact per document, in document order
+	end   int    // offset after the list in the record
+}
+
+// parseList reads the field list at p[pos:], checking every length.
+func parseList(p []byte, pos int) (l list, ok bool) {
+	if len(p)-pos < 4 {
+		return l, false
+	}
+	l.scale = math.Float32frombits(binary.LittleEndian.Uint32(p[pos:]))
+	if !finite(l.scale) || l.scale < 0 {
+		return l, false
+	}
+	pos += 4
+	n, k := binary.Uvarint(p[pos:])
+	if k <= 0 {
+		return l, false
+	}
+	pos += k
+	rl, k := binary.Uvarint(p[pos:])
+	if k <= 0 {
+		return l, false
+	}
+	pos += k
+	rest := uint64(len(p) - pos)
+	if rl > rest || n > rest-rl {
+		return l, false
+	}
+	l.docs = p[pos : pos+int(rl)]
+	pos += int(rl)
+	l.imps = p[pos : pos+int(n)]
+	l.end = pos + int(n)
+	return l, true
+}

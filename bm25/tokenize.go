@@ -1,0 +1,355 @@
+package bm25
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Tokenizer limits.
+const (
+	// MaxPathTerm is the longest dotted or slashed path (in bytes, after
+	// lower-casing) that is also emitted as one term.
+	MaxPathTerm = 64
+	// MaxTermLen is the longest term of any kind; longer compounds (a base64
+	// blob, a minified line) are dropped, their parts are still emitted.
+	MaxTermLen = 128
+)
+
+// AppendTokens appends the index terms of text to dst and returns the
+// extended slice. The same function tokenizes documents and queries.
+//
+// The rules, applied left to right over text:
+//
+//   - Text is split into identifier segments on whitespace and punctuation
+//     (everything that is not a letter, a digit, '_' or an inner '-').
+//     A hyphen belongs to a segment only between two letters or digits
+//     (kebab-case), elsewhere it separates.
+//   - Segments joined by single '.' or '/' form a path (os.path.join,
+//     net/http, src/main.go). A path of two or more segments is emitted
+//     whole, lower-cased, if it is at most MaxPathTerm bytes; then each
+//     segment is emitted as below.
+//   - A segment emits its compound, the whole segment lower-cased
+//     (before_request, sqlitestore), unless that equals its only part;
+//     then its parts in order. Parts split on '_' and '-', and on case:
+//     lower→Upper (getUser → get, user); an upper-case run followed by a
+//     lower-case letter ends before its last letter (HTTPServer → http,
+//     server); digits stay attached to the letters before them (SearchBM25Nodes
+//     → search, bm25, nodes; utf8String → utf8, string), and a part that
+//     starts with digits keeps the letters after them (64bit).
+//   - When that acronym split leaves at least two letters before the split,
+//     the run and its lower-case tail are also emitted joined, right after
+//     the tail part (SQLiteStore → sqlitestore, sq, lite, sqlite, store), so
+//     mixed-case words such as SQLite stay findable whole.
+//   - A part made only of letters that is longer than 4 bytes and ends in
+//     's' but not in "ss", "us" or "is" is followed by a light singular:
+//     "-ies" → "-y" (dependencies → dependency); "-sses", "-xes", "-zzes",
+//     "-ches", "-shes" drop "es" (classes → class, matches → match);
+//     otherwise the final 's' is dropped (headers → header).
+//   - Every term is lower-cased (Unicode simple folding via unicode.ToLower).
+//     Terms shorter than 2 bytes or longer than MaxTermLen bytes and the
+//     English stop words a, an, the, of, to, in, on, at, for, with, from,
+//     by, and, or, is, are, be, this, that, it, as are dropped.
+//
+// Repeated words are emitted as often as they occur (term frequency counts
+// them). The output is a deterministic function of text and the work is
+// linear in its length. Returned strings may share memory with text.
+func AppendTokens(dst []string, text string) []string {
+	i := 0
+	for i < len(text) {
+		// Skip to the start of a segment.
+		w, n := wordAt(text, i)
+		if !w {
+			i += n
+			continue
+		}
+		start := i
+		// Find the extent of the path starting here.
+		end := segmentEnd(text, i)
+		segs := 1
+		for end+1 < len(text) && (text[end] == '.' || text[end] == '/') {
+			if w, _ := wordAt(text, end+1); !w {
+				break
+			}
+			end = segmentEnd(text, end+1)
+			segs++
+		}
+		if segs > 1 && end-start <= 4*MaxPathTerm {
+			if p := lower(text[start:end]); len(p) <= MaxPathTerm {
+				dst = appendTerm(dst, p)
+			}
+		}
+		// Emit each segment.
+		for j := start; j < end; {
+			e := segmentEnd(text, j)
+			dst = appendSegment(dst, text[j:e])
+			j = e + 1 // skip the separator
+		}
+		i = end
+	}
+	return dst
+}
+
+// wordAt reports whether text[i:] starts with a segment character (letter,
+// digit or '_') and the byte length of the rune there.
+func wordAt(text string, i int) (bool, int) {
+	c := text[i]
+	if c < utf8.RuneSelf {
+		return isWordByte(c), 1
+	}
+	r, n := utf8.DecodeRuneInString(text[i:])
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)), n
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// alnumAt reports whether text[i:] starts with a letter or digit.
+func alnumAt(text string, i int) bool {
+	if i >= len(text) || text[i] == '_' {
+		return false
+	}
+	w, _ := wordAt(text, i)
+	return w
+}
+
+// segmentEnd returns the end of the segment starting at i (a segment
+// character): segment characters, plus '-' between two letters or digits.
+func segmentEnd(text string, i int) int {
+	start := i
+	for i < len(text) {
+		if text[i] == '-' {
+			// The rune before is a segment character; it must not be '_'.
+			if i > start && text[i-1] != '_' && alnumAt(text, i+1) {
+				i++
+				continue
+			}
+			return i
+		}
+		w, n := wordAt(text, i)
+		if !w {
+			return i
+		}
+		i += n
+	}
+	return i
+}
+
+// Character classes inside a segment.
+const (
+	clsSep   = iota // '_' or '-'
+	clsUpper        // upper- or title-case letter
+	clsLower        // lower-case or caseless letter
+	clsDigit
+)
+
+func classAt(s string, i int) (int, int) {
+	c := s[i]
+	if c < utf8.RuneSelf {
+		switch {
+		case c >= 'a' && c <= 'z':
+			return clsLower, 1
+		case c >= 'A' && c <= 'Z':
+			return clsUpper, 1
+		case c >= '0' && c <= '9':
+			return clsDigit, 1
+		}
+		return clsSep, 1
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	switch {
+	case unicode.IsUpper(r) || unicode.IsTitle(r):
+		return clsUpper, n
+	case unicode.IsDigit(r):
+		return clsDigit, n
+	}
+	return clsLower, n
+}
+
+// appendSegment emits one identifier segment: compound, then parts.
+func appendSegment(dst []string, seg string) []string {
+	compound := ""
+	if len(seg) <= 4*MaxTermLen {
+		compound = lower(seg)
+	}
+	// First pass: is the segment a single part equal to the compound?
+	// Emitting the compound first needs to know this, so parts are found
+	// twice; both passes are linear.
+	first := true
+	single := false
+	forEachPart(seg, func(ps, pe, ms int) bool {
+		if first {
+			first = false
+			single = ps == 0 && pe == len(seg)
+			return true
+		}
+		single = false
+		return false
+	})
+	if first { // no letters or digits at all
+		return dst
+	}
+	if !single {
+		dst = appendTerm(dst, compound)
+	}
+	forEachPart(seg, func(ps, pe, ms int) bool {
+		p := lower(seg[ps:pe])
+		dst = appendTerm(dst, p)
+		if s, ok := singular(p); ok {
+			dst = appendTerm(dst, s)
+		}
+		if ms >= 0 {
+			if m := lower(seg[ms:pe]); m != compound {
+				dst = appendTerm(dst, m)
+			}
+		}
+		return true
+	})
+	return dst
+}
+
+// forEachPart calls fn for each part seg[ps:pe] in order. ms is the start of
+// the joined acronym word ending at pe, or -1. fn returns false to stop.
+func forEachPart(seg string, fn func(ps, pe, ms int) bool) {
+	ps := -1     // start of the current part, -1 if none
+	ms := -1     // start of a pending joined acronym word
+	letters := 0 // letters in the current part
+	uppers := 0  // length (in runes) of the current part if all upper-case
+	prev := clsSep
+	prevStart := 0
+	flush := func(end int) bool {
+		if ps < 0 {
+			return true
+		}
+		ok := fn(ps, end, ms)
+		ps, ms, letters, uppers = -1, -1, 0, 0
+		return ok
+	}
+	for i := 0; i < len(seg); {
+		c, n := classAt(seg, i)
+		switch c {
+		case clsSep:
+			if !flush(i) {
+				return
+			}
+		case clsDigit:
+			if ps < 0 {
+				ps = i
+			}
+			uppers = -1 << 30
+		case clsUpper:
+			if ps >= 0 && (prev == clsLower || prev == clsDigit && letters > 0) {
+				if !flush(i) {
+					return
+				}
+			}
+			if ps < 0 {
+				ps = i
+			}
+			letters++
+			uppers++
+		case clsLower:
+			switch {
+			case ps >= 0 && prev == clsDigit && letters > 0:
+				if !flush(i) {
+					return
+				}
+			case prev == clsUpper && uppers >= 2:
+				// An upper-case run followed by lower case: the run's last
+				// letter starts the new part.
+				start, run := ps, uppers
+				if !flush(prevStart) {
+					return
+				}
+				ps = prevStart
+				letters = 1
+				if run-1 >= 2 {
+					ms = start
+				}
+			}
+			if ps < 0 {
+				ps = i
+			}
+			letters++
+			uppers = -1 << 30
+		}
+		prev = c
+		prevStart = i
+		i += n
+	}
+	flush(len(seg))
+}
+
+// singular returns the light singular of a lower-case part, if it has one.
+func singular(w string) (string, bool) {
+	n := len(w)
+	if n <= 4 || w[n-1] != 's' {
+		return "", false
+	}
+	switch w[n-2] {
+	case 's', 'u', 'i':
+		return "", false
+	}
+	for i := 0; i < n; i++ {
+		if c := w[i]; c >= '0' && c <= '9' {
+			return "", false
+		}
+	}
+	switch {
+	case strings.HasSuffix(w, "ies"):
+		return w[:n-3] + "y", true
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "xes"),
+		strings.HasSuffix(w, "zzes"), strings.HasSuffix(w, "ches"),
+		strings.HasSuffix(w, "shes"):
+		return w[:n-2], true
+	}
+	return w[:n-1], true
+}
+
+// appendTerm appends t unless it is too short, too long or a stop word.
+func appendTerm(dst []string, t string) []string {
+	if len(t) < 2 || len(t) > MaxTermLen || isStopWord(t) {
+		return dst
+	}
+	return append(dst, t)
+}
+
+func isStopWord(t string) bool {
+	switch t {
+	case "a", "an", "the", "of", "to", "in", "on", "at", "for", "with",
+		"from", "by", "and", "or", "is", "are", "be", "this", "that", "it", "as":
+		return true
+	}
+	return false
+}
+
+// lower returns s lower-cased, s itself when it already is.
+func lower(s string) string {
+	ascii, upper := true, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+		if c >= 'A' && c <= 'Z' {
+			upper = true
+		}
+	}
+	if !ascii {
+		return strings.ToLower(s)
+	}
+	if !upper {
+		return s
+	}
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return string(b)
+}

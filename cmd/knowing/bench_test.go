@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/knowing-dev/knowing/query"
+	"github.com/knowing-dev/knowing/query/eval"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+// BenchmarkQueryFixtures measures in-process query latency over fixture
+// tasks on a snapshot:
+//
+//	KNOWING_BENCH_SNAP=/tmp/cargo.snap KNOWING_BENCH_FIXTURES=../../../shared/bench/fixtures \
+//	KNOWING_BENCH_REPO=cargo go test ./cmd/knowing -run xxx -bench QueryFixtures -benchmem
+//
+// It reports p50 and p99 per query (µs) over all tasks, and allocations
+// per query. Without KNOWING_BENCH_SNAP it builds the Go standard library
+// and uses the gostd fixtures.
+func BenchmarkQueryFixtures(b *testing.B) {
+	snap := os.Getenv("KNOWING_BENCH_SNAP")
+	fixtures := os.Getenv("KNOWING_BENCH_FIXTURES")
+	if fixtures == "" {
+		fixtures = "../../testdata/eval/gostd"
+	}
+	if snap == "" {
+		snap = filepath.Join(b.TempDir(), "gostd.snap")
+		var errb strings.Builder
+		if code := run([]string{"build", "--quiet", "--repo", filepath.Join(runtime.GOROOT(), "src"), snap}, nil, &errb, &errb); code != 0 {
+			b.Fatal(errb.String())
+		}
+	}
+	fx, err := eval.LoadDir(fixtures)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if r := os.Getenv("KNOWING_BENCH_REPO"); r != "" {
+		fx = eval.FilterRepo(fx, r)
+	}
+	s, err := snapshot.Open(snap)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	e, err := query.New(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, f := range fx { // warm the page cache and the workspace pool
+		e.Query(ctx, f.Description, query.Options{Limit: 10})
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f := fx[i%len(fx)]
+		start := time.Now()
+		if _, err := e.Query(ctx, f.Description, query.Options{Limit: 10}); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}

@@ -1,0 +1,156 @@
+package snapshot
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Cold data: signatures and docs, zstd-compressed in blocks and decoded on
+// demand. A small direct-mapped cache of decoded blocks, shared by all
+// goroutines, makes repeated reads of neighbouring nodes cheap; a decoded
+// block is never modified once published.
+
+const coldCacheSlots = 16
+
+type coldCache struct {
+	slot [coldCacheSlots]atomic.Pointer[coldBlock]
+}
+
+func (c *coldCache) clear() {
+	for i := range c.slot {
+		c.slot[i].Store(nil)
+	}
+}
+
+// coldBlock is one decoded block: raw as written (see coldWriter.flush),
+// and start[k] the offset in raw of text k (entry k/2's signature when k
+// is even, its doc when odd); start has one more element, the end.
+type coldBlock struct {
+	index uint32
+	raw   []byte
+	start []uint32
+}
+
+func (b *coldBlock) text(k int) string {
+	lo, hi := b.start[k], b.start[k+1]
+	if lo == hi {
+		return ""
+	}
+	return unsafe.String(&b.raw[lo], int(hi-lo))
+}
+
+var zdec struct {
+	once sync.Once
+	d    *zstd.Decoder
+	err  error
+}
+
+// decoder is one zstd decoder shared by every snapshot: DecodeAll is safe
+// for concurrent use and appends to the caller's buffer.
+func decoder() (*zstd.Decoder, error) {
+	zdec.once.Do(func() {
+		n := runtime.GOMAXPROCS(0)
+		if n > 4 {
+			n = 4
+		}
+		zdec.d, zdec.err = zstd.NewReader(nil,
+			zstd.WithDecoderConcurrency(n),
+			zstd.WithDecoderMaxMemory(maxColdRaw),
+			zstd.WithDecodeAllCapLimit(true))
+	})
+	return zdec.d, zdec.err
+}
+
+// coldText returns node id's signature and doc.
+func (s *Snapshot) coldText(id uint32) (sig, doc string, err error) {
+	r := s.rec(id)
+	if r == nil {
+		return "", "", fmt.Errorf("snapshot: node %d out of range [0,%d)", id, s.nNodes)
+	}
+	ref := le.Uint32(r[nCold:])
+	if ref == noCold {
+		return "", "", nil
+	}
+	b, err := s.coldBlock(ref >> coldSlotBits)
+	if err != nil {
+		return "", "", err
+	}
+	k := 2 * int(ref&(1<<coldSlotBits-1))
+	if k+2 >= len(b.start) {
+		return "", "", corruptf("node %d: cold slot %d beyond its block", id, k/2)
+	}
+	return b.text(k), b.text(k + 1), nil
+}
+
+// coldBlock returns decoded block i, from the cache when it is there.
+func (s *Snapshot) coldBlock(i uint32) (*coldBlock, error) {
+	slot := &s.cold.slot[i%coldCacheSlots]
+	if b := slot.Load(); b != nil && b.index == i {
+		return b, nil
+	}
+	b, err := decodeColdBlock(s.coldIdx, s.coldData, i)
+	if err != nil {
+		return nil, err
+	}
+	slot.Store(b)
+	return b, nil
+}
+
+// decodeColdBlock reads entry i of the cold index and decodes its block.
+func decodeColdBlock(idx, data []byte, i uint32) (*coldBlock, error) {
+	if uint64(i) >= uint64(len(idx)/coldIdxSize) {
+		return nil, corruptf("cold block %d of %d", i, len(idx)/coldIdxSize)
+	}
+	e := idx[int(i)*coldIdxSize:]
+	off, clen, rlen := le.Uint64(e), le.Uint32(e[8:]), le.Uint32(e[12:])
+	if off > uint64(len(data)) || uint64(clen) > uint64(len(data))-off {
+		return nil, corruptf("cold block %d (%d bytes at %d) outside its section", i, clen, off)
+	}
+	if rlen > maxColdRaw || rlen < 4 {
+		return nil, corruptf("cold block %d: decoded size %d", i, rlen)
+	}
+	d, err := decoder()
+	if err != nil {
+		return nil, err
+	}
+	raw, err := zstdDecode(d, data[off:off+uint64(clen)], make([]byte, 0, rlen))
+	if err != nil {
+		return nil, corruptf("cold block %d: %v", i, err)
+	}
+	if len(raw) != int(rlen) {
+		return nil, corruptf("cold block %d: %d bytes decoded, %d expected", i, len(raw), rlen)
+	}
+	n := uint64(le.Uint32(raw))
+	if n == 0 || n > 1<<coldSlotBits || 4+8*n > uint64(len(raw)) {
+		return nil, corruptf("cold block %d: %d entries", i, n)
+	}
+	start := make([]uint32, 2*n+1)
+	pos := 4 + 8*n
+	for k := uint64(0); k < 2*n; k++ {
+		start[k] = uint32(pos)
+		pos += uint64(le.Uint32(raw[4+4*k:]))
+		if pos > uint64(len(raw)) {
+			return nil, corruptf("cold block %d: texts overrun the block", i)
+		}
+	}
+	if pos != uint64(len(raw)) {
+		return nil, corruptf("cold block %d: %d stray bytes", i, uint64(len(raw))-pos)
+	}
+	start[2*n] = uint32(pos)
+	return &coldBlock{index: i, raw: raw, start: start}, nil
+}
+
+// zstdDecode guards the decoder against panics on garbage.
+func zstdDecode(d *zstd.Decoder, src, dst []byte) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("zstd: %v", r)
+		}
+	}()
+	return d.DecodeAll(src, dst)
+}

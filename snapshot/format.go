@@ -1,0 +1,188 @@
+package snapshot
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+)
+
+// The constants below restate FORMAT.md, which is normative.
+
+// magic opens every snapshot file.
+const magic = "KNOWSNAP"
+
+// Format versions. A reader accepts exactly the versions it lists here and
+// rejects any other with a *VersionError asking for a rebuild; a writer
+// emits only the newest. Snapshots are build artifacts, so there is no
+// migration: a new version means `knowing build` again. A section may be
+// added without a new version only if a reader that skips it still reads
+// the file correctly (readers skip section ids they do not know).
+const (
+	// Version1: first format — strings, files, nodes, CSR graph, name and
+	// part FSTs, BM25, zstd cold data, JSON meta.
+	Version1 = 1
+
+	// FormatVersion is the version this package writes.
+	FormatVersion = Version1
+)
+
+// Layout constants.
+const (
+	headerSize    = 64
+	tableEntry    = 24
+	maxSections   = 64
+	sectionAlign  = 8
+	nodeRecSize   = 40
+	fileRecSize   = 24
+	coldIdxSize   = 16
+	noCold        = 0xFFFFFFFF
+	coldSlotBits  = 8
+	maxColdRaw    = 64 << 20 // bound on one decompressed cold block
+	maxColdNode   = 16 << 20 // bound on one node's signature plus doc
+	coldBlockSoft = 256 << 10
+
+	flagNoBM25 = 1 << 0 // header flags: the BM25 sections are empty
+)
+
+// Header field offsets.
+const (
+	hMagic    = 0
+	hVersion  = 8
+	hCRC      = 12
+	hFileLen  = 16
+	hNodes    = 24
+	hFiles    = 28
+	hEdges    = 32
+	hSections = 40
+	hFlags    = 44
+)
+
+// Node record field offsets.
+const (
+	nName    = 0
+	nNameLen = 4
+	nQName   = 8
+	nQLen    = 12
+	nFile    = 16
+	nStart   = 20
+	nEnd     = 24
+	nSigLen  = 28
+	nCold    = 32
+	nKind    = 36
+	nLang    = 37
+	nFlags   = 38
+)
+
+// File record field offsets.
+const (
+	fPath    = 0
+	fPathLen = 4
+	fSize    = 8
+	fLang    = 16
+	fFlags   = 18
+)
+
+// sectionID names a section in the table.
+type sectionID uint32
+
+const (
+	secMeta sectionID = iota + 1
+	secStrings
+	secFiles
+	secNodes
+	secGraphOut
+	secGraphIn
+	secNamesFST
+	secNamesIDs
+	secPartsFST
+	secPartsIDs
+	secBM25Terms
+	secBM25Postings
+	secBM25Stats
+	secColdIndex
+	secColdData
+	numSectionIDs // one past the last known id
+)
+
+var sectionNames = [numSectionIDs]string{
+	secMeta:         "meta",
+	secStrings:      "strings",
+	secFiles:        "files",
+	secNodes:        "nodes",
+	secGraphOut:     "graph.out",
+	secGraphIn:      "graph.in",
+	secNamesFST:     "names.fst",
+	secNamesIDs:     "names.ids",
+	secPartsFST:     "parts.fst",
+	secPartsIDs:     "parts.ids",
+	secBM25Terms:    "bm25.terms",
+	secBM25Postings: "bm25.postings",
+	secBM25Stats:    "bm25.stats",
+	secColdIndex:    "cold.index",
+	secColdData:     "cold.data",
+}
+
+func (id sectionID) String() string {
+	if id > 0 && id < numSectionIDs {
+		return sectionNames[id]
+	}
+	return fmt.Sprintf("section#%d", uint32(id))
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// Errors. Every error from Open and Verify about the file's bytes matches
+// one of these with errors.Is; VersionError and ChecksumError carry details
+// for errors.As.
+var (
+	// ErrTruncated: the file is shorter than its header says.
+	ErrTruncated = errors.New("snapshot: file truncated")
+	// ErrBadMagic: the file is not a knowing snapshot.
+	ErrBadMagic = errors.New("snapshot: not a knowing snapshot (bad magic)")
+	// ErrVersion: the format version is not one this reader knows.
+	ErrVersion = errors.New("snapshot: unsupported format version")
+	// ErrChecksum: a section's CRC-32C does not match its bytes. A checksum
+	// error is also an ErrCorrupt.
+	ErrChecksum = errors.New("snapshot: checksum mismatch")
+	// ErrCorrupt: the bytes do not decode.
+	ErrCorrupt = errors.New("snapshot: corrupt file")
+	// ErrNoBM25: the snapshot was written without a BM25 index.
+	ErrNoBM25 = errors.New("snapshot: built without a BM25 index")
+	// ErrClosed: the snapshot was closed.
+	ErrClosed = errors.New("snapshot: closed")
+)
+
+// VersionError reports a format version this reader does not support.
+type VersionError struct {
+	Found uint32
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("snapshot: format version %d is not supported by this build (it reads version %d); rebuild the snapshot with `knowing build`", e.Found, FormatVersion)
+}
+
+// Is makes errors.Is(err, ErrVersion) true.
+func (e *VersionError) Is(target error) bool { return target == ErrVersion }
+
+// ChecksumError reports a section whose bytes do not match its checksum.
+type ChecksumError struct {
+	Section  string // "nodes", "graph.out", …, or "header"
+	Stored   uint32
+	Computed uint32
+	Offset   uint64
+	Length   uint64
+}
+
+func (e *ChecksumError) Error() string {
+	return fmt.Sprintf("snapshot: checksum mismatch in section %q (%d bytes at offset %d: stored %08x, computed %08x); rebuild the snapshot with `knowing build`",
+		e.Section, e.Length, e.Offset, e.Stored, e.Computed)
+}
+
+// Is makes errors.Is(err, ErrChecksum) and errors.Is(err, ErrCorrupt) true.
+func (e *ChecksumError) Is(target error) bool { return target == ErrChecksum || target == ErrCorrupt }
+
+func corruptf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+}

@@ -1,0 +1,109 @@
+package snapshot
+
+// LookupName appends to dst the ids of the nodes whose lower-cased name is
+// exactly lowerName, in ascending order, and returns the extended slice. It
+// does not allocate when dst has room. The caller lower-cases the query
+// (strings.ToLower), as the writer lower-cased the names.
+func (s *Snapshot) LookupName(lowerName string, dst []uint32) []uint32 {
+	v, ok, err := s.names.get(lowerName)
+	if !ok || err != nil {
+		return dst
+	}
+	return s.appendIDs(dst, v, s.nameIDs)
+}
+
+// LookupPart appends the ids of the nodes one of whose lower-cased name
+// parts (CamelCase and snake_case components, as bm25.AppendTokens splits
+// names, or the whole name) is exactly lowerPart.
+func (s *Snapshot) LookupPart(lowerPart string, dst []uint32) []uint32 {
+	v, ok, err := s.parts.get(lowerPart)
+	if !ok || err != nil {
+		return dst
+	}
+	return s.appendIDs(dst, v, s.partIDs)
+}
+
+// appendIDs decodes an FST value: id<<1 for one node, index<<1|1 for the
+// list at uint32 index in ids (a count, then the ids). Ids out of range
+// and lists that overrun their section are dropped; Verify reports them.
+func (s *Snapshot) appendIDs(dst []uint32, v uint64, ids []byte) []uint32 {
+	n := uint64(s.nNodes)
+	if v&1 == 0 {
+		if id := v >> 1; id < n {
+			dst = append(dst, uint32(id))
+		}
+		return dst
+	}
+	words := uint64(len(ids) / 4)
+	at := v >> 1
+	if at >= words {
+		return dst
+	}
+	cnt := uint64(le.Uint32(ids[4*at:]))
+	if cnt > words-at-1 {
+		return dst
+	}
+	for i := at + 1; i <= at+cnt; i++ {
+		if id := le.Uint32(ids[4*i:]); uint64(id) < n {
+			dst = append(dst, id)
+		}
+	}
+	return dst
+}
+
+// KeyIter enumerates the keys of the name or part index that start with a
+// prefix, in ascending byte order, with their nodes. It belongs to one
+// goroutine; Reset reuses it, and once its buffers have grown to the
+// longest key it does not allocate.
+//
+//	it := s.NewNameIter()
+//	it.Reset("parse")
+//	for it.Next() {
+//		ids = it.Nodes(ids[:0])
+//	}
+type KeyIter struct {
+	s    *Snapshot
+	view *fstView
+	ids  []byte
+	w    fstWalk
+}
+
+// NewNameIter returns an iterator over lower-cased names.
+func (s *Snapshot) NewNameIter() *KeyIter {
+	it := &KeyIter{s: s, view: &s.names}
+	it.Reset("")
+	return it
+}
+
+// NewPartIter returns an iterator over lower-cased name parts.
+func (s *Snapshot) NewPartIter() *KeyIter {
+	it := &KeyIter{s: s, view: &s.parts}
+	it.Reset("")
+	return it
+}
+
+// Reset positions the iterator before the first key starting with prefix
+// (lower-case it first: keys are lower-case). An empty prefix walks every
+// key.
+func (it *KeyIter) Reset(prefix string) {
+	if it.view == &it.s.names {
+		it.ids = it.s.nameIDs
+	} else {
+		it.ids = it.s.partIDs
+	}
+	it.w.reset(it.view, prefix)
+}
+
+// Next advances to the next key; it returns false at the end, or when the
+// index turns out corrupt (then Err says so).
+func (it *KeyIter) Next() bool { return it.w.next() }
+
+// Key is the current key. It is valid until the next call to Next or
+// Reset; copy it to keep it.
+func (it *KeyIter) Key() []byte { return it.w.key }
+
+// Nodes appends the current key's node ids to dst, ascending.
+func (it *KeyIter) Nodes(dst []uint32) []uint32 { return it.s.appendIDs(dst, it.w.val, it.ids) }
+
+// Err reports corruption met by the last Reset or Next.
+func (it *KeyIter) Err() error { return it.w.err }

@@ -1,0 +1,629 @@
+package snapshot
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"maps"
+	"os"
+	"strings"
+	"sync"
+	"unsafe"
+
+	mmap "github.com/edsrzf/mmap-go"
+
+	"github.com/knowing-dev/knowing/bm25"
+	"github.com/knowing-dev/knowing/csr"
+)
+
+// Snapshot is an open snapshot file. It is immutable and safe for
+// concurrent use by any number of goroutines; the iterators it hands out
+// (KeyIter, NeighborIter) belong to one goroutine each.
+//
+// Strings returned by Name, QName and FilePath point into the file's
+// memory mapping: they are valid until Close and must not be used after
+// it. Node returns heap copies that outlive Close. Using a Snapshot after
+// Close, or calling Close while other goroutines still use it, is a bug in
+// the caller.
+type Snapshot struct {
+	path   string
+	mm     mmap.MMap
+	data   []byte
+	flags  uint32
+	nNodes int
+	nFiles int
+	nEdges int
+	secs   [numSectionIDs]section
+	extra  []extraSection // sections this reader does not know
+
+	strs, files, nodes []byte
+	graph              *csr.Graph
+	names, parts       fstView
+	nameIDs, partIDs   []byte
+	coldIdx, coldData  []byte
+
+	bm25Once sync.Once
+	bm25Ix   *bm25.Index
+	bm25Err  error
+
+	infoOnce sync.Once
+	info     *Info
+	infoErr  error
+
+	cold coldCache
+}
+
+// section is one entry of the section table.
+type section struct {
+	off, n  uint64
+	crc     uint32
+	present bool
+}
+
+type extraSection struct {
+	id sectionID
+	section
+}
+
+// Info is the snapshot's metadata section: the build's Meta plus facts
+// about the file.
+type Info struct {
+	Meta          Meta             `json:"meta"`
+	FormatVersion int              `json:"format_version"`
+	NameKeys      int              `json:"name_keys"` // distinct lower-cased names
+	PartKeys      int              `json:"part_keys"` // distinct lower-cased name parts
+	ColdBlocks    int              `json:"cold_blocks"`
+	BM25          *bm25.Params     `json:"bm25,omitempty"` // nil when built without BM25
+	Sections      map[string]int64 `json:"sections"`       // byte size of every section but meta
+}
+
+// SectionInfo describes one section of the file.
+type SectionInfo struct {
+	Name     string
+	Offset   uint64
+	Length   uint64
+	Checksum uint32 // CRC-32C (Castagnoli) of the section's bytes
+}
+
+// Open maps the snapshot at path read-only. It checks the header and the
+// section table only, so its cost does not depend on the file's size;
+// Verify checks every byte. Errors wrap ErrTruncated, ErrBadMagic,
+// ErrVersion (*VersionError), ErrChecksum (*ChecksumError, for the header)
+// or ErrCorrupt, or the error from the file system, and name the path.
+func Open(path string) (*Snapshot, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("snapshot: open %s: is a folder", path)
+	}
+	if st.Size() == 0 {
+		return nil, fmt.Errorf("snapshot: open %s: %w (empty file)", path, ErrTruncated)
+	}
+	if int64(int(st.Size())) != st.Size() {
+		return nil, fmt.Errorf("snapshot: open %s: %d bytes do not fit in memory", path, st.Size())
+	}
+	mm, err := mmap.Map(f, mmap.RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: map %s: %w", path, err)
+	}
+	s, err := openBytes(mm)
+	if err != nil {
+		mm.Unmap()
+		return nil, fmt.Errorf("snapshot: open %s: %w", path, err)
+	}
+	s.mm, s.path = mm, path
+	return s, nil
+}
+
+// openBytes views data as a snapshot, checking the header and section
+// table only.
+func openBytes(data []byte) (*Snapshot, error) {
+	if len(data) < len(magic) {
+		if strings.HasPrefix(magic, string(data)) {
+			return nil, fmt.Errorf("%w: %d bytes", ErrTruncated, len(data))
+		}
+		return nil, ErrBadMagic
+	}
+	if string(data[hMagic:hMagic+len(magic)]) != magic {
+		return nil, ErrBadMagic
+	}
+	if len(data) < hVersion+4 {
+		return nil, fmt.Errorf("%w: %d bytes", ErrTruncated, len(data))
+	}
+	if v := le.Uint32(data[hVersion:]); v != Version1 {
+		return nil, &VersionError{Found: v}
+	}
+	if len(data) < headerSize {
+		return nil, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrTruncated, len(data), headerSize)
+	}
+	nsec := le.Uint32(data[hSections:])
+	if nsec > maxSections {
+		return nil, corruptf("section count %d exceeds %d", nsec, maxSections)
+	}
+	tableEnd := headerSize + int(nsec)*tableEntry
+	if len(data) < tableEnd {
+		return nil, fmt.Errorf("%w: %d bytes, shorter than the header and section table (%d)", ErrTruncated, len(data), tableEnd)
+	}
+	var zero [4]byte
+	crc := crc32.Update(0, castagnoli, data[:hCRC])
+	crc = crc32.Update(crc, castagnoli, zero[:])
+	crc = crc32.Update(crc, castagnoli, data[hCRC+4:tableEnd])
+	if stored := le.Uint32(data[hCRC:]); stored != crc {
+		return nil, &ChecksumError{Section: "header", Stored: stored, Computed: crc, Length: uint64(tableEnd)}
+	}
+	fileLen := le.Uint64(data[hFileLen:])
+	if uint64(len(data)) < fileLen {
+		return nil, fmt.Errorf("%w: %d bytes, the header says %d", ErrTruncated, len(data), fileLen)
+	}
+	if uint64(len(data)) > fileLen {
+		return nil, corruptf("%d bytes, the header says %d", len(data), fileLen)
+	}
+
+	s := &Snapshot{data: data, flags: le.Uint32(data[hFlags:])}
+	nNodes, nFiles, nEdges := le.Uint32(data[hNodes:]), le.Uint32(data[hFiles:]), le.Uint64(data[hEdges:])
+	if nNodes == 1<<32-1 || nFiles >= 1<<31 || nEdges >= 1<<40 {
+		return nil, corruptf("counts out of range (%d nodes, %d files, %d edges)", nNodes, nFiles, nEdges)
+	}
+	s.nNodes, s.nFiles, s.nEdges = int(nNodes), int(nFiles), int(nEdges)
+
+	for i := 0; i < int(nsec); i++ {
+		e := data[headerSize+i*tableEntry:]
+		id := sectionID(le.Uint32(e))
+		sec := section{crc: le.Uint32(e[4:]), off: le.Uint64(e[8:]), n: le.Uint64(e[16:]), present: true}
+		if sec.off < uint64(tableEnd) || sec.n > fileLen || sec.off > fileLen-sec.n {
+			return nil, corruptf("section %s (%d bytes at %d) outside the file's %d bytes", id, sec.n, sec.off, fileLen)
+		}
+		if id == 0 || id >= numSectionIDs {
+			// A section from a later writer: skip it, but keep its place
+			// and checksum for Verify.
+			s.extra = append(s.extra, extraSection{id, sec})
+			continue
+		}
+		if s.secs[id].present {
+			return nil, corruptf("section %s listed twice", id)
+		}
+		s.secs[id] = sec
+	}
+	// Sections must not overlap: sort the (few) known ones by offset.
+	var order [numSectionIDs]sectionID
+	k := 0
+	for id := sectionID(1); id < numSectionIDs; id++ {
+		if !s.secs[id].present {
+			return nil, corruptf("required section %s missing", id)
+		}
+		j := k
+		for ; j > 0 && after(s.secs[order[j-1]], s.secs[id]); j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = id
+		k++
+	}
+	for i := 1; i < k; i++ {
+		a, b := s.secs[order[i-1]], s.secs[order[i]]
+		if a.off+a.n > b.off {
+			return nil, corruptf("sections %s and %s overlap", order[i-1], order[i])
+		}
+	}
+
+	s.strs = s.sec(secStrings)
+	s.files = s.sec(secFiles)
+	s.nodes = s.sec(secNodes)
+	if uint64(len(s.nodes)) != uint64(s.nNodes)*nodeRecSize {
+		return nil, corruptf("nodes section of %d bytes for %d nodes", len(s.nodes), s.nNodes)
+	}
+	if uint64(len(s.files)) != uint64(s.nFiles)*fileRecSize {
+		return nil, corruptf("files section of %d bytes for %d files", len(s.files), s.nFiles)
+	}
+	out, in := s.sec(secGraphOut), s.sec(secGraphIn)
+	g, err := csr.NewGraph(s.nNodes, out, in)
+	if err != nil {
+		return nil, corruptf("graph: %v", err)
+	}
+	// Each edge takes at least two bytes (attribute, delta) in each row.
+	head := 4 * (uint64(s.nNodes) + 1)
+	if 2*uint64(s.nEdges) > uint64(len(out))-head || 2*uint64(s.nEdges) > uint64(len(in))-head {
+		return nil, corruptf("graph sections too small for %d edges", s.nEdges)
+	}
+	s.graph = g
+	if s.names, err = newFSTView(s.sec(secNamesFST)); err != nil {
+		return nil, fmt.Errorf("names: %w", err)
+	}
+	if s.parts, err = newFSTView(s.sec(secPartsFST)); err != nil {
+		return nil, fmt.Errorf("parts: %w", err)
+	}
+	s.nameIDs, s.partIDs = s.sec(secNamesIDs), s.sec(secPartsIDs)
+	if len(s.nameIDs)%4 != 0 || len(s.partIDs)%4 != 0 {
+		return nil, corruptf("id list sections are not whole uint32s")
+	}
+	s.coldIdx, s.coldData = s.sec(secColdIndex), s.sec(secColdData)
+	if len(s.coldIdx)%coldIdxSize != 0 {
+		return nil, corruptf("cold index of %d bytes", len(s.coldIdx))
+	}
+	if s.secs[secMeta].n == 0 {
+		return nil, corruptf("empty meta section")
+	}
+	return s, nil
+}
+
+// after orders sections by offset, empty ones first at equal offsets.
+func after(a, b section) bool { return a.off > b.off || a.off == b.off && a.n > b.n }
+
+// sec returns a known section's bytes; the table was checked by openBytes.
+func (s *Snapshot) sec(id sectionID) []byte {
+	e := s.secs[id]
+	if !e.present || uint64(len(s.data)) < e.off+e.n {
+		return nil
+	}
+	return s.data[e.off : e.off+e.n : e.off+e.n]
+}
+
+// Close unmaps the file. Strings obtained from the mapping become invalid.
+func (s *Snapshot) Close() error {
+	var err error
+	if s.mm != nil {
+		err = s.mm.Unmap()
+		s.mm = nil
+	}
+	s.data, s.strs, s.files, s.nodes = nil, nil, nil, nil
+	s.nameIDs, s.partIDs, s.coldIdx, s.coldData = nil, nil, nil, nil
+	s.names, s.parts = fstView{}, fstView{}
+	s.secs, s.extra = [numSectionIDs]section{}, nil
+	s.nNodes, s.nFiles, s.nEdges = 0, 0, 0
+	s.graph = &csr.Graph{}
+	s.cold.clear()
+	s.bm25Once.Do(func() {})
+	s.bm25Ix, s.bm25Err = nil, ErrClosed
+	return err
+}
+
+// Path is the file the snapshot was opened from ("" for one in memory).
+func (s *Snapshot) Path() string { return s.path }
+
+// Size is the file's size in bytes.
+func (s *Snapshot) Size() int64 { return int64(len(s.data)) }
+
+// NumNodes is the number of nodes; ids are 0..NumNodes()-1.
+func (s *Snapshot) NumNodes() int { return s.nNodes }
+
+// NumFiles is the number of files.
+func (s *Snapshot) NumFiles() int { return s.nFiles }
+
+// NumEdges is the number of edges.
+func (s *Snapshot) NumEdges() int { return s.nEdges }
+
+// Sections lists the section table in id order.
+func (s *Snapshot) Sections() []SectionInfo {
+	var out []SectionInfo
+	for id := sectionID(1); id < numSectionIDs; id++ {
+		if e := s.secs[id]; e.present {
+			out = append(out, SectionInfo{Name: id.String(), Offset: e.off, Length: e.n, Checksum: e.crc})
+		}
+	}
+	return out
+}
+
+// Info decodes the metadata section on first use.
+func (s *Snapshot) Info() (Info, error) {
+	s.infoOnce.Do(func() {
+		var in Info
+		if err := json.Unmarshal(s.sec(secMeta), &in); err != nil {
+			s.infoErr = corruptf("meta: %v", err)
+			return
+		}
+		s.info = &in
+	})
+	if s.infoErr != nil {
+		return Info{}, s.infoErr
+	}
+	in := *s.info
+	in.Meta.Extra = maps.Clone(in.Meta.Extra)
+	in.Sections = maps.Clone(in.Sections)
+	if in.BM25 != nil {
+		p := *in.BM25
+		in.BM25 = &p
+	}
+	return in, nil
+}
+
+// Meta is the build's description, decoded on first use.
+func (s *Snapshot) Meta() (Meta, error) {
+	in, err := s.Info()
+	return in.Meta, err
+}
+
+// The single door to node and file records and to the strings section:
+// every read of them goes through rec, frec and str, which check bounds.
+
+func (s *Snapshot) rec(id uint32) []byte {
+	if uint64(id) >= uint64(s.nNodes) {
+		return nil
+	}
+	o := int(id) * nodeRecSize
+	if o+nodeRecSize > len(s.nodes) {
+		return nil
+	}
+	return s.nodes[o : o+nodeRecSize : o+nodeRecSize]
+}
+
+func (s *Snapshot) frec(i int) []byte {
+	if i < 0 || i >= s.nFiles {
+		return nil
+	}
+	o := i * fileRecSize
+	if o+fileRecSize > len(s.files) {
+		return nil
+	}
+	return s.files[o : o+fileRecSize : o+fileRecSize]
+}
+
+// str returns the string at off, n in the strings section, or "" when it
+// does not fit. The string shares the mapping's memory.
+func (s *Snapshot) str(off, n uint32) string {
+	if n == 0 || uint64(off)+uint64(n) > uint64(len(s.strs)) {
+		return ""
+	}
+	return unsafe.String(&s.strs[off], int(n))
+}
+
+// Name is node id's own name ("" for an id out of range). The string is
+// valid until Close.
+func (s *Snapshot) Name(id uint32) string {
+	r := s.rec(id)
+	if r == nil {
+		return ""
+	}
+	return s.str(le.Uint32(r[nName:]), le.Uint32(r[nNameLen:]))
+}
+
+// QName is node id's qualified name, valid until Close.
+func (s *Snapshot) QName(id uint32) string {
+	r := s.rec(id)
+	if r == nil {
+		return ""
+	}
+	return s.str(le.Uint32(r[nQName:]), le.Uint32(r[nQLen:]))
+}
+
+// Kind is node id's kind.
+func (s *Snapshot) Kind(id uint32) Kind {
+	if r := s.rec(id); r != nil {
+		return Kind(r[nKind])
+	}
+	return KindUnknown
+}
+
+// Lang is node id's language.
+func (s *Snapshot) Lang(id uint32) Lang {
+	if r := s.rec(id); r != nil {
+		return Lang(r[nLang])
+	}
+	return LangUnknown
+}
+
+// Flags are node id's flags.
+func (s *Snapshot) Flags(id uint32) Flags {
+	if r := s.rec(id); r != nil {
+		return Flags(le.Uint16(r[nFlags:]))
+	}
+	return 0
+}
+
+// FileIndex is the index of node id's file, or −1.
+func (s *Snapshot) FileIndex(id uint32) int32 {
+	if r := s.rec(id); r != nil {
+		return int32(le.Uint32(r[nFile:]))
+	}
+	return -1
+}
+
+// Lines are node id's first and last lines.
+func (s *Snapshot) Lines(id uint32) (start, end uint32) {
+	if r := s.rec(id); r != nil {
+		return le.Uint32(r[nStart:]), le.Uint32(r[nEnd:])
+	}
+	return 0, 0
+}
+
+// SignatureLen is the length in bytes of node id's signature, known
+// without decompressing it (for token estimates).
+func (s *Snapshot) SignatureLen(id uint32) int {
+	if r := s.rec(id); r != nil {
+		return int(le.Uint32(r[nSigLen:]))
+	}
+	return 0
+}
+
+// Signature decompresses node id's signature. The returned string does not
+// point into the mapping.
+func (s *Snapshot) Signature(id uint32) (string, error) {
+	sig, _, err := s.coldText(id)
+	return sig, err
+}
+
+// Doc decompresses node id's doc comment.
+func (s *Snapshot) Doc(id uint32) (string, error) {
+	_, doc, err := s.coldText(id)
+	return doc, err
+}
+
+// Node returns a copy of node id whose strings are independent of the
+// mapping.
+func (s *Snapshot) Node(id uint32) (Node, error) {
+	r := s.rec(id)
+	if r == nil {
+		return Node{}, fmt.Errorf("snapshot: node %d out of range [0,%d)", id, s.nNodes)
+	}
+	sig, doc, err := s.coldText(id)
+	if err != nil {
+		return Node{}, err
+	}
+	start, end := s.Lines(id)
+	return Node{
+		Name:      strings.Clone(s.Name(id)),
+		QName:     strings.Clone(s.QName(id)),
+		Kind:      s.Kind(id),
+		Lang:      s.Lang(id),
+		Flags:     s.Flags(id),
+		File:      s.FileIndex(id),
+		StartLine: start,
+		EndLine:   end,
+		Signature: sig,
+		Doc:       doc,
+	}, nil
+}
+
+// FilePath is file i's slash-separated path, valid until Close.
+func (s *Snapshot) FilePath(i int) string {
+	r := s.frec(i)
+	if r == nil {
+		return ""
+	}
+	return s.str(le.Uint32(r[fPath:]), le.Uint32(r[fPathLen:]))
+}
+
+// FileLang is file i's language.
+func (s *Snapshot) FileLang(i int) Lang {
+	if r := s.frec(i); r != nil {
+		return Lang(r[fLang])
+	}
+	return LangUnknown
+}
+
+// FileFlags are file i's flags.
+func (s *Snapshot) FileFlags(i int) Flags {
+	if r := s.frec(i); r != nil {
+		return Flags(le.Uint16(r[fFlags:]))
+	}
+	return 0
+}
+
+// FileSize is file i's size in bytes.
+func (s *Snapshot) FileSize(i int) uint64 {
+	if r := s.frec(i); r != nil {
+		return le.Uint64(r[fSize:])
+	}
+	return 0
+}
+
+// File returns a copy of file i.
+func (s *Snapshot) File(i int) (File, error) {
+	if s.frec(i) == nil {
+		return File{}, fmt.Errorf("snapshot: file %d out of range [0,%d)", i, s.nFiles)
+	}
+	return File{Path: strings.Clone(s.FilePath(i)), Lang: s.FileLang(i), Flags: s.FileFlags(i), Size: s.FileSize(i)}, nil
+}
+
+// Graph is the CSR graph, a view over the mapping valid until Close. Edge
+// attribute bytes unpack with AttrType and AttrConfidence.
+func (s *Snapshot) Graph() *csr.Graph { return s.graph }
+
+// Direction selects the edges of a node to walk.
+type Direction uint8
+
+const (
+	Out Direction = iota // edges from the node
+	In                   // edges to the node
+)
+
+// Neighbors iterates the edges of node id in direction dir, in ascending
+// order of the other node. It does not allocate.
+//
+//	it := s.Neighbors(id, snapshot.Out)
+//	for it.Next() {
+//		use(it.Node(), it.Type(), it.Confidence())
+//	}
+func (s *Snapshot) Neighbors(id uint32, dir Direction) NeighborIter {
+	var it NeighborIter
+	it.n = uint32(s.nNodes)
+	if dir == In {
+		it.it.Reset(s.graph.In, id)
+	} else {
+		it.it.Reset(s.graph.Out, id)
+	}
+	return it
+}
+
+// Degree is the number of edges of node id in direction dir.
+func (s *Snapshot) Degree(id uint32, dir Direction) int {
+	if dir == In {
+		return s.graph.In.Degree(id)
+	}
+	return s.graph.Out.Degree(id)
+}
+
+// NeighborIter walks one node's edges; see Snapshot.Neighbors.
+type NeighborIter struct {
+	it  csr.Iter
+	n   uint32
+	bad bool
+}
+
+// Next advances to the next edge.
+func (it *NeighborIter) Next() bool {
+	if !it.it.Next() {
+		return false
+	}
+	if it.it.Node >= it.n {
+		it.bad = true
+		for it.it.Next() {
+		}
+		return false
+	}
+	return true
+}
+
+// Node is the node at the other end of the current edge.
+func (it *NeighborIter) Node() uint32 { return it.it.Node }
+
+// Type is the current edge's type.
+func (it *NeighborIter) Type() EdgeType { return AttrType(it.it.Attr) }
+
+// Confidence is the current edge's confidence, quantized to eighths.
+func (it *NeighborIter) Confidence() float32 { return AttrConfidence(it.it.Attr) }
+
+// Attr is the current edge's packed attribute byte.
+func (it *NeighborIter) Attr() uint8 { return it.it.Attr }
+
+// Len is the number of edges not yet returned.
+func (it *NeighborIter) Len() int { return it.it.Len() }
+
+// Err reports a corrupt row met while iterating.
+func (it *NeighborIter) Err() error {
+	if it.bad || it.it.Err() != nil {
+		return corruptf("graph row")
+	}
+	return nil
+}
+
+// BM25 opens the BM25 index on first use. The index reads the mapping in
+// place and is valid until Close; searches need a bm25.Searcher each.
+func (s *Snapshot) BM25() (*bm25.Index, error) {
+	s.bm25Once.Do(func() {
+		if s.flags&flagNoBM25 != 0 {
+			s.bm25Err = ErrNoBM25
+			return
+		}
+		s.bm25Ix, s.bm25Err = openBM25(s.sec(secBM25Terms), s.sec(secBM25Postings), s.sec(secBM25Stats))
+	})
+	return s.bm25Ix, s.bm25Err
+}
+
+func openBM25(terms, postings, stats []byte) (ix *bm25.Index, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ix, err = nil, corruptf("BM25 index: %v", r)
+		}
+	}()
+	ix, err = bm25.Open(terms, postings, stats)
+	if err != nil {
+		return nil, fmt.Errorf("%w: BM25 index: %w", ErrCorrupt, err)
+	}
+	return ix, nil
+}

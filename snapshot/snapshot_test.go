@@ -1,0 +1,377 @@
+package snapshot
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/knowing-dev/knowing/bm25"
+)
+
+func writeOpen(t testing.TB, g *Graph, opt *WriteOptions) *Snapshot {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "repo.snap")
+	if err := Write(p, g, opt); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+type halfEdge struct {
+	node uint32
+	attr uint8
+}
+
+func sortHalf(h []halfEdge) {
+	sort.Slice(h, func(i, j int) bool {
+		if h[i].node != h[j].node {
+			return h[i].node < h[j].node
+		}
+		return h[i].attr < h[j].attr
+	})
+}
+
+// expectedParts mirrors the documented part rule independently of the
+// writer: the whole lower-cased name plus each lower-cased token.
+func expectedParts(name string) []string {
+	lower := strings.ToLower(name)
+	if lower == "" {
+		return nil
+	}
+	out := []string{lower}
+	for _, t := range bm25.AppendTokens(nil, name) {
+		t = strings.ToLower(t)
+		if t != "" && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func TestRoundTrip(t *testing.T) {
+	g := randomGraph(1, 300, 4000, 16000)
+	s := writeOpen(t, g, testOptions())
+	if err := s.Verify(); err != nil {
+		t.Fatalf("Verify: %v", err)
+	}
+	if s.NumNodes() != len(g.Nodes) || s.NumFiles() != len(g.Files) || s.NumEdges() != len(g.Edges) {
+		t.Fatalf("counts %d/%d/%d", s.NumNodes(), s.NumFiles(), s.NumEdges())
+	}
+
+	for i, f := range g.Files {
+		got, err := s.File(i)
+		if err != nil || got != f {
+			t.Fatalf("file %d: got %+v, %v; want %+v", i, got, err, f)
+		}
+		if s.FilePath(i) != f.Path || s.FileLang(i) != f.Lang || s.FileFlags(i) != f.Flags || s.FileSize(i) != f.Size {
+			t.Fatalf("file %d accessors differ", i)
+		}
+	}
+	for i, n := range g.Nodes {
+		id := uint32(i)
+		got, err := s.Node(id)
+		if err != nil {
+			t.Fatalf("node %d: %v", i, err)
+		}
+		if !reflect.DeepEqual(got, n) {
+			t.Fatalf("node %d:\n got %+v\nwant %+v", i, got, n)
+		}
+		start, end := s.Lines(id)
+		if s.Name(id) != n.Name || s.QName(id) != n.QName || s.Kind(id) != n.Kind || s.Lang(id) != n.Lang ||
+			s.Flags(id) != n.Flags || s.FileIndex(id) != n.File || start != n.StartLine || end != n.EndLine ||
+			s.SignatureLen(id) != len(n.Signature) {
+			t.Fatalf("node %d accessors differ", i)
+		}
+		sig, err1 := s.Signature(id)
+		doc, err2 := s.Doc(id)
+		if sig != n.Signature || doc != n.Doc || err1 != nil || err2 != nil {
+			t.Fatalf("node %d cold text differs (%v, %v)", i, err1, err2)
+		}
+	}
+	if s.Name(uint32(len(g.Nodes))) != "" || s.FilePath(-1) != "" {
+		t.Fatal("out-of-range accessors return data")
+	}
+
+	// edges, both directions, type and confidence bucket
+	out := make([][]halfEdge, len(g.Nodes))
+	in := make([][]halfEdge, len(g.Nodes))
+	for _, e := range g.Edges {
+		a := PackAttr(e.Type, e.Confidence)
+		out[e.From] = append(out[e.From], halfEdge{e.To, a})
+		in[e.To] = append(in[e.To], halfEdge{e.From, a})
+	}
+	for dir, want := range [][][]halfEdge{out, in} {
+		for u := range want {
+			sortHalf(want[u])
+			var got []halfEdge
+			it := s.Neighbors(uint32(u), Direction(dir))
+			if it.Len() != len(want[u]) || s.Degree(uint32(u), Direction(dir)) != len(want[u]) {
+				t.Fatalf("dir %d node %d: degree %d, want %d", dir, u, it.Len(), len(want[u]))
+			}
+			for it.Next() {
+				if it.Type() != AttrType(it.Attr()) || it.Confidence() != AttrConfidence(it.Attr()) {
+					t.Fatal("attribute accessors disagree")
+				}
+				got = append(got, halfEdge{it.Node(), PackAttr(it.Type(), it.Confidence())})
+			}
+			if it.Err() != nil {
+				t.Fatal(it.Err())
+			}
+			sortHalf(got)
+			if !reflect.DeepEqual(got, want[u]) && !(len(got) == 0 && len(want[u]) == 0) {
+				t.Fatalf("dir %d node %d: got %v want %v", dir, u, got, want[u])
+			}
+		}
+	}
+
+	// names and parts: every key, exact and by prefix
+	names := map[string][]uint32{}
+	parts := map[string][]uint32{}
+	for i, n := range g.Nodes {
+		if l := strings.ToLower(n.Name); l != "" {
+			names[l] = append(names[l], uint32(i))
+		}
+		for _, p := range expectedParts(n.Name) {
+			parts[p] = append(parts[p], uint32(i))
+		}
+	}
+	checkKeys(t, "names", names, s.LookupName, s.NewNameIter())
+	checkKeys(t, "parts", parts, s.LookupPart, s.NewPartIter())
+
+	info, err := s.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := g.Meta
+	m.Files, m.Nodes, m.Edges = len(g.Files), len(g.Nodes), len(g.Edges)
+	if !reflect.DeepEqual(info.Meta, m) || info.NameKeys != len(names) || info.PartKeys != len(parts) {
+		t.Fatalf("info %+v", info)
+	}
+	if got, _ := s.Meta(); !reflect.DeepEqual(got, m) {
+		t.Fatalf("meta %+v", got)
+	}
+	if info.Sections["graph.out"] == 0 || info.Sections["nodes"] != int64(40*len(g.Nodes)) {
+		t.Fatalf("section sizes %v", info.Sections)
+	}
+
+	if !bm25Ready() {
+		t.Log("bm25 not implemented yet: BM25 round trip skipped")
+		return
+	}
+	ix, err := s.BM25()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.NumDocs() != len(g.Nodes) {
+		t.Fatalf("BM25 has %d docs", ix.NumDocs())
+	}
+	sr := bm25.NewSearcher(ix)
+	checked := 0
+	for name, ids := range names {
+		if len(ids) != 1 || !strings.HasPrefix(name, "zq") {
+			continue
+		}
+		var q []bm25.QueryTerm
+		for _, tok := range bm25.AppendTokens(nil, g.Nodes[ids[0]].Name) {
+			q = append(q, bm25.QueryTerm{Text: tok})
+		}
+		hits := sr.Search(q, 5)
+		if len(hits) == 0 || hits[0].Doc != ids[0] {
+			t.Errorf("BM25 search %q: hits %v, want %d first", name, hits, ids[0])
+		}
+		checked++
+	}
+	if checked < 20 {
+		t.Fatalf("only %d unique names checked", checked)
+	}
+}
+
+func checkKeys(t *testing.T, what string, want map[string][]uint32, lookup func(string, []uint32) []uint32, it *KeyIter) {
+	t.Helper()
+	keys := make([]string, 0, len(want))
+	for k, ids := range want {
+		keys = append(keys, k)
+		if got := lookup(k, nil); !slices.Equal(got, ids) {
+			t.Fatalf("%s %q: got %v want %v", what, k, got, ids)
+		}
+	}
+	sort.Strings(keys)
+	for _, miss := range []string{"", "zzzzzz-missing", "PARSE", "\xff"} {
+		if _, ok := want[miss]; !ok && len(lookup(miss, nil)) != 0 {
+			t.Fatalf("%s %q: found", what, miss)
+		}
+	}
+	// every prefix of every 50th key, plus edge cases
+	prefixes := []string{"", "p", "pa", "par", "zq", "\xff", "i", "ü", "get_", "zzzz"}
+	for i := 0; i < len(keys); i += 50 {
+		for j := 1; j <= len(keys[i]); j++ {
+			prefixes = append(prefixes, keys[i][:j])
+		}
+	}
+	for _, p := range prefixes {
+		var wantKeys []string
+		for _, k := range keys {
+			if strings.HasPrefix(k, p) {
+				wantKeys = append(wantKeys, k)
+			}
+		}
+		it.Reset(p)
+		var got []string
+		for it.Next() {
+			k := string(it.Key())
+			got = append(got, k)
+			if ids := it.Nodes(nil); !slices.Equal(ids, want[k]) {
+				t.Fatalf("%s iter %q: key %q nodes %v, want %v", what, p, k, ids, want[k])
+			}
+		}
+		if it.Err() != nil {
+			t.Fatal(it.Err())
+		}
+		if !slices.Equal(got, wantKeys) {
+			t.Fatalf("%s prefix %q: %d keys, want %d\n got %q\nwant %q", what, p, len(got), len(wantKeys), head(got), head(wantKeys))
+		}
+	}
+}
+
+func head(s []string) []string { return s[:min(len(s), 10)] }
+
+func TestEmptyGraph(t *testing.T) {
+	s := writeOpen(t, &Graph{}, testOptions())
+	if err := s.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	if s.NumNodes() != 0 || len(s.LookupName("x", nil)) != 0 {
+		t.Fatal("empty graph not empty")
+	}
+	it := s.NewNameIter()
+	it.Reset("")
+	if it.Next() {
+		t.Fatal("key in empty graph")
+	}
+	nb := s.Neighbors(0, Out)
+	if nb.Next() {
+		t.Fatal("edge in empty graph")
+	}
+}
+
+func TestNoBM25(t *testing.T) {
+	s := writeOpen(t, randomGraph(2, 5, 50, 100), &WriteOptions{NoBM25: true})
+	if _, err := s.BM25(); err != ErrNoBM25 {
+		t.Fatalf("BM25: %v", err)
+	}
+	if err := s.Verify(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConcepts(t *testing.T) {
+	for in, want := range map[string]string{
+		"cli/commandLineParser.ts":  "commandLineParser cli",
+		"src/cli/commandLineParser": "commandLineParser cli",
+		"main.go":                   "main",
+		".eslintrc":                 ".eslintrc",
+		"a/b/c.tar.gz":              "c.tar b",
+	} {
+		if got := concepts(in); got != want {
+			t.Errorf("concepts(%q) = %q, want %q", in, got, want)
+		}
+	}
+	g := &Graph{Files: []File{{Path: "cli/commandLineParser.ts"}}, Nodes: []Node{
+		{Name: "parse", QName: "cli.parse", File: 0, Signature: "parse()", Doc: strings.Repeat("é", 400)},
+		{Name: "fmt", QName: "fmt", File: -1, Flags: FlagExternal, Signature: "x", Doc: "y"},
+	}}
+	d := bm25Doc(g, &g.Nodes[0])
+	if d.Fields[bm25.FieldConcepts] != "commandLineParser cli" || d.Fields[bm25.FieldPath] != "cli/commandLineParser.ts" ||
+		len(d.Fields[bm25.FieldDoc]) > bm25DocBytes || !strings.HasPrefix(g.Nodes[0].Doc, d.Fields[bm25.FieldDoc]) ||
+		d.Fields[bm25.FieldSignature] != "parse()" {
+		t.Fatalf("doc %q", d.Fields)
+	}
+	if d := bm25Doc(g, &g.Nodes[1]); d.Fields != [bm25.NumFields]string{bm25.FieldName: "fmt", bm25.FieldQName: "fmt"} {
+		t.Fatalf("external doc %q", d.Fields)
+	}
+}
+
+func TestSharedNameStrings(t *testing.T) {
+	// A name that ends its qualified name is stored once.
+	g := &Graph{Nodes: []Node{{Name: "before_request", QName: "flask.Scaffold.before_request", File: -1}}}
+	img, err := encode(g, &WriteOptions{NoBM25: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(img.sec[secStrings]); got != "flask.Scaffold.before_request" {
+		t.Fatalf("strings %q", got)
+	}
+}
+
+func TestConcurrentReaders(t *testing.T) {
+	g := randomGraph(3, 50, 2000, 6000)
+	s := writeOpen(t, g, testOptions())
+	done := make(chan error)
+	for w := 0; w < 4; w++ {
+		go func(w int) {
+			it := s.NewNameIter()
+			var ids []uint32
+			for i := w; i < len(g.Nodes); i += 3 {
+				id := uint32(i)
+				doc, err := s.Doc(id)
+				if err != nil || doc != g.Nodes[i].Doc {
+					done <- err
+					return
+				}
+				ids = s.LookupName(strings.ToLower(g.Nodes[i].Name), ids[:0])
+				if g.Nodes[i].Name != "" && !slices.Contains(ids, id) {
+					done <- os.ErrInvalid
+					return
+				}
+				it.Reset(strings.ToLower(g.Nodes[i].Name))
+				for it.Next() {
+					ids = it.Nodes(ids[:0])
+				}
+			}
+			done <- nil
+		}(w)
+	}
+	for w := 0; w < 4; w++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestWriteIsDeterministic(t *testing.T) {
+	g := randomGraph(4, 20, 300, 900)
+	a, err := encode(g, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := encode(g, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.bytes(), b.bytes()) {
+		t.Fatal("two writes of one graph differ")
+	}
+}
+
+func TestWriteOrderCoversSections(t *testing.T) {
+	seen := map[sectionID]bool{}
+	for _, id := range writeOrder {
+		if seen[id] || id == 0 || id >= numSectionIDs {
+			t.Fatalf("writeOrder: bad or repeated %s", id)
+		}
+		seen[id] = true
+	}
+	if len(seen) != int(numSectionIDs)-1 {
+		t.Fatalf("writeOrder lists %d of %d sections", len(seen), numSectionIDs-1)
+	}
+}

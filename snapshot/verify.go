@@ -1,0 +1,307 @@
+package snapshot
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/blevesearch/vellum"
+)
+
+// Verify checks every byte of the snapshot: the CRC-32C of each section
+// (a mismatch is a *ChecksumError naming the section), then the structure
+// of each: records point inside their sections, every graph row decodes,
+// the FSTs walk to the right number of keys with values that name real
+// nodes, every name key matches its nodes, every cold block decodes, the
+// metadata parses and the BM25 index opens. Its cost is linear in the
+// file's size; Open does none of it.
+func (s *Snapshot) Verify() error {
+	if s.data == nil {
+		return ErrClosed
+	}
+	for id := sectionID(1); id < numSectionIDs; id++ {
+		e := s.secs[id]
+		if got := checksum(s.sec(id)); got != e.crc {
+			return &ChecksumError{Section: id.String(), Stored: e.crc, Computed: got, Offset: e.off, Length: e.n}
+		}
+	}
+	for _, x := range s.extra {
+		if got := checksum(s.data[x.off : x.off+x.n]); got != x.crc {
+			return &ChecksumError{Section: x.id.String(), Stored: x.crc, Computed: got, Offset: x.off, Length: x.n}
+		}
+	}
+	checks := []func() error{
+		s.verifyPadding, s.verifyRecords, s.verifyGraph, s.verifyNames, s.verifyParts,
+		s.verifyCold, s.verifyMeta, s.verifyBM25,
+	}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// verifyPadding checks that the bytes between sections are zero, so every
+// byte of the file is covered by a checksum or known to be zero.
+func (s *Snapshot) verifyPadding() error {
+	used := make([][2]uint64, 0, numSectionIDs+1)
+	used = append(used, [2]uint64{0, headerSize + uint64(le.Uint32(s.data[hSections:]))*tableEntry})
+	for id := sectionID(1); id < numSectionIDs; id++ {
+		e := s.secs[id]
+		used = append(used, [2]uint64{e.off, e.off + e.n})
+	}
+	for _, x := range s.extra {
+		used = append(used, [2]uint64{x.off, x.off + x.n})
+	}
+	// Insertion sort: a handful of entries.
+	for i := 1; i < len(used); i++ {
+		for j := i; j > 0 && used[j-1][0] > used[j][0]; j-- {
+			used[j-1], used[j] = used[j], used[j-1]
+		}
+	}
+	pos := uint64(0)
+	for _, u := range append(used, [2]uint64{uint64(len(s.data)), uint64(len(s.data))}) {
+		if u[0] > pos {
+			for _, c := range s.data[pos:u[0]] {
+				if c != 0 {
+					return corruptf("non-zero byte between sections at %d..%d", pos, u[0])
+				}
+			}
+		}
+		if u[1] > pos {
+			pos = u[1]
+		}
+	}
+	return nil
+}
+
+func (s *Snapshot) verifyRecords() error {
+	ns := uint64(len(s.strs))
+	for i := 0; i < s.nFiles; i++ {
+		r := s.frec(i)
+		if uint64(le.Uint32(r[fPath:]))+uint64(le.Uint32(r[fPathLen:])) > ns {
+			return corruptf("file %d: path outside the strings section", i)
+		}
+	}
+	nBlocks := uint32(len(s.coldIdx) / coldIdxSize)
+	for id := uint32(0); id < uint32(s.nNodes); id++ {
+		r := s.rec(id)
+		if uint64(le.Uint32(r[nName:]))+uint64(le.Uint32(r[nNameLen:])) > ns ||
+			uint64(le.Uint32(r[nQName:]))+uint64(le.Uint32(r[nQLen:])) > ns {
+			return corruptf("node %d: name outside the strings section", id)
+		}
+		if f := int32(le.Uint32(r[nFile:])); f < -1 || int(f) >= s.nFiles {
+			return corruptf("node %d: file %d outside [-1,%d)", id, f, s.nFiles)
+		}
+		if c := le.Uint32(r[nCold:]); c != noCold && c>>coldSlotBits >= nBlocks {
+			return corruptf("node %d: cold block %d of %d", id, c>>coldSlotBits, nBlocks)
+		}
+	}
+	return nil
+}
+
+func (s *Snapshot) verifyGraph() error {
+	if err := s.graph.Validate(); err != nil {
+		return corruptf("graph: %v", err)
+	}
+	n := 0
+	for u := 0; u < s.nNodes; u++ {
+		n += s.graph.Out.Degree(uint32(u))
+	}
+	if n != s.nEdges {
+		return corruptf("graph holds %d edges, the header says %d", n, s.nEdges)
+	}
+	return nil
+}
+
+// walkKeys walks every key of an FST, checking order, count and values,
+// and calls visit with each key and its nodes.
+func (s *Snapshot) walkKeys(name string, f *fstView, ids []byte, maxKeys uint64, visit func(key []byte, nodes []uint32) error) error {
+	if err := loadWithVellum(f.data); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if f.count > maxKeys {
+		return corruptf("%s: %d keys, at most %d possible", name, f.count, maxKeys)
+	}
+	var w fstWalk
+	w.reset(f, "")
+	var prev []byte
+	var nodes []uint32
+	count := uint64(0)
+	for w.next() {
+		count++
+		if count > f.count {
+			return corruptf("%s: more keys than the %d its footer counts", name, f.count)
+		}
+		if count > 1 && bytes.Compare(prev, w.key) >= 0 {
+			return corruptf("%s: keys out of order at %q", name, w.key)
+		}
+		prev = append(prev[:0], w.key...)
+		var err error
+		if nodes, err = s.checkIDs(name, w.val, ids, nodes[:0]); err != nil {
+			return err
+		}
+		if err := visit(w.key, nodes); err != nil {
+			return err
+		}
+	}
+	if w.err != nil {
+		return fmt.Errorf("%s: %w", name, w.err)
+	}
+	if count != f.count {
+		return corruptf("%s: %d keys, its footer counts %d", name, count, f.count)
+	}
+	return nil
+}
+
+// checkIDs decodes a value strictly: ids in range and ascending, lists
+// inside their section and longer than one.
+func (s *Snapshot) checkIDs(name string, v uint64, ids []byte, dst []uint32) ([]uint32, error) {
+	dst = s.appendIDs(dst, v, ids)
+	if v&1 == 1 {
+		at := v >> 1
+		if at >= uint64(len(ids)/4) || uint64(len(dst)) != uint64(le.Uint32(ids[4*at:])) || len(dst) < 2 {
+			return nil, corruptf("%s: bad id list at %d", name, at)
+		}
+	}
+	if len(dst) == 0 {
+		return nil, corruptf("%s: value %d names no node", name, v)
+	}
+	for i := 1; i < len(dst); i++ {
+		if dst[i-1] >= dst[i] {
+			return nil, corruptf("%s: id list not ascending", name)
+		}
+	}
+	return dst, nil
+}
+
+func (s *Snapshot) verifyNames() error {
+	seen := make([]bool, s.nNodes)
+	err := s.walkKeys("names.fst", &s.names, s.nameIDs, uint64(s.nNodes), func(key []byte, nodes []uint32) error {
+		for _, id := range nodes {
+			if seen[id] || strings.ToLower(s.Name(id)) != string(key) {
+				return corruptf("names.fst: key %q names node %d (%q)", key, id, s.Name(id))
+			}
+			seen[id] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for id, ok := range seen {
+		if !ok && strings.ToLower(s.Name(uint32(id))) != "" {
+			return corruptf("names.fst: node %d (%q) missing", id, s.Name(uint32(id)))
+		}
+	}
+	return nil
+}
+
+func (s *Snapshot) verifyParts() error {
+	// A generous bound on the key count, only to stop walks of corrupt
+	// bytes early: parts come from names, lists from the ids section.
+	max := 64*uint64(s.nNodes) + 4*uint64(len(s.strs)) + uint64(len(s.partIDs)/4)
+	return s.walkKeys("parts.fst", &s.parts, s.partIDs, max, func([]byte, []uint32) error { return nil })
+}
+
+// loadWithVellum makes sure vellum itself accepts the FST, guarding its
+// decoder, which does not check bounds.
+func loadWithVellum(b []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = corruptf("vellum: %v", r)
+		}
+	}()
+	f, err := vellum.Load(b)
+	if err != nil {
+		return corruptf("vellum: %v", err)
+	}
+	return f.Close()
+}
+
+func (s *Snapshot) verifyCold() error {
+	nBlocks := len(s.coldIdx) / coldIdxSize
+	entries := make([]int, nBlocks)
+	pos := uint64(0)
+	for i := 0; i < nBlocks; i++ {
+		e := s.coldIdx[i*coldIdxSize:]
+		if off := le.Uint64(e); off != pos {
+			return corruptf("cold block %d at %d, expected %d", i, off, pos)
+		}
+		pos += uint64(le.Uint32(e[8:]))
+		b, err := decodeColdBlock(s.coldIdx, s.coldData, uint32(i))
+		if err != nil {
+			return err
+		}
+		entries[i] = len(b.start) / 2
+	}
+	if pos != uint64(len(s.coldData)) {
+		return corruptf("cold blocks cover %d of %d bytes", pos, len(s.coldData))
+	}
+	// Each entry of each block belongs to exactly one node, in order.
+	next := make([]int, nBlocks)
+	var cur *coldBlock
+	for id := uint32(0); id < uint32(s.nNodes); id++ {
+		r := s.rec(id)
+		c := le.Uint32(r[nCold:])
+		if c == noCold {
+			if le.Uint32(r[nSigLen:]) != 0 {
+				return corruptf("node %d: signature length without cold data", id)
+			}
+			continue
+		}
+		blk, slot := c>>coldSlotBits, int(c&(1<<coldSlotBits-1))
+		if int(blk) >= nBlocks {
+			return corruptf("node %d: cold block %d of %d", id, blk, nBlocks)
+		}
+		if slot != next[blk] || slot >= entries[blk] {
+			return corruptf("node %d: cold slot %d of block %d out of order", id, slot, blk)
+		}
+		next[blk]++
+		if cur == nil || cur.index != blk {
+			var err error
+			if cur, err = decodeColdBlock(s.coldIdx, s.coldData, blk); err != nil {
+				return err
+			}
+		}
+		if got := len(cur.text(2 * slot)); got != int(le.Uint32(r[nSigLen:])) {
+			return corruptf("node %d: signature of %d bytes, record says %d", id, got, le.Uint32(r[nSigLen:]))
+		}
+	}
+	for i := range next {
+		if next[i] != entries[i] {
+			return corruptf("cold block %d: %d entries, %d used", i, entries[i], next[i])
+		}
+	}
+	return nil
+}
+
+func (s *Snapshot) verifyMeta() error {
+	var in Info
+	if err := json.Unmarshal(s.sec(secMeta), &in); err != nil {
+		return corruptf("meta: %v", err)
+	}
+	if in.Meta.Nodes != s.nNodes || in.Meta.Files != s.nFiles || in.Meta.Edges != s.nEdges {
+		return corruptf("meta counts (%d nodes, %d files, %d edges) differ from the header", in.Meta.Nodes, in.Meta.Files, in.Meta.Edges)
+	}
+	if in.FormatVersion != FormatVersion {
+		return corruptf("meta says format version %d", in.FormatVersion)
+	}
+	return nil
+}
+
+func (s *Snapshot) verifyBM25() error {
+	if s.flags&flagNoBM25 != 0 {
+		return nil
+	}
+	ix, err := openBM25(s.sec(secBM25Terms), s.sec(secBM25Postings), s.sec(secBM25Stats))
+	if err != nil {
+		return err
+	}
+	if ix.NumDocs() != s.nNodes {
+		return corruptf("BM25 index of %d documents for %d nodes", ix.NumDocs(), s.nNodes)
+	}
+	return nil
+}

@@ -1,0 +1,623 @@
+package snapshot
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/blevesearch/vellum"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/knowing-dev/knowing/bm25"
+	"github.com/knowing-dev/knowing/csr"
+)
+
+// WriteOptions tune Write. The zero value (or a nil pointer) gives the
+// defaults.
+type WriteOptions struct {
+	// BM25 holds the BM25 parameters; a zero K1 means bm25.DefaultParams().
+	BM25 bm25.Params
+	// NoBM25 writes empty BM25 sections; the snapshot's BM25 method then
+	// returns ErrNoBM25.
+	NoBM25 bool
+	// ColdBlock is how many nodes' signatures and docs are compressed
+	// together: 64 when zero, at most 256. A block also closes early once
+	// it holds 256 KiB of text.
+	ColdBlock int
+}
+
+// bm25DocBytes is how much of a doc comment the BM25 index sees.
+const bm25DocBytes = 400
+
+// Write compiles g into a snapshot file at path. The file is written under
+// a temporary name in the same folder, synced and renamed over path, so a
+// reader of path sees either the old snapshot or the complete new one; on
+// error the temporary file is removed and path is left as it was.
+//
+// On Windows a file that is mapped cannot be replaced: close the
+// snapshots open on path first, or write to a new name.
+//
+// Write checks g first: every edge must name nodes in range, with a known
+// type and a confidence that is not NaN; every node's file index must be
+// −1 or in range.
+func Write(path string, g *Graph, opt *WriteOptions) error {
+	img, err := encode(g, opt)
+	if err != nil {
+		return fmt.Errorf("snapshot: write %s: %w", path, err)
+	}
+	return writeAtomic(path, img)
+}
+
+// image is a snapshot assembled in memory, ready to be laid out.
+type image struct {
+	sec                 [numSectionIDs][]byte
+	nodes, files, edges uint64
+	flags               uint32
+	// extra sections, as a later writer would add them (tests only)
+	extra []extraImage
+}
+
+type extraImage struct {
+	id   uint32
+	data []byte
+}
+
+// writeOrder is the order of sections in the file: hot before cold.
+var writeOrder = []sectionID{
+	secStrings, secFiles, secNodes, secGraphOut, secGraphIn,
+	secNamesFST, secNamesIDs, secPartsFST, secPartsIDs,
+	secBM25Terms, secBM25Postings, secBM25Stats,
+	secColdIndex, secColdData, secMeta,
+}
+
+func align(n uint64) uint64 { return (n + sectionAlign - 1) &^ (sectionAlign - 1) }
+
+// layout computes the header and section table.
+func (img *image) layout() (head []byte, offs [numSectionIDs]uint64, total uint64) {
+	nsec := int(numSectionIDs) - 1 + len(img.extra) // one table entry per section
+	head = make([]byte, headerSize+nsec*tableEntry)
+	pos := align(uint64(len(head)))
+	for _, id := range writeOrder {
+		offs[id] = pos
+		pos = align(pos + uint64(len(img.sec[id])))
+	}
+	extraOff := make([]uint64, len(img.extra))
+	for i, x := range img.extra {
+		extraOff[i] = pos
+		pos = align(pos + uint64(len(x.data)))
+	}
+	total = pos
+	copy(head[hMagic:], magic)
+	le := binary.LittleEndian
+	le.PutUint32(head[hVersion:], FormatVersion)
+	le.PutUint64(head[hFileLen:], total)
+	le.PutUint32(head[hNodes:], uint32(img.nodes))
+	le.PutUint32(head[hFiles:], uint32(img.files))
+	le.PutUint64(head[hEdges:], img.edges)
+	le.PutUint32(head[hSections:], uint32(nsec))
+	le.PutUint32(head[hFlags:], img.flags)
+	for i := 1; i < int(numSectionIDs); i++ { // the table is in id order
+		e := head[headerSize+(i-1)*tableEntry:]
+		b := img.sec[i]
+		le.PutUint32(e[0:], uint32(i))
+		le.PutUint32(e[4:], checksum(b))
+		le.PutUint64(e[8:], offs[i])
+		le.PutUint64(e[16:], uint64(len(b)))
+	}
+	for i, x := range img.extra {
+		e := head[headerSize+(int(numSectionIDs)-1+i)*tableEntry:]
+		le.PutUint32(e[0:], x.id)
+		le.PutUint32(e[4:], checksum(x.data))
+		le.PutUint64(e[8:], extraOff[i])
+		le.PutUint64(e[16:], uint64(len(x.data)))
+	}
+	le.PutUint32(head[hCRC:], checksum(head))
+	return head, offs, total
+}
+
+// writeTo writes the laid-out file.
+func (img *image) writeTo(w io.Writer) error {
+	head, offs, total := img.layout()
+	var zero [sectionAlign]byte
+	pos := uint64(len(head))
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	for _, id := range writeOrder {
+		if _, err := w.Write(zero[:offs[id]-pos]); err != nil {
+			return err
+		}
+		if _, err := w.Write(img.sec[id]); err != nil {
+			return err
+		}
+		pos = offs[id] + uint64(len(img.sec[id]))
+	}
+	for _, x := range img.extra {
+		next := align(pos)
+		if _, err := w.Write(zero[:next-pos]); err != nil {
+			return err
+		}
+		if _, err := w.Write(x.data); err != nil {
+			return err
+		}
+		pos = next + uint64(len(x.data))
+	}
+	_, err := w.Write(zero[:total-pos])
+	return err
+}
+
+// bytes returns the whole file in memory (tests and fuzz seeds).
+func (img *image) bytes() []byte {
+	var buf bytes.Buffer
+	_ = img.writeTo(&buf)
+	return buf.Bytes()
+}
+
+func writeAtomic(dst string, img *image) (err error) {
+	dir := filepath.Dir(dst)
+	if st, serr := os.Stat(dir); serr != nil {
+		return fmt.Errorf("snapshot: cannot write %s: folder: %w", dst, serr)
+	} else if !st.IsDir() {
+		return fmt.Errorf("snapshot: cannot write %s: %s is not a folder", dst, dir)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("snapshot: cannot write %s: cannot create a file in %s: %w", dst, dir, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	if err = img.writeTo(bw); err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = f.Close()
+	}
+	if err == nil {
+		err = os.Rename(tmp, dst)
+	}
+	if err != nil {
+		return fmt.Errorf("snapshot: write %s: %w", dst, err)
+	}
+	// Make the rename durable; not every platform can sync a folder.
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// encode builds every section of g in memory.
+func encode(g *Graph, opt *WriteOptions) (*image, error) {
+	if g == nil {
+		return nil, errors.New("nil graph")
+	}
+	var o WriteOptions
+	if opt != nil {
+		o = *opt
+	}
+	if o.BM25.K1 == 0 {
+		o.BM25 = bm25.DefaultParams()
+	}
+	if o.ColdBlock == 0 {
+		o.ColdBlock = 64
+	}
+	if o.ColdBlock < 1 || o.ColdBlock > 1<<coldSlotBits {
+		return nil, fmt.Errorf("cold block size %d outside [1,256]", o.ColdBlock)
+	}
+	if err := validate(g); err != nil {
+		return nil, err
+	}
+	img := &image{nodes: uint64(len(g.Nodes)), files: uint64(len(g.Files)), edges: uint64(len(g.Edges))}
+
+	// The BM25 index is the costliest part and reads g only: build it
+	// alongside the rest. Every return waits for it (done is closed once).
+	var bm25Enc *bm25.Encoded
+	var bm25Err error
+	bm25Done := make(chan struct{})
+	if o.NoBM25 {
+		close(bm25Done)
+	} else {
+		go func() {
+			defer close(bm25Done)
+			bm25Enc, bm25Err = buildBM25(g, o.BM25)
+		}()
+	}
+	defer func() { <-bm25Done }()
+
+	var st strtab
+	st.m = make(map[string]uint32, len(g.Nodes)+len(g.Files))
+
+	// files
+	fb := make([]byte, fileRecSize*len(g.Files))
+	for i, f := range g.Files {
+		r := fb[i*fileRecSize:]
+		off, n, err := st.add(f.Path)
+		if err != nil {
+			return nil, fmt.Errorf("file %d: %w", i, err)
+		}
+		le.PutUint32(r[fPath:], off)
+		le.PutUint32(r[fPathLen:], n)
+		le.PutUint64(r[fSize:], f.Size)
+		r[fLang] = byte(f.Lang)
+		le.PutUint16(r[fFlags:], uint16(f.Flags))
+	}
+	img.sec[secFiles] = fb
+
+	// cold data, then node records (which point into it)
+	cw, err := newColdWriter(o.ColdBlock)
+	if err != nil {
+		return nil, err
+	}
+	nb := make([]byte, nodeRecSize*len(g.Nodes))
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		r := nb[i*nodeRecSize:]
+		qoff, qlen, err := st.add(n.QName)
+		if err != nil {
+			return nil, fmt.Errorf("node %d: %w", i, err)
+		}
+		var noff, nlen uint32
+		if n.Name != "" && strings.HasSuffix(n.QName, n.Name) {
+			noff, nlen = qoff+qlen-uint32(len(n.Name)), uint32(len(n.Name))
+		} else if noff, nlen, err = st.add(n.Name); err != nil {
+			return nil, fmt.Errorf("node %d: %w", i, err)
+		}
+		cold, err := cw.add(n.Signature, n.Doc)
+		if err != nil {
+			return nil, fmt.Errorf("node %d: %w", i, err)
+		}
+		le.PutUint32(r[nName:], noff)
+		le.PutUint32(r[nNameLen:], nlen)
+		le.PutUint32(r[nQName:], qoff)
+		le.PutUint32(r[nQLen:], qlen)
+		le.PutUint32(r[nFile:], uint32(n.File))
+		le.PutUint32(r[nStart:], n.StartLine)
+		le.PutUint32(r[nEnd:], n.EndLine)
+		le.PutUint32(r[nSigLen:], uint32(len(n.Signature)))
+		le.PutUint32(r[nCold:], cold)
+		r[nKind] = byte(n.Kind)
+		r[nLang] = byte(n.Lang)
+		le.PutUint16(r[nFlags:], uint16(n.Flags))
+	}
+	if img.sec[secColdIndex], img.sec[secColdData], err = cw.finish(); err != nil {
+		return nil, err
+	}
+	img.sec[secNodes] = nb
+	img.sec[secStrings] = st.buf
+	st.m = nil
+
+	// graph
+	ce := make([]csr.Edge, len(g.Edges))
+	for i, e := range g.Edges {
+		ce[i] = csr.Edge{From: e.From, To: e.To, Attr: PackAttr(e.Type, e.Confidence)}
+	}
+	if img.sec[secGraphOut], img.sec[secGraphIn], err = csr.Build(len(g.Nodes), ce); err != nil {
+		return nil, err
+	}
+	ce = nil
+
+	// name and part lookups
+	names, parts := keyLists(g)
+	nameKeys := len(names)
+	if img.sec[secNamesFST], img.sec[secNamesIDs], err = buildKeyIndex(names); err != nil {
+		return nil, fmt.Errorf("names index: %w", err)
+	}
+	names = nil
+	partKeys := len(parts)
+	if img.sec[secPartsFST], img.sec[secPartsIDs], err = buildKeyIndex(parts); err != nil {
+		return nil, fmt.Errorf("parts index: %w", err)
+	}
+	parts = nil
+
+	// BM25
+	<-bm25Done
+	if o.NoBM25 {
+		img.flags |= flagNoBM25
+	} else {
+		if bm25Err != nil {
+			return nil, fmt.Errorf("BM25 index: %w", bm25Err)
+		}
+		img.sec[secBM25Terms], img.sec[secBM25Postings], img.sec[secBM25Stats] = bm25Enc.Terms, bm25Enc.Postings, bm25Enc.Stats
+	}
+
+	// meta, last: it records the other sections' sizes
+	info := Info{
+		Meta:          g.Meta,
+		FormatVersion: FormatVersion,
+		NameKeys:      nameKeys,
+		PartKeys:      partKeys,
+		ColdBlocks:    len(img.sec[secColdIndex]) / coldIdxSize,
+		Sections:      make(map[string]int64),
+	}
+	info.Meta.Files, info.Meta.Nodes, info.Meta.Edges = len(g.Files), len(g.Nodes), len(g.Edges)
+	if !o.NoBM25 {
+		p := o.BM25
+		info.BM25 = &p
+	}
+	for id := secMeta + 1; id < numSectionIDs; id++ {
+		info.Sections[id.String()] = int64(len(img.sec[id]))
+	}
+	if img.sec[secMeta], err = json.Marshal(&info); err != nil {
+		return nil, fmt.Errorf("meta: %w", err)
+	}
+	return img, nil
+}
+
+var le = binary.LittleEndian
+
+func validate(g *Graph) error {
+	if uint64(len(g.Nodes)) >= math.MaxUint32 {
+		return fmt.Errorf("%d nodes: at most %d fit", len(g.Nodes), uint32(math.MaxUint32-1))
+	}
+	if uint64(len(g.Files)) >= math.MaxInt32 {
+		return fmt.Errorf("%d files: at most %d fit", len(g.Files), math.MaxInt32-1)
+	}
+	nf := int32(len(g.Files))
+	for i := range g.Nodes {
+		if f := g.Nodes[i].File; f < -1 || f >= nf {
+			return fmt.Errorf("node %d (%q) names file %d, outside [-1,%d)", i, g.Nodes[i].QName, f, nf)
+		}
+	}
+	nn := uint32(len(g.Nodes))
+	for i, e := range g.Edges {
+		if e.From >= nn || e.To >= nn {
+			return fmt.Errorf("edge %d (%d→%d) names a node outside [0,%d)", i, e.From, e.To, nn)
+		}
+		if e.Type >= numEdgeTypes {
+			return fmt.Errorf("edge %d (%d→%d) has unknown type %d", i, e.From, e.To, e.Type)
+		}
+		if e.Confidence != e.Confidence {
+			return fmt.Errorf("edge %d (%d→%d) has confidence NaN", i, e.From, e.To)
+		}
+	}
+	return nil
+}
+
+// strtab interns strings into one blob.
+type strtab struct {
+	buf []byte
+	m   map[string]uint32
+}
+
+func (t *strtab) add(s string) (off, n uint32, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	if off, ok := t.m[s]; ok {
+		return off, uint32(len(s)), nil
+	}
+	if uint64(len(t.buf))+uint64(len(s)) > math.MaxUint32 {
+		return 0, 0, errors.New("more than 4 GiB of names and paths")
+	}
+	off = uint32(len(t.buf))
+	t.buf = append(t.buf, s...)
+	t.m[s] = off
+	return off, uint32(len(s)), nil
+}
+
+// keyLists maps each lower-cased name, and each lower-cased part of a
+// name, to the ascending ids of the nodes that carry it.
+func keyLists(g *Graph) (names, parts map[string][]uint32) {
+	names = make(map[string][]uint32, len(g.Nodes))
+	parts = make(map[string][]uint32, len(g.Nodes))
+	var toks, mine []string
+	for i := range g.Nodes {
+		id := uint32(i)
+		lower := strings.ToLower(g.Nodes[i].Name)
+		if lower == "" {
+			continue
+		}
+		names[lower] = append(names[lower], id)
+		mine = nodeParts(mine[:0], &toks, g.Nodes[i].Name, lower)
+		for _, p := range mine {
+			parts[p] = append(parts[p], id)
+		}
+	}
+	return names, parts
+}
+
+// nodeParts appends the distinct lower-cased parts of a name: its tokens as
+// bm25.AppendTokens splits them, and the whole lower-cased name.
+func nodeParts(dst []string, toks *[]string, name, lower string) []string {
+	*toks = bm25.AppendTokens((*toks)[:0], name)
+	dst = append(dst, lower)
+	for _, t := range *toks {
+		t = strings.ToLower(t)
+		if t == "" {
+			continue
+		}
+		dup := false
+		for _, p := range dst {
+			if p == t {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			dst = append(dst, t)
+		}
+	}
+	return dst
+}
+
+// buildKeyIndex encodes keys as a vellum FST and their id lists. A key with
+// one node carries it inline (value id<<1); otherwise the value is
+// index<<1|1, where ids[index] is the count and the ids follow.
+func buildKeyIndex(m map[string][]uint32) (fst, ids []byte, err error) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var buf bytes.Buffer
+	b, err := vellum.New(&buf, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var lists []byte
+	var kb []byte
+	for _, k := range keys {
+		l := m[k]
+		var v uint64
+		if len(l) == 1 {
+			v = uint64(l[0]) << 1
+		} else {
+			v = uint64(len(lists)/4)<<1 | 1
+			lists = le.AppendUint32(lists, uint32(len(l)))
+			for _, id := range l {
+				lists = le.AppendUint32(lists, id)
+			}
+		}
+		kb = append(kb[:0], k...)
+		if err := b.Insert(kb, v); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := b.Close(); err != nil {
+		return nil, nil, err
+	}
+	return buf.Bytes(), lists, nil
+}
+
+func buildBM25(g *Graph, p bm25.Params) (*bm25.Encoded, error) {
+	b := bm25.NewBuilder(p)
+	for i := range g.Nodes {
+		b.Add(uint32(i), bm25Doc(g, &g.Nodes[i]))
+	}
+	return b.Finish()
+}
+
+// bm25Doc is the BM25 document of a node (see FORMAT.md, "BM25").
+func bm25Doc(g *Graph, n *Node) *bm25.Doc {
+	d := &bm25.Doc{}
+	d.Fields[bm25.FieldName] = n.Name
+	d.Fields[bm25.FieldQName] = n.QName
+	if n.Flags&FlagExternal != 0 {
+		return d
+	}
+	d.Fields[bm25.FieldSignature] = n.Signature
+	d.Fields[bm25.FieldDoc] = clip(n.Doc, bm25DocBytes)
+	if n.File >= 0 && int(n.File) < len(g.Files) {
+		p := g.Files[n.File].Path
+		d.Fields[bm25.FieldPath] = p
+		d.Fields[bm25.FieldConcepts] = concepts(p)
+	}
+	return d
+}
+
+// concepts is a file's base name without extension and its parent folder:
+// "src/cli/commandLineParser.ts" → "commandLineParser cli".
+func concepts(p string) string {
+	base := path.Base(p)
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	dir := path.Dir(p)
+	if dir == "." || dir == "/" {
+		return base
+	}
+	return base + " " + path.Base(dir)
+}
+
+// clip cuts s to at most n bytes, at a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// coldWriter packs signatures and docs into zstd-compressed blocks.
+type coldWriter struct {
+	enc       *zstd.Encoder
+	per       int
+	idx, data []byte
+	sig, doc  []string
+	raw       int
+}
+
+func newColdWriter(per int) (*coldWriter, error) {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
+	if err != nil {
+		return nil, err
+	}
+	return &coldWriter{enc: enc, per: per}, nil
+}
+
+// add stores one node's texts and returns its cold reference.
+func (w *coldWriter) add(sig, doc string) (uint32, error) {
+	if sig == "" && doc == "" {
+		return noCold, nil
+	}
+	if len(sig)+len(doc) > maxColdNode {
+		return 0, fmt.Errorf("signature and doc of %d bytes exceed %d", len(sig)+len(doc), maxColdNode)
+	}
+	if len(w.sig) == w.per || w.raw >= coldBlockSoft {
+		w.flush()
+	}
+	block := len(w.idx) / coldIdxSize
+	if block >= 1<<(32-coldSlotBits)-1 {
+		return 0, errors.New("too many cold blocks")
+	}
+	ref := uint32(block)<<coldSlotBits | uint32(len(w.sig))
+	w.sig = append(w.sig, sig)
+	w.doc = append(w.doc, doc)
+	w.raw += len(sig) + len(doc)
+	return ref, nil
+}
+
+// flush compresses the pending block: u32 count, count × (u32 signature
+// length, u32 doc length), then each entry's signature and doc.
+func (w *coldWriter) flush() {
+	if len(w.sig) == 0 {
+		return
+	}
+	raw := make([]byte, 0, 4+8*len(w.sig)+w.raw)
+	raw = le.AppendUint32(raw, uint32(len(w.sig)))
+	for i := range w.sig {
+		raw = le.AppendUint32(raw, uint32(len(w.sig[i])))
+		raw = le.AppendUint32(raw, uint32(len(w.doc[i])))
+	}
+	for i := range w.sig {
+		raw = append(raw, w.sig[i]...)
+		raw = append(raw, w.doc[i]...)
+	}
+	off := len(w.data)
+	w.data = w.enc.EncodeAll(raw, w.data)
+	w.idx = le.AppendUint64(w.idx, uint64(off))
+	w.idx = le.AppendUint32(w.idx, uint32(len(w.data)-off))
+	w.idx = le.AppendUint32(w.idx, uint32(len(raw)))
+	w.sig, w.doc, w.raw = w.sig[:0], w.doc[:0], 0
+}
+
+func (w *coldWriter) finish() (idx, data []byte, err error) {
+	w.flush()
+	err = w.enc.Close()
+	return w.idx, w.data, err
+}
