@@ -119,6 +119,10 @@ func randomGraph(seed uint64, nFiles, nNodes, nEdges int) *Graph {
 			StartLine: r.Uint32N(5000),
 		}
 		n.EndLine = n.StartLine + r.Uint32N(200)
+		if r.IntN(8) != 0 {
+			// Noise (generated, vendored, minified) is the exception.
+			n.Flags &^= FlagGenerated | FlagVendored | FlagMinified
+		}
 		if r.IntN(7) == 0 {
 			n.QName = "other." + name + ".x" // name not a suffix of qname
 		}

@@ -300,8 +300,13 @@ func (s *Snapshot) verifyBM25() error {
 	if err != nil {
 		return err
 	}
-	if ix.NumDocs() != s.nNodes {
-		return corruptf("BM25 index of %d documents for %d nodes", ix.NumDocs(), s.nNodes)
+	// Not every node has a document (see searchable), but every document
+	// must name a node.
+	if ix.NumDocs() > s.nNodes || ix.DocLimit() > s.nNodes {
+		return corruptf("BM25 index of %d documents (ids below %d) for %d nodes", ix.NumDocs(), ix.DocLimit(), s.nNodes)
+	}
+	if err := ix.Verify(); err != nil {
+		return err
 	}
 	return nil
 }

@@ -505,9 +505,22 @@ func buildKeyIndex(m map[string][]uint32) (fst, ids []byte, err error) {
 func buildBM25(g *Graph, p bm25.Params) (*bm25.Encoded, error) {
 	b := bm25.NewBuilder(p)
 	for i := range g.Nodes {
+		if !searchable(&g.Nodes[i]) {
+			continue
+		}
 		b.Add(uint32(i), bm25Doc(g, &g.Nodes[i]))
 	}
 	return b.Finish()
+}
+
+// searchable reports nodes that get a BM25 document. Files, packages and
+// generated, vendored or minified code are never query results, so their
+// text is not indexed (they stay in the graph and the name indexes).
+func searchable(n *Node) bool {
+	if n.Kind == KindFile || n.Kind == KindPackage {
+		return false
+	}
+	return n.Flags&(FlagGenerated|FlagVendored|FlagMinified) == 0
 }
 
 // bm25Doc is the BM25 document of a node (see FORMAT.md, "BM25").
