@@ -483,7 +483,7 @@ type tuning struct {
 }
 
 var tune = loadTuning(tuning{
-	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.4, Cohesion: 0,
+	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7, Cohesion: 0,
 	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3,
 	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, CommonDF: 0.2, Focus: 1,
 })

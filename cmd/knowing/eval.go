@@ -39,6 +39,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	floor := fs.String("floor", "", "fail below the minimums in this floor `file`")
 	verify := fs.Bool("verify", false, "check ground-truth symbols exist; run no queries")
 	quiet := fs.Bool("quiet", false, "print only the summary tables")
+	baseline := fs.String("baseline", "", "rank with a `baseline` instead of the engine: grep (task words in qualified names)")
 	pos, err := parse(fs, args, evalHelp, stderr)
 	if err != nil {
 		return err
@@ -86,19 +87,31 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
+	if *baseline != "" && *baseline != "grep" {
+		return usagef("unknown baseline %q: the one baseline is grep", *baseline)
+	}
 	m := eval.Strict
 	if *lenient {
 		m = eval.Lenient
 	}
 	retrieve := func(ctx context.Context, f eval.Fixture) ([]string, time.Duration, error) {
 		start := time.Now()
-		res, err := e.Query(ctx, f.Description, query.Options{Limit: eval.K})
+		var items []query.Item
+		if *baseline == "grep" {
+			items, err = e.GrepBaseline(ctx, f.Description, eval.K)
+		} else {
+			var res *query.Result
+			res, err = e.Query(ctx, f.Description, query.Options{Limit: eval.K})
+			if res != nil {
+				items = res.Results
+			}
+		}
 		el := time.Since(start)
 		if err != nil {
 			return nil, el, err
 		}
-		names := make([]string, len(res.Results))
-		for i, it := range res.Results {
+		names := make([]string, len(items))
+		for i, it := range items {
 			names[i] = it.Symbol
 		}
 		return names, el, nil
