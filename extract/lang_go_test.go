@@ -1,9 +1,12 @@
 package extract_test
 
 import (
+	"context"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/extract/extracttest"
 	"github.com/knowing-dev/knowing/snapshot"
 )
@@ -67,4 +70,24 @@ func TestGoRepo(t *testing.T) {
 
 	// Imports link files to packages.
 	b.Edge("server/server.go", st, snapshot.EdgeImports)
+}
+
+// TestBuildDeterministic: the graph does not depend on how many workers
+// parse the files.
+func TestBuildDeterministic(t *testing.T) {
+	var first *snapshot.Graph
+	for _, workers := range []int{1, 2, 4} {
+		g, _, err := extract.Build(context.Background(), extract.Options{Root: "../testdata/go", Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Meta = snapshot.Meta{}
+		if first == nil {
+			first = g
+			continue
+		}
+		if !reflect.DeepEqual(first, g) {
+			t.Fatalf("graph with %d workers differs from the one with 1", workers)
+		}
+	}
 }

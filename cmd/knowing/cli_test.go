@@ -170,3 +170,40 @@ func TestSelfEval(t *testing.T) {
 		t.Fatalf("eval: %s", errs)
 	}
 }
+
+// TestDeterminism: the same snapshot and task give byte-identical results
+// (timings aside) on every run and at any GOMAXPROCS.
+func TestDeterminism(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "self.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", "../..", snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	tasks := []string{"add a new edge type for decorators", "where are snapshot offsets bounds-checked?",
+		"speed up the random walk on hubs", "Traceback:\n  File \"x.py\", line 3, in resolve_call\nKeyError"}
+	answer := func() string {
+		var all strings.Builder
+		for _, task := range tasks {
+			code, out, errs := knowing(t, "", "query", "--json", "--limit", "20", snap, task)
+			if code != 0 {
+				t.Fatalf("%s: %s", task, errs)
+			}
+			var res map[string]any
+			json.Unmarshal([]byte(out), &res)
+			delete(res["stats"].(map[string]any), "elapsed_us")
+			b, _ := json.Marshal(res)
+			all.Write(b)
+		}
+		return all.String()
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	runtime.GOMAXPROCS(1)
+	want := answer()
+	for _, procs := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(procs)
+		for i := 0; i < 3; i++ {
+			if got := answer(); got != want {
+				t.Fatalf("results differ at GOMAXPROCS=%d run %d", procs, i)
+			}
+		}
+	}
+}
