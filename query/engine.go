@@ -50,6 +50,9 @@ type Options struct {
 	Budget int // token budget for packing (default 50,000)
 	// Trace records per-symbol explanations (used by Why).
 	Trace bool
+	// Vector turns on the hashed-vector channel (off by default: neutral
+	// in the earlier system's measurements).
+	Vector bool
 }
 
 // Item is one ranked symbol.
@@ -161,14 +164,17 @@ const (
 	chEquiv
 	chPath
 	chInterface
+	chAlias
+	chVector
 	numChannels
 )
 
-var channelNames = [numChannels]string{"tiered", "bm25", "equivalence", "path", "interface"}
+var channelNames = [numChannels]string{"tiered", "bm25", "equivalence", "path", "interface", "graph-alias", "vector"}
 
 // channelWeight is each channel's weight in reciprocal-rank fusion. Path
 // context does not compete in fusion: it seeds the walk at low weight.
-var channelWeight = [numChannels]float64{chTiered: tune.Tiered, chBM25: tune.BM25, chEquiv: tune.Equiv, chPath: tune.Path, chInterface: 1.0}
+var channelWeight = [numChannels]float64{chTiered: tune.Tiered, chBM25: tune.BM25, chEquiv: tune.Equiv, chPath: tune.Path,
+	chInterface: 1.0, chAlias: tune.Alias, chVector: tune.Vector}
 
 const rrfK = 60
 
@@ -237,6 +243,11 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	lists[chBM25] = e.bm25Channel(ws, &kw)
 	lists[chEquiv] = e.equivChannel(ws, lower, len(lists[chTiered])+len(lists[chBM25]))
 	lists[chPath] = e.pathChannel(ws, &kw)
+	lists[chAlias] = e.aliasChannel(ws, &kw, lists[chTiered])
+	if opt.Vector {
+		pool := append(append([]uint32{}, lists[chTiered]...), lists[chBM25]...)
+		lists[chVector] = e.vectorChannel(ws, &kw, pool)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -473,7 +484,7 @@ type tuning struct {
 	HitsSeed, HitsHub, HitsPenalty float64
 	TestPenalty                    float64
 	// Fusion weights of the seed channels.
-	Tiered, BM25, Equiv, Path float64
+	Tiered, BM25, Equiv, Path, Alias, Vector float64
 	// Focus promotes the package holding most of the fused evidence to
 	// the front of the seeds (1) or not (0).
 	Focus float64
@@ -485,7 +496,7 @@ type tuning struct {
 var tune = loadTuning(tuning{
 	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7, Cohesion: 0,
 	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3,
-	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, CommonDF: 0.2, Focus: 1,
+	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1,
 })
 
 func loadTuning(t tuning) tuning {
@@ -530,6 +541,10 @@ func loadTuning(t tuning) tuning {
 			t.Equiv = x
 		case "path":
 			t.Path = x
+		case "alias":
+			t.Alias = x
+		case "vector":
+			t.Vector = x
 		case "commondf":
 			t.CommonDF = x
 		case "focus":

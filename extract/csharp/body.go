@@ -341,12 +341,9 @@ func (x *extractor) lambdaParams(n *sitter.Node, from int32) {
 func (x *extractor) lambdaBody(n *sitter.Node, from int32) {
 	for _, c := range x.kids(n) {
 		switch kind(&c) {
-		case "block", "parameter_list", "implicit_parameter", "attribute_list", "modifier":
-			if kind(&c) == "block" {
-				x.walk(&c, from)
-			}
+		case "parameter_list", "implicit_parameter", "attribute_list", "modifier":
 		default:
-			x.walk(&c, from) // an expression body, or a return type
+			x.walk(&c, from) // the body, or a return type
 		}
 	}
 }
@@ -515,6 +512,13 @@ func (x *extractor) ident(name string) recv {
 // receiver works out the qualifier and static type of an expression a
 // method is called on.
 func (x *extractor) receiver(n *sitter.Node) recv {
+	// Long chains of calls are followed a few levels only: the resolver
+	// types one call result, and this keeps the work linear.
+	if x.depth > 8 {
+		return recv{qual: "(expr)"}
+	}
+	x.depth++
+	defer func() { x.depth-- }()
 	switch kind(n) {
 	case "this":
 		return recv{qual: "this", typed: true}

@@ -42,9 +42,6 @@ func TestCorpus(t *testing.T) {
 		byKind[n.Kind]++
 	}
 	t.Logf("nodes by kind: %v", byKind)
-	for _, q := range os.Args {
-		_ = q
-	}
 	for _, q := range []string{
 		// Present in an Ocelot checkout.
 		"Ocelot.Authentication.AuthenticationMiddleware.Invoke",

@@ -87,10 +87,11 @@ type extractor struct {
 	classes []*classCtx
 	locals  map[string]vtype // variables of the current callable; nil outside one
 	tparams []string
+	depth   int // nesting of receiver()
 }
 
 func extractCSharp(f *extract.File, r *extract.FileResult) {
-	if f.Root.HasError() && bytes.Contains(f.Src, []byte("#if")) {
+	if f.Root.HasError() && bytes.Contains(f.Src, []byte("#if")) && brokenStructure(f.Root, 0) {
 		if nf, tree := withoutPreprocessor(f); nf != nil {
 			defer tree.Close()
 			f = nf
@@ -115,11 +116,11 @@ func extractCSharp(f *extract.File, r *extract.FileResult) {
 		x.multi = true
 		r.Package = commonPrefix(order)
 	}
+	// The scope is the namespace; for a file of unrelated namespaces, the
+	// first one.
 	r.Scope = r.Package
-	for _, n := range order {
-		if r.Scope == "" {
-			r.Scope = n
-		}
+	for i := 0; r.Scope == "" && i < len(order); i++ {
+		r.Scope = order[i]
 	}
 	if r.Scope == "" {
 		r.Scope = globalScope
@@ -227,15 +228,11 @@ func (x *extractor) usings(n *sitter.Node) {
 }
 
 func (x *extractor) using(n *sitter.Node) {
-	static := false
-	alias := ""
-	target := ""
+	alias, target := "", ""
 	x.cur.Reset(*n)
 	for ok := x.cur.GotoFirstChild(); ok; ok = x.cur.GotoNextSibling() {
 		c := x.cur.Node()
 		switch {
-		case kind(c) == "static":
-			static = true
 		case x.cur.FieldId() == fName:
 			alias = x.f.Text(c)
 		case c.IsNamed():
@@ -244,25 +241,25 @@ func (x *extractor) using(n *sitter.Node) {
 			}
 		}
 	}
-	x.usingImport(target, alias, static)
+	x.usingImport(target, alias)
 }
 
-func (x *extractor) usingImport(target, alias string, static bool) {
+// usingImport records `using target;` (a namespace, or with static a type:
+// all their names are imported) or `using alias = target;`.
+func (x *extractor) usingImport(target, alias string) {
 	if target == "" {
 		return
 	}
-	switch {
-	case alias != "":
-		x.aliases[alias] = true
-		pkg, name := "", target
-		if i := strings.LastIndexByte(target, '.'); i >= 0 {
-			pkg, name = target[:i], target[i+1:]
-		}
-		x.addImport(extract.Import{Path: pkg, Name: name, Alias: alias})
-	default:
-		_ = static // a namespace or, with static, a type: both import all their names
+	if alias == "" {
 		x.addImport(extract.Import{Path: target, Name: "*"})
+		return
 	}
+	x.aliases[alias] = true
+	pkg, name := "", target
+	if i := strings.LastIndexByte(target, '.'); i >= 0 {
+		pkg, name = target[:i], target[i+1:]
+	}
+	x.addImport(extract.Import{Path: pkg, Name: name, Alias: alias})
 }
 
 // globalUsings adds the `global using` directives of the project: those of
@@ -277,60 +274,38 @@ func (x *extractor) globalUsings() {
 		dir = ""
 	}
 	for _, name := range [...]string{"GlobalUsings.cs", "Usings.cs"} {
-		at, data, ok := x.f.Repo.FindUp(dir, name)
-		if !ok {
-			continue
-		}
-		for _, u := range parseGlobalUsings(x.f.Repo, at+"/"+name, data) {
-			x.usingImport(u.target, u.alias, u.static)
+		if _, data, ok := x.f.Repo.FindUp(dir, name); ok {
+			x.parseGlobalUsings(data)
 		}
 	}
 }
-
-type globalUsing struct {
-	target, alias string
-	static        bool
-}
-
-type usingsKey struct {
-	repo *extract.Repo
-	path string
-}
-
-var globalUsingCache sync.Map // usingsKey → []globalUsing
 
 // parseGlobalUsings reads `global using [static] [X =] A.B;` lines.
-func parseGlobalUsings(repo *extract.Repo, p string, data []byte) []globalUsing {
-	k := usingsKey{repo, p}
-	if v, ok := globalUsingCache.Load(k); ok {
-		return v.([]globalUsing)
-	}
-	var out []globalUsing
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		rest, ok := strings.CutPrefix(line, "global using ")
+func (x *extractor) parseGlobalUsings(data []byte) {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		rest, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("global using "))
 		if !ok {
 			continue
 		}
-		rest, _, _ = strings.Cut(rest, ";")
-		var u globalUsing
-		if r, ok := strings.CutPrefix(strings.TrimSpace(rest), "static "); ok {
-			u.static, rest = true, r
+		rest, _, _ = bytes.Cut(rest, []byte(";"))
+		rest = bytes.TrimSpace(rest)
+		rest = bytes.TrimSpace(bytes.TrimPrefix(rest, []byte("static ")))
+		alias := ""
+		if a, t, ok := bytes.Cut(rest, []byte("=")); ok {
+			alias, rest = string(bytes.TrimSpace(a)), t
 		}
-		if a, t, ok := strings.Cut(rest, "="); ok {
-			u.alias, rest = strings.TrimSpace(a), t
-		}
-		rest = strings.TrimPrefix(strings.TrimSpace(rest), "global::")
-		if i := strings.IndexByte(rest, '<'); i >= 0 {
+		rest = bytes.TrimPrefix(bytes.TrimSpace(rest), []byte("global::"))
+		if i := bytes.IndexByte(rest, '<'); i >= 0 {
 			rest = rest[:i]
 		}
-		u.target = strings.Join(strings.Fields(rest), "")
-		if u.target != "" {
-			out = append(out, u)
-		}
+		x.usingImport(strings.Join(strings.Fields(string(rest)), ""), alias)
 	}
-	globalUsingCache.Store(k, out)
-	return out
 }
 
 // kids returns the named children of n.

@@ -11,15 +11,16 @@ import (
 
 // mods are the modifiers and attributes of a declaration.
 type mods struct {
-	public, protected, internal, private, static, isConst, access bool
-	test, testClass                                               bool
-	attrs                                                         []sitter.Node // attribute nodes
-	start                                                         uint          // first byte past the attributes
+	public, protected, internal, private, isConst, access bool
+	test, testClass                                       bool
+	attrs                                                 []sitter.Node // attribute nodes
+	start                                                 uint          // first byte past the attributes
 }
 
 func (x *extractor) modifiers(n *sitter.Node) mods {
 	m := mods{start: n.StartByte()}
 	started := false
+loop:
 	for _, c := range x.kids(n) {
 		switch kind(&c) {
 		case "attribute_list":
@@ -53,11 +54,11 @@ func (x *extractor) modifiers(n *sitter.Node) mods {
 				m.internal, m.access = true, true
 			case "private":
 				m.private, m.access = true, true
-			case "static":
-				m.static = true
 			case "const":
 				m.isConst = true
 			}
+		default:
+			break loop // modifiers come first
 		}
 		started = true
 	}

@@ -37,6 +37,44 @@ func withoutPreprocessor(f *extract.File) (*extract.File, *sitter.Tree) {
 	return &extract.File{Path: f.Path, Src: src, Root: root, Repo: f.Repo}, tree
 }
 
+// brokenStructure reports a syntax error where declarations are: at the
+// top of the file, in a namespace, or among a type's members, where it
+// loses symbols. Errors inside code bodies only lose references.
+func brokenStructure(n *sitter.Node, depth int) bool {
+	if kind(n) == "ERROR" {
+		return true
+	}
+	if depth > 4 || !n.HasError() {
+		return false
+	}
+	for i := uint(0); i < n.ChildCount(); i++ {
+		c := n.Child(i)
+		switch kind(c) {
+		case "ERROR":
+			return true
+		case "namespace_declaration", "class_declaration", "struct_declaration", "interface_declaration",
+			"record_declaration", "enum_declaration":
+			b := c.ChildByFieldId(fBody)
+			if b != nil && brokenStructure(b, depth+1) || b == nil && c.HasError() {
+				return true
+			}
+		case "declaration_list", "preproc_if", "preproc_else", "preproc_elif":
+			if brokenStructure(c, depth+1) {
+				return true
+			}
+		case "method_declaration", "constructor_declaration", "property_declaration":
+			// An error in the header (parameters, accessors) rather than
+			// in the body.
+			if c.HasError() {
+				if b := c.ChildByFieldId(fBody); b == nil || !b.HasError() {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // blankPreprocessor replaces #if/#elif/#else/#endif lines, and the lines
 // of #elif and #else branches, with spaces.
 func blankPreprocessor(src []byte) ([]byte, bool) {

@@ -27,7 +27,7 @@ var builtinGlobals = set(
 	"MutationObserver", "IntersectionObserver", "ResizeObserver", "describe", "it", "test",
 	"expect", "beforeEach", "afterEach", "beforeAll", "afterAll", "before", "after", "context",
 	"suite", "specify", "xit", "fit", "xdescribe", "fdescribe", "setup", "teardown", "assert",
-	"console", "Math", "JSON", "Reflect", "Intl", "globalThis", "process",
+	"console", "Math", "JSON", "Reflect", "Intl", "globalThis", "process", "define",
 )
 
 // builtinObjects are global objects whose methods are the platform's.
@@ -37,6 +37,7 @@ var builtinObjects = set(
 	"Buffer", "Intl", "globalThis", "localStorage", "sessionStorage", "performance", "crypto",
 	"jest", "vi", "Atomics", "WebAssembly", "BigInt", "Error", "RegExp", "Boolean", "URL",
 	"module", "exports", "__dirname", "__filename", "self", "chrome", "customElements",
+	"require", "arguments", "Deno", "Bun",
 )
 
 // builtinMethods are methods of the platform's arrays, strings, promises,

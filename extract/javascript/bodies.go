@@ -1,0 +1,607 @@
+package javascript
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+// walk records calls, type uses and typed locals inside code, attributing
+// them to symbol from (-1: the file).
+func (x *extractor) walk(n *sitter.Node, from int32) {
+	if n == nil {
+		return
+	}
+	switch x.kind(n) {
+	case kCall:
+		x.call(n, from)
+		return
+	case kNew:
+		x.newExpr(n, from)
+		return
+	case kArrow, kFunctionExpr:
+		if nm := x.field(n, x.g.fName); nm != nil {
+			// A named function expression sees its own name.
+			x.push()
+			x.bind(x.text(nm), binding{})
+			x.fnBody(n, from, extract.RefType)
+			x.pop()
+			return
+		}
+		x.fnBody(n, from, extract.RefType)
+		return
+	case kFunctionDecl, kFunctionSig:
+		x.bind(x.text(x.field(n, x.g.fName)), binding{})
+		x.fnBody(n, from, extract.RefType)
+		return
+	case kMethodDef:
+		x.fnBody(n, from, extract.RefType)
+		return
+	case kClassDecl:
+		x.class(n, n, from, 0, "")
+		return
+	case kClassExpr:
+		saved := x.cls
+		x.cls = nil
+		for _, k := range x.kids(n) {
+			k := k
+			x.walk(&k, from)
+		}
+		x.cls = saved
+		return
+	case kLexicalDecl:
+		x.localVars(n, from)
+		return
+	case kAssign:
+		x.assign(n, from)
+		return
+	case kTypeAnnotation, kTypeArguments:
+		x.typeRefs(n, from, extract.RefType)
+		return
+	case kAs:
+		ks := x.kids(n)
+		for i := range ks {
+			if i == 0 {
+				x.walk(&ks[i], from)
+			} else {
+				x.typeRefs(&ks[i], from, extract.RefType)
+			}
+		}
+		return
+	case kJSXOpen:
+		x.jsx(n, from)
+		return
+	case kForIn:
+		left := x.field(n, x.g.fLeft)
+		if x.kind(left) == kIdentifier {
+			x.bind(x.text(left), binding{})
+		} else {
+			x.bindPattern(left)
+		}
+	case kCatch:
+		for _, k := range x.kids(n) {
+			k := k
+			if x.kind(&k) == kIdentifier || x.kind(&k) == kObjectPattern || x.kind(&k) == kArrayPattern {
+				x.bindPattern(&k)
+			}
+		}
+	case kReturn:
+		// An untyped function returning new Foo() (or a Foo) returns a Foo.
+		if x.retSym >= 0 && x.r.Symbols[x.retSym].Type == "" {
+			if v := x.firstKid(n); v != nil {
+				if t := symType(x.inferType(v)); t != "" {
+					x.r.Symbols[x.retSym].Type = t
+				}
+			}
+		}
+	case kInterface, kTypeAlias, kEnum:
+		// Local types: their member types count as uses.
+		x.typeRefs(n, from, extract.RefType)
+		return
+	case kImport:
+		x.importStmt(n)
+		return
+	case kPair:
+		// A function named in an object literal (a route table, a handler
+		// map) is called through it.
+		if v := x.field(n, x.g.fValue); x.kind(v) == kIdentifier || x.kind(v) == kMember {
+			x.walk(x.field(n, x.g.fKey), from)
+			x.callback(v, from)
+			return
+		}
+	case kShorthandProp:
+		x.callback(n, from)
+		return
+	case kIdentifier, kPropertyIdentifier, kString, kNumber, kComment, kThis, kSuper:
+		return
+	}
+	for _, k := range x.kids(n) {
+		k := k
+		x.walk(&k, from)
+	}
+}
+
+// assign learns types from `x = new Foo()`, records `this.x = …` as fields
+// of the enclosing class, and walks both sides.
+func (x *extractor) assign(n *sitter.Node, from int32) {
+	left, right := x.field(n, x.g.fLeft), x.field(n, x.g.fRight)
+	switch x.kind(left) {
+	case kIdentifier:
+		if t := x.inferType(right); t != "" {
+			x.setType(x.text(left), t)
+		}
+	case kMember:
+		if obj := x.field(left, x.g.fObject); x.kind(obj) == kThis && x.cls != nil {
+			if p := x.field(left, x.g.fProperty); p != nil {
+				x.addPending(x.text(p), symType(x.inferType(right)), n)
+			}
+		}
+		x.walk(x.field(left, x.g.fObject), from)
+	default:
+		x.walk(left, from)
+	}
+	x.walk(right, from)
+}
+
+func (x *extractor) hasPending(name string) bool {
+	_, ok := x.cls.pendingAt[name]
+	return ok
+}
+
+func (x *extractor) addPending(name, typ string, n *sitter.Node) {
+	if i, ok := x.cls.pendingAt[name]; ok {
+		if x.cls.pending[i].typ == "" {
+			x.cls.pending[i].typ = typ
+		}
+		return
+	}
+	if x.cls.pendingAt == nil {
+		x.cls.pendingAt = map[string]int{}
+	}
+	x.cls.pendingAt[name] = len(x.cls.pending)
+	x.cls.pending = append(x.cls.pending, pendingField{name: name, typ: typ, line: extract.Line(n), sig: extract.FirstLine(x.text(n))})
+}
+
+// inferType is the type of a value when it can be told: "Foo" for
+// `new Foo()`, "call:f" / "call:T.m" for call results, a local's type.
+func (x *extractor) inferType(v *sitter.Node) string {
+	if v == nil {
+		return ""
+	}
+	switch x.kind(v) {
+	case kParen, kAwait, kNonNull:
+		return x.inferType(x.firstKid(v))
+	case kAs:
+		ks := x.kids(v)
+		if len(ks) > 1 {
+			if t := x.typeName(&ks[len(ks)-1]); t != "" {
+				return t
+			}
+		}
+		if len(ks) > 0 {
+			return x.inferType(&ks[0])
+		}
+	case kTypeAssertion:
+		ks := x.kids(v)
+		if len(ks) > 0 {
+			if t := x.typeName(x.firstKid(&ks[0])); t != "" {
+				return t
+			}
+		}
+	case kNew:
+		c := x.chain(x.callee(x.field(v, x.g.fConstructor)))
+		if c == "" || builtinGlobals[c] {
+			return ""
+		}
+		if b, ok := x.lookup(firstPart(c)); ok {
+			switch {
+			case b.kind == bExternal || b.typ == extValue:
+				return extValue
+			case b.kind == bLocal && !strings.Contains(c, "."):
+				return ""
+			}
+		}
+		return c
+	case kCall:
+		return x.callHint(v)
+	case kIdentifier:
+		if b, ok := x.lookup(x.text(v)); ok && b.kind == bLocal {
+			return b.typ
+		}
+	}
+	return ""
+}
+
+// callHint names the result of a call for the resolver: "call:f",
+// "call:Type.m", "call:this.m", "call:ns.f".
+func (x *extractor) callHint(call *sitter.Node) string {
+	fn := x.callee(x.field(call, x.g.fFunction))
+	c := x.chain(fn)
+	if c == "" {
+		return ""
+	}
+	first := firstPart(c)
+	b, bound := x.lookup(first)
+	if bound && (b.kind == bExternal || b.typ == extValue) {
+		return extValue
+	}
+	if !strings.Contains(c, ".") {
+		if bound && b.kind == bLocal || !bound && builtinGlobals[c] || c == "require" {
+			return ""
+		}
+		return "call:" + c
+	}
+	switch {
+	case first == "this" || first == "super":
+		return "call:" + c
+	case bound && b.kind == bLocal:
+		if b.typ == "" || strings.HasPrefix(b.typ, "call:") {
+			return ""
+		}
+		return "call:" + b.typ + c[len(first):]
+	case !bound && builtinObjects[first]:
+		return ""
+	}
+	return "call:" + c
+}
+
+// call records a call and walks its parts.
+func (x *extractor) call(n *sitter.Node, from int32) {
+	fn := x.callee(x.field(n, x.g.fFunction))
+	args := x.field(n, x.g.fArguments)
+	if x.test && x.testBlock(n, fn, args, from) {
+		return
+	}
+	switch x.kind(fn) {
+	case kImportKw:
+		x.dynamicImport(args, "")
+		return
+	case kIdentifier:
+		name := x.text(fn)
+		switch name {
+		case "require":
+			if spec := x.stringArg(args); spec != "" {
+				x.sideImport(spec)
+				return
+			}
+		case "inherits":
+			if x.inherits(args) {
+				return
+			}
+		}
+		x.callName(name, from, n)
+	case kMember:
+		if x.text(x.field(fn, x.g.fProperty)) == "inherits" && x.inherits(args) {
+			return
+		}
+		x.memberCall(fn, from, n)
+		x.walk(x.field(fn, x.g.fObject), from)
+	case kSuper:
+		x.ref(from, extract.RefCall, "constructor", "super", "", n)
+	default:
+		x.walk(fn, from)
+	}
+	if ta := x.field(n, x.g.fTypeArguments); ta != nil {
+		x.typeRefs(ta, from, extract.RefType)
+	}
+	x.args(args, from)
+}
+
+// callName records a call of a bare name, unless the name is a local
+// variable, an external import or a global of the platform.
+func (x *extractor) callName(name string, from int32, n *sitter.Node) {
+	if b, ok := x.lookup(name); ok {
+		if b.kind == bLocal || b.kind == bExternal {
+			return
+		}
+	} else if builtinGlobals[name] {
+		return
+	}
+	x.ref(from, extract.RefCall, name, "", "", n)
+}
+
+// memberCall records obj.name(…).
+func (x *extractor) memberCall(fn *sitter.Node, from int32, n *sitter.Node) {
+	p := x.field(fn, x.g.fProperty)
+	if p == nil {
+		return
+	}
+	name := x.text(p)
+	obj := x.callee(x.field(fn, x.g.fObject))
+	if name == "call" || name == "apply" || name == "bind" {
+		// f.call(this, …) calls f.
+		switch x.kind(obj) {
+		case kIdentifier:
+			x.callName(x.text(obj), from, n)
+			return
+		case kMember:
+			if c := x.chain(obj); c != "" {
+				inner := x.field(obj, x.g.fObject)
+				if x.kind(inner) == kMember && x.text(x.field(inner, x.g.fProperty)) == "prototype" {
+					// Base.prototype.m.call(this): a call of Base's m.
+					q := x.chain(x.field(inner, x.g.fObject))
+					if q != "" {
+						x.ref(from, extract.RefCall, x.text(x.field(obj, x.g.fProperty)), q, "", n)
+					}
+					return
+				}
+				x.memberCall(obj, from, n)
+				return
+			}
+		}
+	}
+	qual, qt, ok := x.qualifier(obj)
+	if !ok || isReactInstance(qual) {
+		return
+	}
+	if builtinMethods[name] && (qt == "" || strings.HasPrefix(qt, "call:") || strings.Contains(qual, ".")) {
+		// A platform method on a value of unknown type is not guessed onto
+		// a repository method of the same name.
+		first := firstPart(qual)
+		b, bound := x.lookup(first)
+		if !(qual == "this" || qual == "super" || !strings.Contains(qual, ".") && (bound && (b.kind == bImport || b.kind == bModule || b.kind == bSymbol) || startsUpper(first))) {
+			return
+		}
+	}
+	if strings.HasPrefix(name, "#") && qual != "this" {
+		qual, qt = "this", "" // private names belong to the enclosing class
+	}
+	if qual == "this" && x.cls != nil {
+		x.cls.thisRefs = append(x.cls.thisRefs, len(x.r.Refs))
+	}
+	x.ref(from, extract.RefCall, name, qual, qt, n)
+}
+
+// reactInstance are the React component's own objects: callbacks passed
+// in props, state and context are not resolvable by name.
+func isReactInstance(qual string) bool {
+	for _, p := range []string{"this.props", "this.state", "this.context", "this.refs"} {
+		if qual == p || strings.HasPrefix(qual, p) && qual[len(p)] == '.' {
+			return true
+		}
+	}
+	return false
+}
+
+// qualifier renders the object of a method call as Qual and, when known,
+// the type of its first element. ok is false when the call should not be
+// recorded (a platform global, an external package, an unknown value).
+func (x *extractor) qualifier(obj *sitter.Node) (qual, qt string, ok bool) {
+	obj = x.callee(obj)
+	switch x.kind(obj) {
+	case kIdentifier, kThis, kSuper, kMember:
+		c := x.chain(obj)
+		if c == "" {
+			break
+		}
+		c = strings.ReplaceAll(c, ".prototype", "")
+		first := firstPart(c)
+		if first == "this" || first == "super" {
+			return c, "", true
+		}
+		b, bound := x.lookup(first)
+		switch {
+		case !bound:
+			if builtinObjects[first] {
+				return "", "", false
+			}
+			return c, "", true
+		case b.kind == bExternal || b.typ == extValue:
+			return "", "", false
+		case b.kind == bLocal:
+			return c, b.typ, true
+		}
+		return c, "", true
+	case kCall:
+		h := x.callHint(obj)
+		if h == "" || h == extValue {
+			return "", "", false
+		}
+		return extract.LastPart(strings.TrimPrefix(h, "call:")) + "()", h, true
+	case kNew:
+		if t := x.inferType(obj); t != "" && t != extValue {
+			return extract.LastPart(t) + "()", t, true
+		}
+		return "", "", false
+	case kAwait, kParen, kNonNull, kAs:
+		if t := x.inferType(obj); t == extValue {
+			return "", "", false
+		} else if t != "" {
+			return "value", t, true
+		}
+		if k := x.unwrap(obj); k != obj && k != nil {
+			return x.qualifier(k)
+		}
+	}
+	return "?", "", true
+}
+
+// args walks call arguments; functions passed by name count as calls.
+func (x *extractor) args(args *sitter.Node, from int32) {
+	if args == nil {
+		return
+	}
+	for _, a := range x.kids(args) {
+		a := a
+		switch x.kind(&a) {
+		case kIdentifier, kMember:
+			x.callback(&a, from)
+		default:
+			x.walk(&a, from)
+		}
+	}
+}
+
+// callback records a function passed by name (app.use(handler),
+// onClick={this.handle}) as a call, when the name is a function.
+func (x *extractor) callback(n *sitter.Node, from int32) {
+	switch x.kind(n) {
+	case kIdentifier:
+		name := x.text(n)
+		b, ok := x.lookup(name)
+		switch {
+		case !ok:
+			if !builtinGlobals[name] {
+				x.deferred = append(x.deferred, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: extract.Line(n)})
+			}
+		case b.kind == bSymbol || b.kind == bImport:
+			x.ref(from, extract.RefCall, name, "", "", n)
+		}
+	case kMember:
+		obj := x.field(n, x.g.fObject)
+		p := x.field(n, x.g.fProperty)
+		if p == nil {
+			return
+		}
+		switch x.kind(obj) {
+		case kThis:
+			if x.cls == nil {
+				return // not in a class: this is anything
+			}
+			x.cls.cbRefs = append(x.cls.cbRefs, len(x.r.Refs))
+			x.ref(from, extract.RefCall, x.text(p), "this", "", n)
+		case kIdentifier:
+			// A function of a module imported whole (handlers.list); a
+			// class's static (Queryable.ALL) is more often a value.
+			if b, ok := x.lookup(x.text(obj)); ok && b.kind == bModule {
+				x.ref(from, extract.RefCall, x.text(p), x.text(obj), "", n)
+			}
+		default:
+			x.walk(obj, from)
+		}
+	}
+}
+
+func (x *extractor) newExpr(n *sitter.Node, from int32) {
+	c := x.callee(x.field(n, x.g.fConstructor))
+	switch x.kind(c) {
+	case kIdentifier:
+		x.callName(x.text(c), from, n)
+	case kMember:
+		x.memberCall(c, from, n)
+	default:
+		x.walk(c, from)
+	}
+	if ta := x.field(n, x.g.fTypeArguments); ta != nil {
+		x.typeRefs(ta, from, extract.RefType)
+	}
+	x.args(x.field(n, x.g.fArguments), from)
+}
+
+// jsx records a component use <Button …/> as a call of Button, and
+// handlers passed by name as calls.
+func (x *extractor) jsx(n *sitter.Node, from int32) {
+	nm := x.field(n, x.g.fName)
+	switch x.kind(nm) {
+	case kIdentifier:
+		if name := x.text(nm); startsUpper(name) {
+			x.callName(name, from, n)
+		}
+	case kMember:
+		x.memberCall(nm, from, n)
+	}
+	for _, a := range x.kids(n) {
+		a := a
+		switch x.kind(&a) {
+		case kJSXAttribute:
+			for _, v := range x.kids(&a) {
+				v := v
+				if x.kind(&v) == kJSXExpression {
+					if e := x.firstKid(&v); e != nil && (x.kind(e) == kIdentifier || x.kind(e) == kMember) {
+						x.callback(e, from)
+						continue
+					}
+				}
+				x.walk(&v, from)
+			}
+		case kTypeArguments:
+			x.typeRefs(&a, from, extract.RefType)
+		case kJSXExpression:
+			x.walk(&a, from)
+		}
+	}
+}
+
+// testFuncs open test blocks (describe/it/test of Jest, Mocha, Vitest…).
+var testFuncs = map[string]bool{
+	"describe": true, "it": true, "test": true, "context": true, "suite": true, "specify": true,
+	"fdescribe": true, "fit": true, "xdescribe": true, "xit": true, "xtest": true, "bench": true,
+}
+
+// testBlock declares describe("…", () => …) and it("…", …) blocks of test
+// files as test functions named after their description.
+func (x *extractor) testBlock(n, fn, args *sitter.Node, from int32) bool {
+	root := fn
+	for root != nil {
+		switch x.kind(root) {
+		case kCall:
+			root = x.callee(x.field(root, x.g.fFunction))
+			continue
+		case kMember:
+			root = x.callee(x.field(root, x.g.fObject))
+			continue
+		}
+		break
+	}
+	if x.kind(root) != kIdentifier || !testFuncs[x.text(root)] {
+		return false
+	}
+	if b, ok := x.lookup(x.text(root)); ok && (b.kind == bLocal || b.kind == bSymbol) {
+		return false
+	}
+	as := x.kids(args)
+	var body *sitter.Node
+	for i := len(as) - 1; i >= 1; i-- {
+		if k := x.kind(&as[i]); k == kArrow || k == kFunctionExpr {
+			body = &as[i]
+			break
+		}
+	}
+	if len(as) == 0 || body == nil {
+		x.args(args, from)
+		return true
+	}
+	desc := x.text(&as[0])
+	switch x.kind(&as[0]) {
+	case kString, kTemplateString:
+		desc = unquote(desc)
+	}
+	name := slug(desc)
+	if _, clash := x.lookup(name); clash {
+		// describe("UserStore") must not hide the UserStore it tests.
+		name = x.text(root) + "_" + name
+	}
+	id := x.add(extract.Symbol{
+		Name: name, Kind: snapshot.KindFunction, Parent: from, Flags: snapshot.FlagTest,
+		Start: extract.Line(n), End: extract.EndLine(n),
+		Signature: extract.Signature(x.f, n, x.field(body, x.g.fBody)),
+	})
+	if x.kind(fn) == kCall {
+		x.walk(fn, from) // it.each(table)
+	}
+	for i := range as {
+		if &as[i] != body && i > 0 {
+			x.walk(&as[i], id)
+		}
+	}
+	x.fnBody(body, id, extract.RefType)
+	return true
+}
+
+// inherits handles util.inherits(Child, Parent) of pre-class code; it
+// reports whether Child is a class of this file.
+func (x *extractor) inherits(args *sitter.Node) bool {
+	as := x.kids(args)
+	if len(as) != 2 || x.kind(&as[0]) != kIdentifier {
+		return false
+	}
+	base := x.chain(&as[1])
+	if base == "" || x.owner(x.text(&as[0])) < 0 {
+		return false
+	}
+	x.addBase(x.text(&as[0]), base)
+	return true
+}

@@ -1,0 +1,261 @@
+package javascript
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+func (x *extractor) class(n, outer *sitter.Node, parent int32, flags snapshot.Flags, name string) int32 {
+	if nn := x.text(x.field(n, x.g.fName)); nn != "" && (name == "" || x.kind(n) == kClassDecl) {
+		name = nn
+	}
+	body := x.field(n, x.g.fBody)
+	if name == "" {
+		x.walk(body, parent)
+		return -1
+	}
+	s := extract.Symbol{
+		Name: name, Kind: snapshot.KindClass, Parent: parent, Flags: flags,
+		Start: extract.Line(outer), End: extract.EndLine(outer),
+		Signature: extract.Signature(x.f, outer, body), Doc: x.doc(outer),
+	}
+	var typeArgs []*sitter.Node
+	var decorators []sitter.Node
+	for _, h := range x.kids(n) {
+		h := h
+		switch x.kind(&h) {
+		case kDecorator:
+			decorators = append(decorators, h)
+		case kClassHeritage:
+			for _, c := range x.kids(&h) {
+				c := c
+				switch x.kind(&c) {
+				case kExtendsClause:
+					x.heritage(x.field(&c, x.g.fValue), &s.Extends)
+					if ta := x.field(&c, x.g.fTypeArguments); ta != nil {
+						typeArgs = append(typeArgs, ta)
+					}
+				case kImplementsClause:
+					for _, t := range x.kids(&c) {
+						t := t
+						if tn := x.typeName(&t); tn != "" {
+							s.Implements = append(s.Implements, tn)
+						}
+						if x.kind(&t) == kGenericType {
+							typeArgs = append(typeArgs, x.field(&t, x.g.fTypeArguments))
+						}
+					}
+				case kComment:
+				default:
+					x.heritage(&c, &s.Extends)
+				}
+			}
+		}
+	}
+	id := x.add(s)
+	x.top(name, id, parent)
+	if parent < 0 {
+		x.bindFile(name, binding{kind: bSymbol})
+	} else {
+		x.bind(name, binding{kind: bSymbol})
+	}
+	for i := range decorators {
+		x.walk(&decorators[i], id)
+	}
+	tp := x.pushTypeParams(n)
+	for _, ta := range typeArgs {
+		x.typeRefs(ta, id, extract.RefType)
+	}
+	x.classBody(body, id, flags&snapshot.FlagExported != 0)
+	x.typeParams = x.typeParams[:tp]
+	return id
+}
+
+// heritage records the base class expression of `extends`.
+func (x *extractor) heritage(v *sitter.Node, out *[]string) {
+	v = x.unwrap(v)
+	if c := x.chain(v); c != "" {
+		*out = append(*out, c)
+		return
+	}
+	if x.kind(v) == kCall {
+		// A mixin application: extends mixin(Base, Other).
+		for _, a := range x.kids(x.field(v, x.g.fArguments)) {
+			a := a
+			if c := x.chain(&a); c != "" {
+				*out = append(*out, c)
+			}
+		}
+	}
+}
+
+func (x *extractor) classBody(body *sitter.Node, cls int32, exported bool) {
+	if body == nil {
+		return
+	}
+	saved := x.cls
+	x.cls = &classCtx{id: cls, members: map[string]bool{}, methods: map[string]bool{}}
+	members := x.kids(body)
+	for i := range members {
+		m := &members[i]
+		switch x.kind(m) {
+		case kMethodDef:
+			x.method(m, m, cls, exported, "")
+		case kFieldDef:
+			x.classField(m, cls, exported)
+		case kMethodSig:
+			if i+1 < len(members) {
+				if nk := x.kind(&members[i+1]); (nk == kMethodDef || nk == kMethodSig) &&
+					x.text(x.field(m, x.g.fName)) == x.text(x.field(&members[i+1], x.g.fName)) {
+					continue // an overload signature
+				}
+			}
+			x.method(m, m, cls, exported, "")
+		case kAbstractMethodSig:
+			x.method(m, m, cls, exported, "")
+		case kStaticBlock, kDecorator:
+			x.walk(m, cls)
+		case kOtherSig:
+			x.typeRefs(m, cls, extract.RefType)
+		}
+	}
+	// this.#m() names a member of this very class: when the class has
+	// none, drop the call rather than let it be guessed onto another
+	// class's #m.
+	for _, i := range x.cls.thisRefs {
+		name := x.r.Refs[i].Name
+		if strings.HasPrefix(name, "#") && !x.cls.members[name] && !x.hasPending(name) {
+			x.r.Refs[i].Name = ""
+		}
+	}
+	// this.m passed as an argument is a call of m only when m is a method
+	// (this.npm, this.state are values).
+	for _, i := range x.cls.cbRefs {
+		if !x.cls.methods[x.r.Refs[i].Name] {
+			x.r.Refs[i].Name = ""
+		}
+	}
+	for _, p := range x.cls.pending {
+		if x.cls.members[p.name] {
+			continue
+		}
+		x.cls.members[p.name] = true
+		fl := snapshot.Flags(0)
+		if exported && !p.private && !strings.HasPrefix(p.name, "#") {
+			fl = snapshot.FlagExported
+		}
+		x.add(extract.Symbol{Name: p.name, Kind: snapshot.KindField, Parent: cls, Flags: fl,
+			Start: p.line, End: p.line, Signature: p.sig, Type: p.typ})
+	}
+	x.cls = saved
+}
+
+func (x *extractor) memberFlags(m *sitter.Node, name string, exported bool) snapshot.Flags {
+	if !exported || strings.HasPrefix(name, "#") {
+		return 0
+	}
+	for _, k := range x.kids(m) {
+		if x.kind(&k) == kAccessibility && x.text(&k) != "public" {
+			return 0
+		}
+	}
+	return snapshot.FlagExported
+}
+
+// method declares a class method (fn is the function node, m the member).
+func (x *extractor) method(m, fn *sitter.Node, cls int32, exported bool, name string) {
+	if name == "" {
+		name = x.propName(x.field(m, x.g.fName))
+	}
+	if name == "" {
+		x.fnBody(fn, cls, extract.RefType)
+		return
+	}
+	kind := snapshot.KindMethod
+	if name == "constructor" {
+		kind = snapshot.KindConstructor
+	}
+	body := x.field(fn, x.g.fBody)
+	doc := x.doc(m)
+	id := x.add(extract.Symbol{
+		Name: name, Kind: kind, Parent: cls, Flags: x.memberFlags(m, name, exported),
+		Start: extract.Line(m), End: extract.EndLine(m),
+		Signature: extract.Signature(x.f, m, body), Doc: doc,
+		Type: x.typeName(x.field(fn, x.g.fReturnType)),
+	})
+	x.jsdoc(id, doc)
+	if x.cls != nil {
+		x.cls.members[name] = true
+		if !x.hasToken(m, kwGet) && !x.hasToken(m, kwSet) {
+			x.cls.methods[name] = true // a getter's value is no callback
+		}
+	}
+	var props *[]pendingField
+	if kind == snapshot.KindConstructor && x.cls != nil {
+		props = &x.cls.pending
+	}
+	savedRet := x.retSym
+	x.retSym = id
+	defer func() { x.retSym = savedRet }()
+	x.push()
+	tp := x.pushTypeParams(fn)
+	x.params(fn, id, extract.RefTypeHint, props)
+	if rt := x.field(fn, x.g.fReturnType); rt != nil {
+		x.typeRefs(rt, id, extract.RefTypeHint)
+	}
+	if body != nil {
+		x.walk(body, id)
+	}
+	x.typeParams = x.typeParams[:tp]
+	x.pop()
+}
+
+func (x *extractor) classField(m *sitter.Node, cls int32, exported bool) {
+	nameN := x.field(m, x.g.fName)
+	if nameN == nil {
+		nameN = x.field(m, x.g.fProperty)
+	}
+	name := x.propName(nameN)
+	value := x.field(m, x.g.fValue)
+	if v := x.unwrap(value); x.kind(v) == kArrow || x.kind(v) == kFunctionExpr {
+		x.method(m, v, cls, exported, name)
+		return
+	}
+	for _, d := range x.kids(m) {
+		if x.kind(&d) == kDecorator {
+			x.walk(&d, cls)
+		}
+	}
+	if name == "" {
+		x.walk(value, cls)
+		return
+	}
+	ann := x.field(m, x.g.fType)
+	typ := x.typeName(ann)
+	kind := snapshot.KindField
+	if t := x.firstKid(ann); x.kind(t) == kFunctionType {
+		// onError: (err: Error) => void — a method-like property.
+		kind, typ = snapshot.KindMethod, x.typeName(x.field(t, x.g.fReturnType))
+	}
+	if typ == "" && kind == snapshot.KindField {
+		typ = symType(x.inferType(value))
+	}
+	id := x.add(extract.Symbol{
+		Name: name, Kind: kind, Parent: cls, Flags: x.memberFlags(m, name, exported),
+		Start: extract.Line(m), End: extract.EndLine(m),
+		Signature: extract.FirstLine(x.text(m)), Doc: x.doc(m), Type: typ,
+	})
+	if x.cls != nil {
+		x.cls.members[name] = true
+	}
+	if ann != nil {
+		x.typeRefs(ann, cls, extract.RefType)
+	}
+	if value != nil {
+		x.walk(value, id)
+	}
+}

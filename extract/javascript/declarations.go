@@ -1,0 +1,596 @@
+package javascript
+
+import (
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+// statements handles the statements of a module body (the program, a
+// namespace body, the body of a top-level IIFE): declarations there are
+// symbols with the given parent.
+func (x *extractor) statements(n *sitter.Node, parent int32) {
+	kids := x.kids(n)
+	for i := range kids {
+		c := &kids[i]
+		if k := x.kind(c); k == kFunctionSig || k == kExport && x.kind(x.field(c, x.g.fDeclaration)) == kFunctionSig {
+			// An overload signature followed by its implementation.
+			if i+1 < len(kids) && x.declName(c) != "" && x.declName(c) == x.declName(&kids[i+1]) {
+				continue
+			}
+		}
+		x.statement(c, parent)
+	}
+}
+
+// declName is the name a (possibly exported) function declaration declares.
+func (x *extractor) declName(n *sitter.Node) string {
+	if x.kind(n) == kExport {
+		n = x.field(n, x.g.fDeclaration)
+	}
+	switch x.kind(n) {
+	case kFunctionSig, kFunctionDecl:
+		return x.text(x.field(n, x.g.fName))
+	}
+	return ""
+}
+
+func (x *extractor) statement(c *sitter.Node, parent int32) {
+	switch x.kind(c) {
+	case kExport:
+		x.export(c, parent)
+	case kImport:
+		x.importStmt(c)
+	case kExpressionStatement:
+		inner := x.firstKid(c)
+		if inner == nil {
+			return
+		}
+		switch x.kind(inner) {
+		case kNamespace:
+			x.namespace(inner, c, parent, 0)
+		case kAssign:
+			if parent < 0 {
+				x.topAssign(inner, c)
+			} else {
+				x.walk(inner, parent)
+			}
+		case kCall:
+			if body := x.iife(inner); body != nil {
+				for _, a := range x.kids(x.field(inner, x.g.fArguments)) {
+					// UMD: (function (root, factory) {…})(this, function () {…}):
+					// the factory's body is the module.
+					if k := x.kind(&a); (k == kFunctionExpr || k == kArrow) && x.kind(x.field(&a, x.g.fBody)) == kStatementBlock {
+						x.params(&a, parent, extract.RefType, nil)
+						x.statements(x.field(&a, x.g.fBody), parent)
+						continue
+					}
+					x.walk(&a, parent)
+				}
+				fn := x.callee(x.field(inner, x.g.fFunction))
+				x.params(fn, parent, extract.RefType, nil)
+				x.statements(body, parent)
+				return
+			}
+			x.walk(inner, parent)
+		default:
+			x.walk(inner, parent)
+		}
+	case kAmbient:
+		for _, k := range x.kids(c) {
+			switch x.kind(&k) {
+			case kStatementBlock, kComment:
+				// declare global { … }: typings, not declarations here.
+			case kNamespace:
+				if x.kind(x.field(&k, x.g.fName)) != kString {
+					x.namespace(&k, c, parent, 0)
+				}
+			default:
+				x.declaration(&k, c, parent, 0, "")
+			}
+		}
+	case kStatementBlock:
+		x.statements(c, parent)
+	case kError:
+		// A region the parser could not make sense of: declarations in it
+		// are still declarations.
+		x.statements(c, parent)
+	case kComment:
+	default:
+		if !x.declaration(c, c, parent, 0, "") {
+			x.walk(c, parent)
+		}
+	}
+}
+
+// iife returns the body of an immediately invoked function expression.
+func (x *extractor) iife(call *sitter.Node) *sitter.Node {
+	fn := x.callee(x.field(call, x.g.fFunction))
+	if k := x.kind(fn); k == kFunctionExpr || k == kArrow {
+		if b := x.field(fn, x.g.fBody); x.kind(b) == kStatementBlock {
+			return b
+		}
+	}
+	return nil
+}
+
+// declaration handles a declaration statement with its outer node (the
+// export statement around it, for lines, doc and signature).
+func (x *extractor) declaration(d, outer *sitter.Node, parent int32, flags snapshot.Flags, name string) bool {
+	switch x.kind(d) {
+	case kClassDecl, kClassExpr:
+		x.class(d, outer, parent, flags, name)
+	case kFunctionDecl, kFunctionExpr, kArrow:
+		x.function(d, outer, parent, flags, name)
+	case kFunctionSig:
+		x.function(d, outer, parent, flags, name)
+	case kLexicalDecl:
+		x.varDecl(d, outer, parent, flags)
+	case kInterface:
+		x.iface(d, outer, parent, flags)
+	case kTypeAlias:
+		x.typeAlias(d, outer, parent, flags)
+	case kEnum:
+		x.enum(d, outer, parent, flags)
+	case kNamespace:
+		if x.kind(x.field(d, x.g.fName)) != kString {
+			x.namespace(d, outer, parent, flags)
+		}
+	case kAmbient:
+		for _, k := range x.kids(d) {
+			x.declaration(&k, outer, parent, flags, "")
+		}
+	case kImport:
+		x.importStmt(d)
+	default:
+		return false
+	}
+	return true
+}
+
+func (x *extractor) top(name string, id int32, parent int32) {
+	if parent < 0 && name != "" {
+		if _, ok := x.topNames[name]; !ok {
+			x.topNames[name] = id
+		}
+	}
+}
+
+// function declares a function (declaration, expression or arrow bound to
+// a name).
+func (x *extractor) function(n, outer *sitter.Node, parent int32, flags snapshot.Flags, name string) int32 {
+	if own := x.text(x.field(n, x.g.fName)); own != "" && (name == "" || x.kind(n) == kFunctionDecl || x.kind(n) == kFunctionSig) {
+		name = own
+	}
+	if name == "" {
+		x.fnBody(n, parent, extract.RefType)
+		return -1
+	}
+	body := x.field(n, x.g.fBody)
+	kind := snapshot.KindFunction
+	if parent >= 0 {
+		if pk := x.r.Symbols[parent].Kind; pk == snapshot.KindClass || pk == snapshot.KindInterface {
+			kind = snapshot.KindMethod
+		}
+	}
+	doc := x.doc(outer)
+	id := x.add(extract.Symbol{
+		Name: name, Kind: kind, Parent: parent, Flags: flags,
+		Start: extract.Line(outer), End: extract.EndLine(outer),
+		Signature: extract.Signature(x.f, outer, body), Doc: doc,
+		Type: x.typeName(x.field(n, x.g.fReturnType)),
+	})
+	x.jsdoc(id, doc)
+	x.top(name, id, parent)
+	if parent < 0 {
+		x.bindFile(name, binding{kind: bSymbol})
+	} else {
+		x.bind(name, binding{kind: bSymbol})
+	}
+	x.fnBody(n, id, extract.RefTypeHint)
+	return id
+}
+
+// fnBody handles the parameters, result type and body of a function-like
+// node, in a new scope, attributing what it finds to from.
+func (x *extractor) fnBody(n *sitter.Node, from int32, hint extract.RefKind) {
+	savedRet := x.retSym
+	x.retSym = -1
+	if hint == extract.RefTypeHint {
+		x.retSym = from
+	}
+	defer func() { x.retSym = savedRet }()
+	x.push()
+	tp := x.pushTypeParams(n)
+	x.params(n, from, hint, nil)
+	if rt := x.field(n, x.g.fReturnType); rt != nil {
+		x.typeRefs(rt, from, hint)
+	}
+	if b := x.field(n, x.g.fBody); b != nil {
+		x.walk(b, from)
+	}
+	x.typeParams = x.typeParams[:tp]
+	x.pop()
+}
+
+// params binds the parameters of a function-like node in the current scope
+// and records their types. props, when not nil, receives TypeScript
+// parameter properties (constructor(private db: Db)).
+func (x *extractor) params(fn *sitter.Node, from int32, hint extract.RefKind, props *[]pendingField) {
+	doc := x.docParams
+	x.docParams = nil
+	if fn == nil {
+		return
+	}
+	if p := x.field(fn, x.g.fParameter); p != nil {
+		x.bind(x.text(p), binding{typ: doc[x.text(p)]})
+		return
+	}
+	pl := x.field(fn, x.g.fParameters)
+	if pl == nil {
+		return
+	}
+	for _, p := range x.kids(pl) {
+		p := p
+		switch x.kind(&p) {
+		case kIdentifier:
+			x.bind(x.text(&p), binding{typ: doc[x.text(&p)]})
+		case kParam:
+			pat := x.field(&p, x.g.fPattern)
+			if pat == nil {
+				pat = x.field(&p, x.g.fName)
+			}
+			ann := x.field(&p, x.g.fType)
+			typ := x.typeName(ann)
+			val := x.field(&p, x.g.fValue)
+			if typ == "" && val != nil {
+				typ = x.inferType(val)
+			}
+			if x.kind(pat) == kIdentifier {
+				if typ == "" {
+					typ = doc[x.text(pat)]
+				}
+				x.bind(x.text(pat), binding{typ: typ})
+				if props != nil && x.isParamProperty(&p) {
+					*props = append(*props, pendingField{name: x.text(pat), typ: typ, line: extract.Line(&p),
+						sig: extract.FirstLine(x.text(&p)), private: x.memberFlags(&p, "", true) == 0})
+				}
+			} else if pat != nil {
+				x.bindPattern(pat)
+				if x.kind(pat) == kObjectPattern {
+					x.bindMemberTypes(pat, ann)
+				}
+			}
+			if ann != nil {
+				x.typeRefs(ann, from, hint)
+			}
+			if val != nil {
+				x.walk(val, from)
+			}
+		case kAssignPattern:
+			left, right := x.field(&p, x.g.fLeft), x.field(&p, x.g.fRight)
+			if x.kind(left) == kIdentifier {
+				typ := doc[x.text(left)]
+				if typ == "" {
+					typ = x.inferType(right)
+				}
+				x.bind(x.text(left), binding{typ: typ})
+			} else {
+				x.bindPattern(left)
+			}
+			x.walk(right, from)
+		default:
+			x.bindPattern(&p)
+		}
+	}
+}
+
+// bindMemberTypes types the names of a destructured parameter from an
+// inline object type: ({ user }: { user: User }) binds user as User.
+func (x *extractor) bindMemberTypes(pat, ann *sitter.Node) {
+	t := x.firstKid(ann)
+	if x.kind(t) != kObjectType {
+		return
+	}
+	types := map[string]string{}
+	for _, m := range x.kids(t) {
+		if x.kind(&m) == kPropertySig {
+			if tn := x.typeName(x.field(&m, x.g.fType)); tn != "" {
+				types[x.propName(x.field(&m, x.g.fName))] = tn
+			}
+		}
+	}
+	for _, k := range x.kids(pat) {
+		if x.kind(&k) == kShorthandPattern {
+			if tn := types[x.text(&k)]; tn != "" {
+				x.bind(x.text(&k), binding{typ: tn})
+			}
+		}
+	}
+}
+
+// jsdoc takes the types a JavaScript function's JSDoc declares: @returns
+// as the symbol's result type, @param for its parameters (used by params,
+// which runs next).
+func (x *extractor) jsdoc(id int32, doc string) {
+	if !x.js || !strings.Contains(doc, "@") {
+		return
+	}
+	for _, line := range strings.Split(doc, "\n") {
+		line = strings.TrimSpace(line)
+		tag, rest, _ := strings.Cut(line, " ")
+		switch tag {
+		case "@param", "@arg", "@argument":
+			t, name := jsdocType(rest)
+			name = strings.Trim(strings.TrimSpace(name), "[]")
+			name, _, _ = strings.Cut(name, " ")
+			name, _, _ = strings.Cut(name, "=")
+			if t != "" && name != "" && !strings.Contains(name, ".") {
+				if x.docParams == nil {
+					x.docParams = map[string]string{}
+				}
+				x.docParams[name] = t
+			}
+		case "@returns", "@return":
+			if t, _ := jsdocType(rest); t != "" && x.r.Symbols[id].Type == "" {
+				x.r.Symbols[id].Type = t
+			}
+		case "@type":
+			if t, _ := jsdocType(rest); t != "" && x.r.Symbols[id].Type == "" {
+				x.r.Symbols[id].Type = t
+			}
+		}
+	}
+}
+
+// jsdocType reads "{Type} rest": the class a JSDoc type names, if one.
+func jsdocType(s string) (string, string) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "{") {
+		return "", s
+	}
+	depth, end := 0, -1
+	for i := 0; i < len(s); i++ {
+		if s[i] == '{' {
+			depth++
+		} else if s[i] == '}' {
+			depth--
+			if depth == 0 {
+				end = i
+				break
+			}
+		}
+	}
+	if end < 0 {
+		return "", ""
+	}
+	t, rest := strings.TrimSpace(s[1:end]), s[end+1:]
+	if i := strings.LastIndex(t, ")."); i >= 0 && strings.HasPrefix(t, "import(") {
+		t = t[i+2:] // import('./x').Foo
+	}
+	t = strings.Trim(t, "?!=")
+	if strings.Contains(t, "|") {
+		found := ""
+		for _, alt := range strings.Split(t, "|") {
+			alt = strings.Trim(strings.TrimSpace(alt), "()")
+			if alt == "null" || alt == "undefined" || alt == "" {
+				continue
+			}
+			if found != "" {
+				return "", rest
+			}
+			found = alt
+		}
+		t = found
+	}
+	for _, w := range []string{"Promise<", "Array<", "Promise.<", "Array.<"} {
+		if strings.HasPrefix(t, w) && strings.HasSuffix(t, ">") {
+			t = t[len(w) : len(t)-1]
+		}
+	}
+	t = strings.TrimSuffix(t, "[]")
+	if t == "" || ident(t) != t && strings.Trim(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.") != "" {
+		return "", rest
+	}
+	if builtinTypes[t] || !startsUpper(extract.LastPart(t)) {
+		return "", rest // string, number, object, *, Object, Function…
+	}
+	return t, rest
+}
+
+// isParamProperty reports a constructor parameter that declares a field:
+// constructor(private db: Db), constructor(readonly id: string).
+func (x *extractor) isParamProperty(p *sitter.Node) bool {
+	for _, k := range x.kids(p) {
+		if x.kind(&k) == kAccessibility {
+			return true
+		}
+	}
+	return x.hasToken(p, kwReadonly)
+}
+
+// bindPattern binds every name a destructuring pattern declares.
+func (x *extractor) bindPattern(n *sitter.Node) {
+	if n == nil {
+		return
+	}
+	switch x.kind(n) {
+	case kIdentifier, kShorthandPattern:
+		x.bind(x.text(n), binding{})
+	case kPairPattern:
+		x.bindPattern(x.field(n, x.g.fValue))
+	case kAssignPattern:
+		x.bindPattern(x.field(n, x.g.fLeft))
+	case kObjectPattern, kArrayPattern, kRestPattern, kObjectAssignPattern:
+		for _, k := range x.kids(n) {
+			if x.kind(&k) == kObjectAssignPattern || x.kind(&k) != kComment {
+				x.bindPatternKid(&k)
+			}
+		}
+	}
+}
+
+func (x *extractor) bindPatternKid(k *sitter.Node) {
+	switch x.kind(k) {
+	case kIdentifier, kShorthandPattern, kPairPattern, kAssignPattern, kObjectPattern, kArrayPattern, kRestPattern:
+		x.bindPattern(k)
+	case kObjectAssignPattern:
+		// {a = 1}: the first child is the name.
+		if f := x.firstKid(k); f != nil {
+			x.bindPattern(f)
+		}
+	}
+}
+
+// varDecl declares the variables of a module-level const/let/var: functions
+// and classes bound to names become such symbols, require() calls imports.
+func (x *extractor) varDecl(n, outer *sitter.Node, parent int32, flags snapshot.Flags) {
+	isConst := x.hasToken(n, kwConst)
+	decls := x.kids(n)
+	single := 0
+	for i := range decls {
+		if x.kind(&decls[i]) == kVarDeclarator {
+			single++
+		}
+	}
+	for i := range decls {
+		d := &decls[i]
+		if x.kind(d) != kVarDeclarator {
+			continue
+		}
+		nameN, value, ann := x.field(d, x.g.fName), x.field(d, x.g.fValue), x.field(d, x.g.fType)
+		span := outer
+		if single > 1 {
+			span = d
+		}
+		if x.requireDecl(nameN, value) {
+			continue
+		}
+		if x.kind(nameN) != kIdentifier {
+			x.bindPattern(nameN)
+			x.walk(value, parent)
+			continue
+		}
+		name := x.text(nameN)
+		v := x.unwrap(value)
+		switch x.kind(v) {
+		case kArrow, kFunctionExpr:
+			id := x.function(v, span, parent, flags, name)
+			if id >= 0 && ann != nil {
+				x.typeRefs(ann, id, extract.RefTypeHint)
+			}
+			continue
+		case kClassExpr:
+			x.class(v, span, parent, flags, name)
+			continue
+		case kCall:
+			if fn := x.wrappedFunction(name, v); fn != nil {
+				id := x.add(extract.Symbol{
+					Name: name, Kind: snapshot.KindFunction, Parent: parent, Flags: flags,
+					Start: extract.Line(span), End: extract.EndLine(span),
+					Signature: extract.Signature(x.f, span, x.field(fn, x.g.fBody)), Doc: x.doc(outer),
+				})
+				x.top(name, id, parent)
+				x.bindFile(name, binding{kind: bSymbol})
+				if ann != nil {
+					x.typeRefs(ann, id, extract.RefTypeHint)
+				}
+				x.walk(value, id)
+				continue
+			}
+		}
+		kind := snapshot.KindVariable
+		if isConst {
+			kind = snapshot.KindConstant
+		}
+		typ := x.typeName(ann)
+		if typ == "" {
+			typ = x.inferType(value)
+		}
+		stype := symType(typ)
+		doc := x.doc(outer)
+		id := x.add(extract.Symbol{
+			Name: name, Kind: kind, Parent: parent, Flags: flags,
+			Start: extract.Line(span), End: extract.EndLine(span),
+			Signature: extract.FirstLine(x.text(span)), Doc: doc, Type: stype,
+		})
+		if stype == "" && x.js {
+			x.jsdoc(id, doc)
+			x.docParams = nil
+			if t := x.r.Symbols[id].Type; t != "" {
+				typ = t
+			}
+		}
+		x.top(name, id, parent)
+		if parent < 0 {
+			x.bindFile(name, binding{typ: typ})
+		} else {
+			x.bind(name, binding{typ: typ})
+		}
+		if ann != nil {
+			x.typeRefs(ann, id, extract.RefType)
+		}
+		if value != nil {
+			x.walk(value, id)
+		}
+	}
+}
+
+// componentWrappers are calls whose function argument is the function the
+// variable stands for: const Button = memo((props) => …).
+var componentWrappers = map[string]bool{
+	"memo": true, "forwardRef": true, "observer": true, "useCallback": true,
+	"debounce": true, "throttle": true, "defineComponent": true, "createComponent": true,
+	"withRouter": true, "styled": false,
+}
+
+func (x *extractor) wrappedFunction(name string, call *sitter.Node) *sitter.Node {
+	fn := x.chain(x.callee(x.field(call, x.g.fFunction)))
+	if fn == "" || !(componentWrappers[extract.LastPart(fn)] || startsUpper(name) && !startsUpper(extract.LastPart(fn))) {
+		return nil
+	}
+	args := x.kids(x.field(call, x.g.fArguments))
+	for i := range args {
+		if k := x.kind(&args[i]); k == kArrow || k == kFunctionExpr {
+			return &args[i]
+		}
+	}
+	return nil
+}
+
+// localVars binds the variables declared inside a function.
+func (x *extractor) localVars(n *sitter.Node, from int32) {
+	for _, d := range x.kids(n) {
+		d := d
+		if x.kind(&d) != kVarDeclarator {
+			continue
+		}
+		nameN, value, ann := x.field(&d, x.g.fName), x.field(&d, x.g.fValue), x.field(&d, x.g.fType)
+		if x.requireDecl(nameN, value) {
+			continue
+		}
+		if v := x.unwrap(value); x.kind(v) == kClassExpr && x.kind(nameN) == kIdentifier {
+			// const Local = class extends Base {…}: a class of its own.
+			x.class(v, &d, from, 0, x.text(nameN))
+			continue
+		}
+		if x.kind(nameN) == kIdentifier {
+			typ := x.typeName(ann)
+			if typ == "" {
+				typ = x.inferType(value)
+			}
+			x.bind(x.text(nameN), binding{typ: typ})
+		} else {
+			x.bindPattern(nameN)
+		}
+		if ann != nil {
+			x.typeRefs(ann, from, extract.RefType)
+		}
+		if value != nil {
+			x.walk(value, from)
+		}
+	}
+}

@@ -1,0 +1,3 @@
+export { User } from "./user";
+export type { Entity } from "./user";
+export * from "./order";

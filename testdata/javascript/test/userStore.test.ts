@@ -1,0 +1,22 @@
+import { describe, it, expect } from "vitest";
+import { UserStore } from "../src/store/userStore";
+import { User } from "../src/models/user";
+import { createUser } from "../src/api/handlers";
+
+describe("UserStore", () => {
+  let store: UserStore;
+
+  beforeEach(() => {
+    store = new UserStore();
+  });
+
+  it("adds a valid user", () => {
+    store.add(new User("1", "ada"));
+    expect(store.find("1")).toBeDefined();
+  });
+
+  it("creates users through the API", async () => {
+    const u = await createUser(store, "Grace");
+    expect(u.displayName()).toBe("grace");
+  });
+});
