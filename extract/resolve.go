@@ -654,7 +654,13 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 		if ids := r.fromImports(f, ref.Name, callables); len(ids) > 0 {
 			return ids, confScope
 		}
-		return r.unique(ref.Name)
+		if ids, _ := r.lexical(fi, ref.From, ref.Name, anyKind); len(ids) > 0 {
+			return nil, 0 // the name is a variable in scope, not a callable
+		}
+		if ids := r.lookupScope(scopeOf(f), ref.Name, anyKind); len(ids) > 0 {
+			return nil, 0
+		}
+		return r.unique(ref.Name, false)
 	}
 	first, rest, _ := strings.Cut(q, ".")
 	// The object the call is made on, as a type, when it can be known.
@@ -676,10 +682,14 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 	case isIn(first, super) && hasEncl:
 		recv, conf = r.bases[encl], confScope
 	default:
+		// Every import binding the name is tried (re-exports and barrels
+		// give several); a package none of them finds is external.
+		imported := false
 		for _, im := range f.Imports {
 			if im.LocalName() != first {
 				continue
 			}
+			imported = true
 			if im.Name == "" || im.Name == "*" {
 				pkg := im.Path
 				if rest != "" {
@@ -691,11 +701,15 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 				if ids := r.keep(r.qname[pkg+"."+ref.Name], callables); len(ids) > 0 {
 					return ids, confScope
 				}
-				return nil, 0 // an external package: not in the graph
+				continue
 			}
-			recv = r.keep(r.qname[im.Path+"."+im.Name], typesOnly)
-			conf = confScope
-			break
+			if t := r.keep(r.qname[im.Path+"."+im.Name], typesOnly); len(t) > 0 {
+				recv, conf = t, confScope
+				break
+			}
+		}
+		if imported && recv == nil {
+			return nil, 0 // imported from outside the repository
 		}
 		if recv == nil {
 			// A type named directly: Foo.bar(), Foo::new().
@@ -706,7 +720,9 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 	}
 	if recv != nil {
 		if rest != "" {
-			recv = r.followFields(recv, rest)
+			if recv = r.followFields(recv, rest); recv == nil {
+				return nil, 0 // a field chain into types outside the repository
+			}
 		}
 		var out []uint32
 		for _, t := range recv {
@@ -714,6 +730,17 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 		}
 		if len(out) > 0 {
 			return out, conf
+		}
+		if rest == "" && ref.Name == LastPart(first) {
+			// new Foo() on a class that declares no constructor.
+			for _, t := range recv {
+				if r.g.Nodes[t].Name == ref.Name {
+					out = append(out, t)
+				}
+			}
+			if len(out) > 0 {
+				return out, conf
+			}
 		}
 		// The receiver's type is known and has no such member (it comes
 		// from outside the repository): do not guess by name.
@@ -723,7 +750,7 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 		// A type or constant that did not resolve: an external one.
 		return nil, 0
 	}
-	return r.unique(ref.Name)
+	return r.unique(ref.Name, true)
 }
 
 // resultTypes finds the type of the value a call returns: the result type
@@ -796,16 +823,21 @@ func (r *resolver) followFields(types []uint32, chain string) []uint32 {
 // unique resolves a name defined exactly once among the repository's
 // callables (methods, functions, constructors); anything else is left
 // unresolved rather than guessed.
-func (r *resolver) unique(name string) ([]uint32, float32) {
+func (r *resolver) unique(name string, methodsOnly bool) ([]uint32, float32) {
 	if len(name) < 4 {
 		return nil, 0
 	}
 	ids := r.keep(r.byName[name], callables)
 	var fns []uint32
 	for _, id := range ids {
-		if r.g.Nodes[id].Kind.IsCallable() && r.g.Nodes[id].Flags&snapshot.FlagTest == 0 {
-			fns = append(fns, id)
+		n := &r.g.Nodes[id]
+		if !n.Kind.IsCallable() || n.Flags&snapshot.FlagTest != 0 {
+			continue
 		}
+		if methodsOnly && n.Kind == snapshot.KindFunction {
+			continue // obj.m() calls a method, not a free function
+		}
+		fns = append(fns, id)
 	}
 	if len(fns) > 0 && r.distinctNames(fns) == 1 {
 		return fns, confUnique // one symbol, or the overloads of one
@@ -908,7 +940,8 @@ func (r *resolver) inheritance() {
 				}
 				seen[b] = true
 				for _, m := range r.childMembers(b) {
-					if !r.g.Nodes[m].Kind.IsCallable() {
+					k := r.g.Nodes[m].Kind
+					if !k.IsCallable() {
 						continue
 					}
 					name := r.g.Nodes[m].Name
@@ -917,6 +950,9 @@ func (r *resolver) inheritance() {
 							r.addEdge(mine, m, snapshot.EdgeOverrides, confInfer)
 						}
 						continue
+					}
+					if k == snapshot.KindConstructor {
+						continue // constructors are not inherited
 					}
 					r.addEdge(child, m, snapshot.EdgeInherits, confInfer)
 				}
