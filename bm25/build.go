@@ -108,7 +108,11 @@ func (b *Builder) Add(id uint32, d *Doc) {
 			}
 			b.posts[n] = append(b.posts[n], idx<<32|uint64(f)<<postFieldSh|uint64(min(tf, postTFMask)))
 		}
-		clear(b.tf)
+		if len(b.tf) > 4096 {
+			b.tf = make(map[string]uint32) // clearing costs its capacity
+		} else {
+			clear(b.tf) // also drops the keys, substrings of d
+		}
 	}
 }
 
@@ -209,6 +213,10 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 		return impact(idf(int(b.fdocs[f]), b.cnt[f]), int(p&postTFMask), int(b.lens[f][idx]), b.avg[f], k1, bb)
 	}
 
+	off := w.Len()
+	if off > maxRecordOff {
+		return 0, errors.New("bm25: postings section too large")
+	}
 	if df == 1 {
 		doc := b.ids[ps[0]>>32]
 		if len(ps) == 1 {
@@ -216,20 +224,16 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 			h := toBF16(float32(imp(f, ps[0])))
 			return valInline | uint64(f)<<inlineFieldSh | uint64(h)<<inlineImpSh | uint64(doc), nil
 		}
-		off := w.Len()
 		w.WriteByte(recSingleton | mask)
 		w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(doc)))
 		for _, p := range ps { // one posting per field, in field order
 			h := toBF16(float32(imp(int(p>>postFieldSh&0xf), p)))
-			w.Write([]byte{byte(h), byte(h >> 8)})
+			w.WriteByte(byte(h))
+			w.WriteByte(byte(h >> 8))
 		}
 		return uint64(off), nil
 	}
 
-	off := w.Len()
-	if off > maxRecordOff {
-		return 0, errors.New("bm25: postings section too large")
-	}
 	flags := mask
 	multi := bits.OnesCount8(mask) > 1
 	if multi {

@@ -109,6 +109,18 @@
 // matching document once instead of once per field, for about 45% more
 // Postings bytes.
 //
+// On the benchmark's synthetic corpus (250,000 code-like documents, 397,000
+// distinct terms) Terms is 6.5 MB and Postings 28.8 MB.
+//
+// # Query evaluation
+//
+// A Searcher adds postings term-at-a-time into a dense score array and
+// ranks the scored documents with a bounded heap. Posting lists are taken
+// in decreasing order of their largest contribution, and once the k-th best
+// score exceeds what the remaining lists could add, those lists only update
+// documents that can still reach the top k (an exact MaxScore cut: the
+// result is that of exhaustive evaluation). See Searcher.Search.
+//
 // # Integrity
 //
 // Open checks the Stats section (magic, version, its CRC, value ranges), that

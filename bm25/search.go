@@ -15,13 +15,13 @@ const chunk = 1 << 16
 
 // Searcher is a reusable per-goroutine workspace: a dense float32 score
 // array over DocLimit rounded up to a multiple of 65,536 documents, a bitset
-// of the documents the current query has scored, one dirty bit per 65,536
-// documents, a dictionary reader and the result slice. Adding a posting is
+// of the documents the current query has scored, a bitset of pruning
+// candidates, one dirty bit per 65,536 documents, a dictionary reader and
+// the result slices; about 4.25 bytes per document id. Adding a posting is
 // branch-free (add to the score, set a bit); ranking walks the set bits of
 // the dirty chunks in document order and clears them and their scores, so
-// the workspace is clean for the next query at no extra cost. Memory is
-// about 4.1 bytes per document id. After the first queries have grown the
-// result slice, Search does not allocate.
+// the workspace is clean for the next query at no extra cost. After the
+// first queries have grown its slices, Search does not allocate.
 type Searcher struct {
 	ix    *Index
 	r     *vellum.Reader
@@ -67,8 +67,8 @@ func (s *Searcher) Err() error { return s.err }
 // by increasing document id, so results are deterministic. The returned
 // slice is owned by the searcher and valid until its next call.
 //
-// A document's score is the sum over query terms, in query order, of the
-// term's contribution: impact × field weight × boost summed over the fields
+// A document's score is the sum over query terms of the term's
+// contribution: impact × field weight × boost summed over the fields
 // the term's mask selects, where impact is the precomputed BM25 value of the
 // term in that field of that document (see the package comment for how it
 // is stored and for the exact float32 arithmetic). Terms not in the
@@ -84,6 +84,7 @@ func (s *Searcher) Err() error { return s.err }
 // the documents that still can, and bitmap containers are intersected with
 // those candidates word by word. The ranking is that of exhaustive
 // evaluation; additions happen in an order fixed by the query and the index.
+// Negative boosts are allowed; they, and k above 64, turn the cut off.
 func (s *Searcher) Search(q []QueryTerm, k int) []Hit {
 	s.err = nil
 	s.hits = s.hits[:0]
@@ -278,7 +279,7 @@ func (s *Searcher) run(q []QueryTerm, k int) bool {
 		u := &us[i]
 		// Looking for the cut costs a pass over the scored documents: try
 		// only when the bounds allow it and enough work remains to save.
-		if !cut && prunable && i > 0 && tries < maxPruneTries && u.rest < done && left >= doneN/2 {
+		if !cut && prunable && tries < maxPruneTries && u.rest < done && left >= doneN/2 {
 			tries++
 			cut = s.prune(u.rest)
 		}

@@ -93,16 +93,11 @@ func AppendTokens(dst []string, text string) []string {
 // wordAt reports whether text[i:] starts with a segment character (letter,
 // digit or '_') and the byte length of the rune there.
 func wordAt(text string, i int) (bool, int) {
-	c := text[i]
-	if c < utf8.RuneSelf {
-		return isWordByte(c), 1
+	if c := text[i]; c < utf8.RuneSelf {
+		return asciiClass[c] != clsNone, 1
 	}
 	r, n := utf8.DecodeRuneInString(text[i:])
 	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)), n
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // alnumAt reports whether text[i:] starts with a letter or digit.
@@ -119,7 +114,12 @@ func alnumAt(text string, i int) bool {
 func segmentEnd(text string, i int) int {
 	start := i
 	for i < len(text) {
-		if text[i] == '-' {
+		c := text[i]
+		if c < utf8.RuneSelf && asciiClass[c] != clsNone {
+			i++
+			continue
+		}
+		if c == '-' {
 			// The rune before is a segment character; it must not be '_'.
 			if i > start && text[i-1] != '_' && alnumAt(text, i+1) {
 				i++
@@ -136,26 +136,35 @@ func segmentEnd(text string, i int) int {
 	return i
 }
 
-// Character classes inside a segment.
+// Character classes.
 const (
-	clsSep   = iota // '_' or '-'
+	clsNone  = iota // not in a segment
+	clsSep          // '_' or '-' (inside a segment)
 	clsUpper        // upper- or title-case letter
 	clsLower        // lower-case or caseless letter
 	clsDigit
 )
 
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = clsLower
+		t[c-'a'+'A'] = clsUpper
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = clsDigit
+	}
+	t['_'] = clsSep
+	return t
+}()
+
+// classAt returns the class of the rune at s[i] inside a segment and its
+// length.
 func classAt(s string, i int) (int, int) {
-	c := s[i]
-	if c < utf8.RuneSelf {
-		switch {
-		case c >= 'a' && c <= 'z':
-			return clsLower, 1
-		case c >= 'A' && c <= 'Z':
-			return clsUpper, 1
-		case c >= '0' && c <= '9':
-			return clsDigit, 1
+	if c := s[i]; c < utf8.RuneSelf {
+		if c == '-' {
+			return clsSep, 1
 		}
-		return clsSep, 1
+		return int(asciiClass[c]), 1
 	}
 	r, n := utf8.DecodeRuneInString(s[i:])
 	switch {
@@ -167,72 +176,76 @@ func classAt(s string, i int) (int, int) {
 	return clsLower, n
 }
 
+// span is a part seg[s:e]; m is the start of the joined acronym word ending
+// at e, or -1.
+type span struct{ s, e, m int }
+
 // appendSegment emits one identifier segment: compound, then parts.
 func appendSegment(dst []string, seg string) []string {
-	compound := ""
-	if len(seg) <= 4*MaxTermLen {
-		compound = lower(seg)
-	}
-	// First pass: is the segment a single part equal to the compound?
-	// Emitting the compound first needs to know this, so parts are found
-	// twice; both passes are linear.
-	first := true
-	single := false
-	forEachPart(seg, func(ps, pe, ms int) bool {
-		if first {
-			first = false
-			single = ps == 0 && pe == len(seg)
-			return true
-		}
-		single = false
-		return false
-	})
-	if first { // no letters or digits at all
+	var buf [16]span
+	parts := splitParts(buf[:0], seg)
+	if len(parts) == 0 { // no letters or digits at all
 		return dst
 	}
-	if !single {
-		dst = appendTerm(dst, compound)
+	// Lower-casing ASCII keeps byte offsets, so the parts can then be cut
+	// from the lower-cased segment without further allocation.
+	ascii := isASCII(seg)
+	low := ""
+	if ascii || len(seg) <= 4*MaxTermLen {
+		low = lower(seg)
 	}
-	forEachPart(seg, func(ps, pe, ms int) bool {
-		p := lower(seg[ps:pe])
-		dst = appendTerm(dst, p)
-		if s, ok := singular(p); ok {
+	cut := func(s, e int) string {
+		if ascii {
+			return low[s:e]
+		}
+		return lower(seg[s:e])
+	}
+	if len(parts) > 1 || parts[0].s > 0 || parts[0].e < len(seg) {
+		dst = appendTerm(dst, low)
+	}
+	for _, p := range parts {
+		w := cut(p.s, p.e)
+		dst = appendTerm(dst, w)
+		if s, ok := singular(w); ok {
 			dst = appendTerm(dst, s)
 		}
-		if ms >= 0 {
-			if m := lower(seg[ms:pe]); m != compound {
+		if p.m >= 0 {
+			if m := cut(p.m, p.e); m != low {
 				dst = appendTerm(dst, m)
 			}
 		}
-		return true
-	})
+	}
 	return dst
 }
 
-// forEachPart calls fn for each part seg[ps:pe] in order. ms is the start of
-// the joined acronym word ending at pe, or -1. fn returns false to stop.
-func forEachPart(seg string, fn func(ps, pe, ms int) bool) {
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// splitParts appends the parts of seg to dst in order.
+func splitParts(dst []span, seg string) []span {
 	ps := -1     // start of the current part, -1 if none
 	ms := -1     // start of a pending joined acronym word
 	letters := 0 // letters in the current part
 	uppers := 0  // length (in runes) of the current part if all upper-case
 	prev := clsSep
 	prevStart := 0
-	flush := func(end int) bool {
-		if ps < 0 {
-			return true
+	flush := func(end int) {
+		if ps >= 0 {
+			dst = append(dst, span{ps, end, ms})
 		}
-		ok := fn(ps, end, ms)
 		ps, ms, letters, uppers = -1, -1, 0, 0
-		return ok
 	}
 	for i := 0; i < len(seg); {
 		c, n := classAt(seg, i)
 		switch c {
 		case clsSep:
-			if !flush(i) {
-				return
-			}
+			flush(i)
 		case clsDigit:
 			if ps < 0 {
 				ps = i
@@ -240,9 +253,7 @@ func forEachPart(seg string, fn func(ps, pe, ms int) bool) {
 			uppers = -1 << 30
 		case clsUpper:
 			if ps >= 0 && (prev == clsLower || prev == clsDigit && letters > 0) {
-				if !flush(i) {
-					return
-				}
+				flush(i)
 			}
 			if ps < 0 {
 				ps = i
@@ -252,16 +263,12 @@ func forEachPart(seg string, fn func(ps, pe, ms int) bool) {
 		case clsLower:
 			switch {
 			case ps >= 0 && prev == clsDigit && letters > 0:
-				if !flush(i) {
-					return
-				}
+				flush(i)
 			case prev == clsUpper && uppers >= 2:
 				// An upper-case run followed by lower case: the run's last
 				// letter starts the new part.
 				start, run := ps, uppers
-				if !flush(prevStart) {
-					return
-				}
+				flush(prevStart)
 				ps = prevStart
 				letters = 1
 				if run-1 >= 2 {
@@ -279,6 +286,7 @@ func forEachPart(seg string, fn func(ps, pe, ms int) bool) {
 		i += n
 	}
 	flush(len(seg))
+	return dst
 }
 
 // singular returns the light singular of a lower-case part, if it has one.

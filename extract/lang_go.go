@@ -9,7 +9,24 @@ import (
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
+// goFields are the grammar's field ids by name: ChildByFieldName copies
+// the name into C memory on every call.
+var goFields = map[string]uint16{}
+
+// goKinds are the grammar's node kinds by id: Node.Kind copies the name
+// out of C on every call.
+var goKinds []string
+
 func init() {
+	lang := grammar("go")
+	for _, f := range []string{"name", "type", "path", "body", "receiver", "result", "parameters",
+		"value", "package", "element", "left", "right", "operand", "field", "function", "arguments"} {
+		goFields[f] = lang.FieldIdForName(f)
+	}
+	goKinds = make([]string, lang.NodeKindCount())
+	for i := range goKinds {
+		goKinds[i] = lang.NodeKindForId(uint16(i))
+	}
 	Register(&Language{
 		Lang:     snapshot.LangGo,
 		Grammars: map[string]string{".go": "go"},
@@ -19,6 +36,25 @@ func init() {
 				strings.HasPrefix(n, "Fuzz") || strings.HasPrefix(n, "Example")
 		},
 	})
+}
+
+// gokind is n.Kind() without the copy.
+func gokind(n *sitter.Node) string {
+	if id := int(n.KindId()); id < len(goKinds) {
+		return goKinds[id]
+	}
+	return n.Kind()
+}
+
+// gofld is n.ChildByFieldName(name) by field id.
+func gofld(n *sitter.Node, name string) *sitter.Node {
+	if n == nil {
+		return nil
+	}
+	if id := goFields[name]; id != 0 {
+		return n.ChildByFieldId(id)
+	}
+	return n.ChildByFieldName(name)
 }
 
 // goImportPath is the import path of the package in folder dir, from the
@@ -72,7 +108,7 @@ func extractGo(f *File, r *FileResult) {
 	root := f.Root
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		c := root.NamedChild(i)
-		if c.Kind() == "package_clause" {
+		if gokind(c) == "package_clause" {
 			if c.NamedChildCount() > 0 && strings.HasSuffix(f.Text(c.NamedChild(0)), "_test") {
 				pkg += "_test"
 			}
@@ -88,7 +124,7 @@ func extractGo(f *File, r *FileResult) {
 	}
 	for i := uint(0); i < root.NamedChildCount(); i++ {
 		c := root.NamedChild(i)
-		switch c.Kind() {
+		switch gokind(c) {
 		case "import_declaration":
 			x.imports(c)
 		case "function_declaration", "method_declaration":
@@ -96,7 +132,7 @@ func extractGo(f *File, r *FileResult) {
 		case "type_declaration":
 			for j := uint(0); j < c.NamedChildCount(); j++ {
 				s := c.NamedChild(j)
-				if k := s.Kind(); k == "type_spec" || k == "type_alias" {
+				if k := gokind(s); k == "type_spec" || k == "type_alias" {
 					x.typeSpec(s, c)
 				}
 			}
@@ -109,10 +145,10 @@ func extractGo(f *File, r *FileResult) {
 func (x *goExtractor) imports(n *sitter.Node) {
 	var visit func(n *sitter.Node)
 	visit = func(n *sitter.Node) {
-		if n.Kind() == "import_spec" {
-			p := strings.Trim(x.f.Text(n.ChildByFieldName("path")), "\"`")
+		if gokind(n) == "import_spec" {
+			p := strings.Trim(x.f.Text(gofld(n, "path")), "\"`")
 			alias := ""
-			if a := n.ChildByFieldName("name"); a != nil {
+			if a := gofld(n, "name"); a != nil {
 				alias = x.f.Text(a)
 			}
 			if alias == "_" {
@@ -154,7 +190,7 @@ func PrecedingComments(f *File, n *sitter.Node, marker string) string {
 	var parts []string
 	line := Line(n)
 	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
-		if p.Kind() != "comment" && p.Kind() != "line_comment" && p.Kind() != "block_comment" {
+		if gokind(p) != "comment" && gokind(p) != "line_comment" && gokind(p) != "block_comment" {
 			break
 		}
 		if EndLine(p)+1 < line {
@@ -222,34 +258,34 @@ func (x *goExtractor) add(s Symbol) int32 {
 }
 
 func (x *goExtractor) function(n *sitter.Node) {
-	name := x.f.Text(n.ChildByFieldName("name"))
+	name := x.f.Text(gofld(n, "name"))
 	if name == "" {
 		return
 	}
-	body := n.ChildByFieldName("body")
+	body := gofld(n, "body")
 	s := Symbol{
 		Name: name, Kind: snapshot.KindFunction, Parent: -1,
 		Start: Line(n), End: EndLine(n), Signature: Signature(x.f, n, body),
 		Doc: x.doc(n), Flags: ExportedFlag(name),
 	}
 	x.locals = map[string]string{}
-	if recv := n.ChildByFieldName("receiver"); recv != nil {
+	if recv := gofld(n, "receiver"); recv != nil {
 		s.Kind = snapshot.KindMethod
 		for i := uint(0); i < recv.NamedChildCount(); i++ {
 			p := recv.NamedChild(i)
-			t := goTypeName(x.f, p.ChildByFieldName("type"))
+			t := goTypeName(x.f, gofld(p, "type"))
 			s.Receiver = t
-			if v := p.ChildByFieldName("name"); v != nil {
+			if v := gofld(p, "name"); v != nil {
 				x.locals[x.f.Text(v)] = t
 			}
 		}
 	}
-	if res := n.ChildByFieldName("result"); res != nil {
+	if res := gofld(n, "result"); res != nil {
 		s.Type = goTypeName(x.f, res)
 	}
 	id := x.add(s)
-	x.params(n.ChildByFieldName("parameters"), id)
-	if res := n.ChildByFieldName("result"); res != nil {
+	x.params(gofld(n, "parameters"), id)
+	if res := gofld(n, "result"); res != nil {
 		x.typeRefs(res, id, RefTypeHint)
 	}
 	if body != nil {
@@ -264,13 +300,13 @@ func (x *goExtractor) params(pl *sitter.Node, from int32) {
 	}
 	for i := uint(0); i < pl.NamedChildCount(); i++ {
 		p := pl.NamedChild(i)
-		typ := p.ChildByFieldName("type")
+		typ := gofld(p, "type")
 		if typ == nil {
 			continue
 		}
 		t := goTypeName(x.f, typ)
 		for j := uint(0); j < p.NamedChildCount(); j++ {
-			if c := p.NamedChild(j); c.Kind() == "identifier" && x.locals != nil {
+			if c := p.NamedChild(j); gokind(c) == "identifier" && x.locals != nil {
 				x.locals[x.f.Text(c)] = t
 			}
 		}
@@ -282,17 +318,17 @@ func (x *goExtractor) params(pl *sitter.Node, from int32) {
 // *pkg.Foo[T] → pkg.Foo, []Foo → Foo, map[K]V → V, chan T → T.
 func goTypeName(f *File, n *sitter.Node) string {
 	for n != nil {
-		switch n.Kind() {
+		switch gokind(n) {
 		case "type_identifier", "identifier", "package_identifier":
 			return f.Text(n)
 		case "qualified_type":
-			return f.Text(n.ChildByFieldName("package")) + "." + f.Text(n.ChildByFieldName("name"))
+			return f.Text(gofld(n, "package")) + "." + f.Text(gofld(n, "name"))
 		case "pointer_type", "parenthesized_type", "slice_type", "array_type", "channel_type":
-			if e := n.ChildByFieldName("element"); e != nil {
+			if e := gofld(n, "element"); e != nil {
 				n = e
 				continue
 			}
-			if e := n.ChildByFieldName("value"); e != nil {
+			if e := gofld(n, "value"); e != nil {
 				n = e
 				continue
 			}
@@ -301,13 +337,13 @@ func goTypeName(f *File, n *sitter.Node) string {
 			}
 			n = n.NamedChild(n.NamedChildCount() - 1)
 		case "generic_type":
-			n = n.ChildByFieldName("type")
+			n = gofld(n, "type")
 		case "map_type":
-			n = n.ChildByFieldName("value")
+			n = gofld(n, "value")
 		case "parameter_list":
 			// A result list: take the first named result type.
 			for i := uint(0); i < n.NamedChildCount(); i++ {
-				if t := n.NamedChild(i).ChildByFieldName("type"); t != nil {
+				if t := gofld(n.NamedChild(i), "type"); t != nil {
 					return goTypeName(f, t)
 				}
 			}
@@ -324,7 +360,7 @@ func (x *goExtractor) typeRefs(n *sitter.Node, from int32, kind RefKind) {
 	if n == nil {
 		return
 	}
-	switch n.Kind() {
+	switch gokind(n) {
 	case "type_identifier":
 		name := x.f.Text(n)
 		if !goBuiltinType[name] {
@@ -332,8 +368,8 @@ func (x *goExtractor) typeRefs(n *sitter.Node, from int32, kind RefKind) {
 		}
 		return
 	case "qualified_type":
-		x.r.Refs = append(x.r.Refs, Ref{From: from, Kind: kind, Qual: x.f.Text(n.ChildByFieldName("package")),
-			Name: x.f.Text(n.ChildByFieldName("name")), Line: Line(n)})
+		x.r.Refs = append(x.r.Refs, Ref{From: from, Kind: kind, Qual: x.f.Text(gofld(n, "package")),
+			Name: x.f.Text(gofld(n, "name")), Line: Line(n)})
 		return
 	case "struct_type", "interface_type", "func_literal", "block":
 		return
@@ -351,14 +387,14 @@ var goBuiltinType = map[string]bool{
 }
 
 func (x *goExtractor) typeSpec(n *sitter.Node, decl *sitter.Node) {
-	name := x.f.Text(n.ChildByFieldName("name"))
+	name := x.f.Text(gofld(n, "name"))
 	if name == "" {
 		return
 	}
-	typ := n.ChildByFieldName("type")
+	typ := gofld(n, "type")
 	kind := snapshot.KindTypeAlias
 	if typ != nil {
-		switch typ.Kind() {
+		switch gokind(typ) {
 		case "struct_type":
 			kind = snapshot.KindStruct
 		case "interface_type":
@@ -371,7 +407,7 @@ func (x *goExtractor) typeSpec(n *sitter.Node, decl *sitter.Node) {
 	}
 	sig := "type " + name
 	if typ != nil && (kind == snapshot.KindStruct || kind == snapshot.KindInterface) {
-		sig += " " + strings.SplitN(typ.Kind(), "_", 2)[0]
+		sig += " " + strings.SplitN(gokind(typ), "_", 2)[0]
 	} else if typ != nil {
 		sig = Signature(x.f, n, nil)
 	}
@@ -393,7 +429,7 @@ func (x *goExtractor) typeSpec(n *sitter.Node, decl *sitter.Node) {
 func (x *goExtractor) structFields(st *sitter.Node, owner int32) {
 	var list *sitter.Node
 	for i := uint(0); i < st.NamedChildCount(); i++ {
-		if c := st.NamedChild(i); c.Kind() == "field_declaration_list" {
+		if c := st.NamedChild(i); gokind(c) == "field_declaration_list" {
 			list = c
 		}
 	}
@@ -402,15 +438,15 @@ func (x *goExtractor) structFields(st *sitter.Node, owner int32) {
 	}
 	for i := uint(0); i < list.NamedChildCount(); i++ {
 		fd := list.NamedChild(i)
-		if fd.Kind() != "field_declaration" {
+		if gokind(fd) != "field_declaration" {
 			continue
 		}
-		typ := fd.ChildByFieldName("type")
+		typ := gofld(fd, "type")
 		tname := goTypeName(x.f, typ)
 		named := false
 		for j := uint(0); j < fd.NamedChildCount(); j++ {
 			c := fd.NamedChild(j)
-			if c.Kind() != "field_identifier" {
+			if gokind(c) != "field_identifier" {
 				continue
 			}
 			named = true
@@ -432,16 +468,16 @@ func (x *goExtractor) structFields(st *sitter.Node, owner int32) {
 func (x *goExtractor) interfaceMethods(it *sitter.Node, owner int32) {
 	for i := uint(0); i < it.NamedChildCount(); i++ {
 		m := it.NamedChild(i)
-		switch m.Kind() {
+		switch gokind(m) {
 		case "method_elem", "method_spec":
-			name := x.f.Text(m.ChildByFieldName("name"))
+			name := x.f.Text(gofld(m, "name"))
 			if name == "" {
 				continue
 			}
 			id := x.add(Symbol{Name: name, Kind: snapshot.KindMethod, Parent: owner, Start: Line(m), End: EndLine(m),
 				Signature: strings.Join(strings.Fields(x.f.Text(m)), " "), Doc: x.doc(m), Flags: ExportedFlag(name)})
-			x.params(m.ChildByFieldName("parameters"), id)
-			if res := m.ChildByFieldName("result"); res != nil {
+			x.params(gofld(m, "parameters"), id)
+			if res := gofld(m, "result"); res != nil {
 				x.typeRefs(res, id, RefTypeHint)
 			}
 		case "type_elem", "constraint_elem", "interface_type_name", "qualified_type", "type_identifier":
@@ -463,14 +499,14 @@ func (x *goExtractor) interfaceMethods(it *sitter.Node, owner int32) {
 
 func (x *goExtractor) valueDecl(n *sitter.Node, parent int32) {
 	kind := snapshot.KindVariable
-	if n.Kind() == "const_declaration" {
+	if gokind(n) == "const_declaration" {
 		kind = snapshot.KindConstant
 	}
 	var visit func(c *sitter.Node)
 	visit = func(c *sitter.Node) {
-		switch c.Kind() {
+		switch gokind(c) {
 		case "const_spec", "var_spec":
-			typ := c.ChildByFieldName("type")
+			typ := gofld(c, "type")
 			tname := goTypeName(x.f, typ)
 			doc := x.doc(c)
 			if doc == "" {
@@ -478,7 +514,7 @@ func (x *goExtractor) valueDecl(n *sitter.Node, parent int32) {
 			}
 			for j := uint(0); j < c.NamedChildCount(); j++ {
 				id := c.NamedChild(j)
-				if id.Kind() != "identifier" || x.f.Text(id) == "_" {
+				if gokind(id) != "identifier" || x.f.Text(id) == "_" {
 					continue
 				}
 				name := x.f.Text(id)
@@ -487,7 +523,7 @@ func (x *goExtractor) valueDecl(n *sitter.Node, parent int32) {
 				if typ != nil {
 					x.typeRefs(typ, sym, RefType)
 				}
-				if v := c.ChildByFieldName("value"); v != nil {
+				if v := gofld(c, "value"); v != nil {
 					x.body(v, sym)
 				}
 			}
@@ -516,24 +552,24 @@ func FirstLine(s string) string {
 
 // body records calls, type uses and typed locals inside a function body.
 func (x *goExtractor) body(n *sitter.Node, from int32) {
-	switch n.Kind() {
+	switch gokind(n) {
 	case "call_expression":
 		x.call(n, from)
 	case "composite_literal":
-		x.typeRefs(n.ChildByFieldName("type"), from, RefType)
+		x.typeRefs(gofld(n, "type"), from, RefType)
 	case "short_var_declaration", "assignment_statement":
 		x.assign(n)
 	case "var_spec":
-		if t := n.ChildByFieldName("type"); t != nil && x.locals != nil {
+		if t := gofld(n, "type"); t != nil && x.locals != nil {
 			tn := goTypeName(x.f, t)
 			for j := uint(0); j < n.NamedChildCount(); j++ {
-				if c := n.NamedChild(j); c.Kind() == "identifier" {
+				if c := n.NamedChild(j); gokind(c) == "identifier" {
 					x.locals[x.f.Text(c)] = tn
 				}
 			}
 		}
 	case "func_literal":
-		x.params(n.ChildByFieldName("parameters"), from)
+		x.params(gofld(n, "parameters"), from)
 	}
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		x.body(n.NamedChild(i), from)
@@ -547,26 +583,26 @@ func (x *goExtractor) assign(n *sitter.Node) {
 	if x.locals == nil {
 		return
 	}
-	left, right := n.ChildByFieldName("left"), n.ChildByFieldName("right")
+	left, right := gofld(n, "left"), gofld(n, "right")
 	if left == nil || right == nil || left.NamedChildCount() == 0 || right.NamedChildCount() == 0 {
 		return
 	}
 	name := x.f.Text(left.NamedChild(0))
 	v := right.NamedChild(0)
-	if v.Kind() == "unary_expression" {
-		if o := v.ChildByFieldName("operand"); o != nil {
+	if gokind(v) == "unary_expression" {
+		if o := gofld(v, "operand"); o != nil {
 			v = o
 		}
 	}
-	switch v.Kind() {
+	switch gokind(v) {
 	case "composite_literal":
-		if t := goTypeName(x.f, v.ChildByFieldName("type")); t != "" {
+		if t := goTypeName(x.f, gofld(v, "type")); t != "" {
 			x.locals[name] = t
 		}
 	case "call_expression":
-		fn := v.ChildByFieldName("function")
+		fn := gofld(v, "function")
 		if fn != nil && x.f.Text(fn) == "new" {
-			if args := v.ChildByFieldName("arguments"); args != nil && args.NamedChildCount() > 0 {
+			if args := gofld(v, "arguments"); args != nil && args.NamedChildCount() > 0 {
 				x.locals[name] = goTypeName(x.f, args.NamedChild(0))
 			}
 		} else if c := selectorChain(x.f, fn); c != "" {
@@ -577,11 +613,11 @@ func (x *goExtractor) assign(n *sitter.Node) {
 }
 
 func (x *goExtractor) call(n *sitter.Node, from int32) {
-	fn := n.ChildByFieldName("function")
-	for fn != nil && (fn.Kind() == "index_expression" || fn.Kind() == "generic_type" || fn.Kind() == "parenthesized_expression") {
-		if o := fn.ChildByFieldName("operand"); o != nil {
+	fn := gofld(n, "function")
+	for fn != nil && (gokind(fn) == "index_expression" || gokind(fn) == "generic_type" || gokind(fn) == "parenthesized_expression") {
+		if o := gofld(fn, "operand"); o != nil {
 			fn = o
-		} else if t := fn.ChildByFieldName("type"); t != nil {
+		} else if t := gofld(fn, "type"); t != nil {
 			fn = t
 		} else if fn.NamedChildCount() > 0 {
 			fn = fn.NamedChild(0)
@@ -592,7 +628,7 @@ func (x *goExtractor) call(n *sitter.Node, from int32) {
 	if fn == nil {
 		return
 	}
-	switch fn.Kind() {
+	switch gokind(fn) {
 	case "identifier":
 		name := x.f.Text(fn)
 		if goBuiltinFunc[name] {
@@ -600,8 +636,8 @@ func (x *goExtractor) call(n *sitter.Node, from int32) {
 		}
 		x.r.Refs = append(x.r.Refs, Ref{From: from, Kind: RefCall, Name: name, Line: Line(n)})
 	case "selector_expression":
-		name := x.f.Text(fn.ChildByFieldName("field"))
-		qual := selectorChain(x.f, fn.ChildByFieldName("operand"))
+		name := x.f.Text(gofld(fn, "field"))
+		qual := selectorChain(x.f, gofld(fn, "operand"))
 		ref := Ref{From: from, Kind: RefCall, Name: name, Qual: qual, Line: Line(n)}
 		if qual != "" && x.locals != nil {
 			first, _, _ := strings.Cut(qual, ".")
@@ -619,15 +655,15 @@ func selectorChain(f *File, n *sitter.Node) string {
 	if n == nil {
 		return ""
 	}
-	switch n.Kind() {
+	switch gokind(n) {
 	case "identifier", "field_identifier", "package_identifier", "type_identifier":
 		return f.Text(n)
 	case "selector_expression":
-		left := selectorChain(f, n.ChildByFieldName("operand"))
+		left := selectorChain(f, gofld(n, "operand"))
 		if left == "" {
 			return ""
 		}
-		return left + "." + f.Text(n.ChildByFieldName("field"))
+		return left + "." + f.Text(gofld(n, "field"))
 	case "parenthesized_expression", "unary_expression":
 		if n.NamedChildCount() > 0 {
 			return selectorChain(f, n.NamedChild(n.NamedChildCount()-1))
