@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
@@ -16,6 +17,7 @@ const (
 	substringUntil = 5
 	substringCap   = 20
 	bm25Cap        = 30
+	exactCap       = 64 // symbols kept per keyword by the exact tier
 )
 
 // matchSet collects ranked unique node ids for one channel.
@@ -62,6 +64,13 @@ func (e *Engine) exact(ws *workspace, kw string, tests bool) []uint32 {
 		qual, kw = kw[:i], kw[i+1:]
 	}
 	ws.ids = e.s.LookupName(kw, ws.ids[:0])
+	defer func() {
+		// A very common name (Reader, get) matches hundreds of symbols:
+		// keep the best of them.
+		if len(ws.ids) > exactCap {
+			ws.ids = ws.ids[:exactCap]
+		}
+	}()
 	if qual != "" {
 		suffix := "." + qual + "." + kw
 		kept := ws.ids[:0]
@@ -204,12 +213,31 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 // of a symbol's qualified name (after a separator or at a case change), by
 // a case-insensitive search that does not allocate.
 func (e *Engine) coverage(ws *workspace, id uint32, words map[string]bool) int {
+	if ws != nil && ws.covStamp[id] == ws.epoch {
+		return int(ws.cov[id])
+	}
 	q := e.s.QName(id)
 	n := 0
-	for w := range words {
-		if hasPart(q, w) {
-			n++
+	if ws != nil {
+		// Lower-case once, then let bytes.Index find candidates.
+		ws.lower = ws.lower[:0]
+		for i := 0; i < len(q); i++ {
+			ws.lower = append(ws.lower, lowerByte(q[i]))
 		}
+		for w := range words {
+			if hasPartLower(q, ws.lower, w) {
+				n++
+			}
+		}
+	} else {
+		for w := range words {
+			if hasPart(q, w) {
+				n++
+			}
+		}
+	}
+	if ws != nil {
+		ws.covStamp[id], ws.cov[id] = ws.epoch, uint8(min(n, 255))
 	}
 	return n
 }
@@ -236,6 +264,28 @@ func hasPart(s, w string) bool {
 		if j == len(w) {
 			return true
 		}
+	}
+	return false
+}
+
+// hasPartLower is hasPart with the lower-cased s given: occurrences are
+// found by bytes.Index and checked for a part boundary in s.
+func hasPartLower(s string, lower []byte, w string) bool {
+	from := 0
+	for from+len(w) <= len(lower) {
+		j := bytes.Index(lower[from:], []byte(w))
+		if j < 0 {
+			return false
+		}
+		i := from + j
+		if i == 0 {
+			return true
+		}
+		p, c := s[i-1], s[i]
+		if !isLetter(p) || p >= 'a' && p <= 'z' && c >= 'A' && c <= 'Z' {
+			return true
+		}
+		from = i + 1
 	}
 	return false
 }

@@ -127,6 +127,10 @@ type workspace struct {
 	epoch uint32
 	cand  []candidate
 	slot  []int32
+	// coverage cache, epoch-stamped over node ids
+	covStamp []uint32
+	cov      []uint8
+	lower    []byte
 }
 
 func (e *Engine) newWorkspace() *workspace {
@@ -137,6 +141,8 @@ func (e *Engine) newWorkspace() *workspace {
 		partIt:   e.s.NewPartIter(),
 		stamp:    make([]uint32, e.n),
 		slot:     make([]int32, e.n),
+		covStamp: make([]uint32, e.n),
+		cov:      make([]uint8, e.n),
 	}
 }
 
@@ -183,6 +189,7 @@ func (ws *workspace) reset() {
 	if ws.epoch == 0 {
 		for i := range ws.stamp {
 			ws.stamp[i] = 0
+			ws.covStamp[i] = 0
 		}
 		ws.epoch = 1
 	}

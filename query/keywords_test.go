@@ -162,5 +162,8 @@ func TestHasPart(t *testing.T) {
 		if got := hasPart(c.s, c.w); got != c.want {
 			t.Errorf("hasPart(%q, %q) = %v", c.s, c.w, got)
 		}
+		if got := hasPartLower(c.s, []byte(strings.ToLower(c.s)), c.w); got != c.want {
+			t.Errorf("hasPartLower(%q, %q) = %v", c.s, c.w, got)
+		}
 	}
 }

@@ -32,7 +32,8 @@ type WriteOptions struct {
 	// returns ErrNoBM25.
 	NoBM25 bool
 	// ColdBlock is how many nodes' signatures and docs are compressed
-	// together: 64 when zero, at most 256. A block also closes early once
+	// together: 16 when zero (smaller blocks decode faster for the few results a
+	// query prints; 64 would save 3% of the file), at most 256. A block also closes early once
 	// it holds 256 KiB of text.
 	ColdBlock int
 }
@@ -222,7 +223,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		o.BM25 = bm25.DefaultParams()
 	}
 	if o.ColdBlock == 0 {
-		o.ColdBlock = 64
+		o.ColdBlock = 16
 	}
 	if o.ColdBlock < 1 || o.ColdBlock > 1<<coldSlotBits {
 		return nil, fmt.Errorf("cold block size %d outside [1,256]", o.ColdBlock)
