@@ -490,6 +490,11 @@ type tuning struct {
 	Cover, Cohesion                float64
 	HitsSeed, HitsHub, HitsPenalty float64
 	TestPenalty                    float64
+	// ValuePenalty multiplies the score of fields, variables and
+	// constants: tasks need types and callables far more often (on the
+	// dev tasks 7% of returned fields and constants were relevant, 24% of
+	// methods, 30% of classes).
+	ValuePenalty float64
 	// Fusion weights of the seed channels.
 	Tiered, BM25, Equiv, Path, Alias, Vector float64
 	// Focus promotes the package holding most of the fused evidence to
@@ -502,7 +507,7 @@ type tuning struct {
 
 var tune = loadTuning(tuning{
 	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7, Cohesion: 0,
-	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3,
+	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6,
 	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1,
 })
 
@@ -540,6 +545,8 @@ func loadTuning(t tuning) tuning {
 			t.HitsPenalty = x
 		case "testpenalty":
 			t.TestPenalty = x
+		case "valuepenalty":
+			t.ValuePenalty = x
 		case "tiered":
 			t.Tiered = x
 		case "bm25":
@@ -630,6 +637,10 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		}
 		s := p.Blast*tune.Blast + p.Confidence*tune.Confidence + p.Recency*tune.Recency +
 			p.Distance*tune.Distance + p.Match*tune.Match + p.Cover*tune.Cover + p.Cohesion*tune.Cohesion + p.AuthorityAdj
+		switch e.s.Kind(cd.id) {
+		case snapshot.KindField, snapshot.KindVariable, snapshot.KindConstant:
+			s *= tune.ValuePenalty
+		}
 		p.TestPenalty = 1
 		if e.s.Flags(cd.id)&snapshot.FlagTest != 0 && !kw.Tests {
 			p.TestPenalty = tune.TestPenalty
