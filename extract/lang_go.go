@@ -190,7 +190,7 @@ func PrecedingComments(f *File, n *sitter.Node, marker string) string {
 	var parts []string
 	line := Line(n)
 	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
-		if gokind(p) != "comment" && gokind(p) != "line_comment" && gokind(p) != "block_comment" {
+		if p.Kind() != "comment" && p.Kind() != "line_comment" && p.Kind() != "block_comment" {
 			break
 		}
 		if EndLine(p)+1 < line {
