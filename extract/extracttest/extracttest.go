@@ -3,7 +3,9 @@
 package extracttest
 
 import (
+	"context"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -127,4 +129,54 @@ func (b *Built) EdgesFrom(from string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Corpus builds the repository named by the environment variable env
+// (skipping the test when it is unset or missing) with extract.Build, the
+// way `knowing build` does, logs what was found (files, symbols, edges by
+// type, nodes by kind, time) and returns it for assertions.
+func Corpus(t *testing.T, env string) *Built {
+	t.Helper()
+	root := os.Getenv(env)
+	if root == "" {
+		t.Skipf("%s not set", env)
+	}
+	if _, err := os.Stat(root); err != nil {
+		t.Skip(err)
+	}
+	g, st, err := extract.Build(context.Background(), extract.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("files %d, symbols %d, nodes %d, edges %d, parse errors %d, %v",
+		st.Files, st.Symbols, st.Nodes, st.Edges, st.ParseErrors, st.Elapsed)
+	byType := map[snapshot.EdgeType]int{}
+	for _, e := range g.Edges {
+		byType[e.Type]++
+	}
+	byKind := map[snapshot.Kind]int{}
+	for _, n := range g.Nodes {
+		byKind[n.Kind]++
+	}
+	for et := snapshot.EdgeType(0); int(et) < snapshot.NumEdgeTypes; et++ {
+		if byType[et] > 0 {
+			t.Logf("  %-12s %d", et, byType[et])
+		}
+	}
+	t.Logf("nodes by kind: %v", byKind)
+	return &Built{t: t, G: g}
+}
+
+// ExpectNodes asserts that each qualified name names a node, and logs its
+// kind and how many nodes share the name.
+func (b *Built) ExpectNodes(qnames ...string) {
+	b.t.Helper()
+	for _, q := range qnames {
+		ids := b.IDs(q)
+		if len(ids) == 0 {
+			b.t.Errorf("missing %s; nodes with that name: %v", q, b.similar(q))
+			continue
+		}
+		b.t.Logf("found %-50s %s ×%d", q, b.G.Nodes[ids[0]].Kind, len(ids))
+	}
 }
