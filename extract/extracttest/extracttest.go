@@ -180,3 +180,6 @@ func (b *Built) ExpectNodes(qnames ...string) {
 		b.t.Logf("found %-50s %s ×%d", q, b.G.Nodes[ids[0]].Kind, len(ids))
 	}
 }
+
+// SetT attaches a test to a Built made from a graph directly.
+func (b *Built) SetT(t *testing.T) { b.t = t }
