@@ -500,6 +500,12 @@ type tuning struct {
 	// Focus promotes the package holding most of the fused evidence to
 	// the front of the seeds (1) or not (0).
 	Focus float64
+	// ParentBoost adds this share of a member's container's score (the
+	// container ranked as a candidate), normalised by the best score.
+	ParentBoost float64
+	// WeakEquiv is how many symbols a weakly matched concept (one
+	// single-word phrase) may contribute per target name (strong: 3).
+	WeakEquiv float64
 	// CommonDF drops a one-word keyword found in more than this share of
 	// the documents (the project's own name, a package prefix).
 	CommonDF float64
@@ -508,7 +514,7 @@ type tuning struct {
 var tune = loadTuning(tuning{
 	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7, Cohesion: 0,
 	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6,
-	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1,
+	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1,
 })
 
 func loadTuning(t tuning) tuning {
@@ -563,6 +569,10 @@ func loadTuning(t tuning) tuning {
 			t.CommonDF = x
 		case "focus":
 			t.Focus = x
+		case "weakequiv":
+			t.WeakEquiv = x
+		case "parentboost":
+			t.ParentBoost = x
 		}
 	}
 	return t
@@ -656,7 +666,42 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		}
 		return out[a].id < out[b].id
 	})
+	if tune.ParentBoost > 0 {
+		e.boostMembers(ws, out)
+	}
 	return out
+}
+
+// boostMembers adds to each member a share of its container's score, when
+// the container is itself a candidate, then re-sorts.
+func (e *Engine) boostMembers(ws *workspace, out []*candidate) {
+	if len(out) == 0 || out[0].score <= 0 {
+		return
+	}
+	best := out[0].score
+	add := make([]float64, len(out))
+	for i, cd := range out {
+		it := e.s.Neighbors(cd.id, snapshot.Out)
+		for it.Next() {
+			if it.Type() != snapshot.EdgeMemberOf {
+				continue
+			}
+			if p := ws.lookup(it.Node()); p != nil && p.score > 0 && e.s.Kind(it.Node()).IsType() {
+				add[i] = tune.ParentBoost * p.score / best
+			}
+			break
+		}
+	}
+	for i, cd := range out {
+		cd.score += add[i]
+		cd.parts.Final = cd.score
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		if out[a].score != out[b].score {
+			return out[a].score > out[b].score
+		}
+		return out[a].id < out[b].id
+	})
 }
 
 // inConfidence is the highest confidence of the edges into id.

@@ -192,6 +192,16 @@ func (e *Engine) equivChannel(ws *workspace, lower string, primary int) []uint32
 	tests := strings.Contains(lower, "test")
 	var m matchSet
 	for _, cm := range matches {
+		perTarget := 3
+		if !cm.strong {
+			// One single-word phrase ("build", "route") is weak evidence:
+			// the seed document gates concepts on two phrases or a
+			// multi-word one.
+			perTarget = int(tune.WeakEquiv)
+			if perTarget == 0 {
+				continue
+			}
+		}
 		for _, t := range cm.c.targets {
 			if len(t) <= 3 || genericTargets[strings.ToLower(t)] {
 				continue
@@ -200,7 +210,7 @@ func (e *Engine) equivChannel(ws *workspace, lower string, primary int) []uint32
 			e.prefer(ws.ids, tests)
 			taken := 0
 			for _, id := range ws.ids {
-				if len(m.ids) >= limit || taken >= 3 {
+				if len(m.ids) >= limit || taken >= perTarget {
 					break
 				}
 				if cm.c.lang != 0 && e.s.Lang(id) != cm.c.lang {
