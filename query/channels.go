@@ -360,6 +360,31 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 	for _, p := range kw.Paths {
 		addTerms(p, 1<<bm25.FieldPath|1<<bm25.FieldConcepts, 1)
 	}
+	if tune.Stem > 0 {
+		// Morphology without a word list: a long word's first letters,
+		// expanded through the term dictionary ("resolution" → resolve,
+		// resolver; "compilation" → compile, compiler), at low weight.
+		for _, c := range kw.Components {
+			if len(c) < 7 || strings.ContainsAny(c, "_.") {
+				continue
+			}
+			stem := c[:max(5, len(c)*6/10)]
+			ws.exp = e.ix.ExpandPrefix(stem[:5], ws.exp[:0], 24)
+			n := 0
+			for _, t := range ws.exp {
+				if n == 6 || t == c || len(t) > len(c)+6 || strings.ContainsAny(t, "_./") {
+					continue
+				}
+				key := t + string(rune('0'))
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				q = append(q, bm25.QueryTerm{Text: t, Boost: float32(tune.Stem)})
+				n++
+			}
+		}
+	}
 	if len(q) > 32 {
 		q = q[:32]
 	}

@@ -122,6 +122,7 @@ type workspace struct {
 	ids      []uint32
 	terms    []bm25.QueryTerm
 	toks     []string
+	exp      []string
 	// candidate bookkeeping, epoch-stamped over node ids
 	stamp []uint32
 	epoch uint32
@@ -503,6 +504,9 @@ type tuning struct {
 	// ParentBoost adds this share of a member's container's score (the
 	// container ranked as a candidate), normalised by the best score.
 	ParentBoost float64
+	// Stem is the boost of terms that share a long task word's first five
+	// letters (0: no expansion).
+	Stem float64
 	// WeakEquiv is how many symbols a weakly matched concept (one
 	// single-word phrase) may contribute per target name (strong: 3).
 	WeakEquiv float64
@@ -514,7 +518,7 @@ type tuning struct {
 var tune = loadTuning(tuning{
 	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7, Cohesion: 0,
 	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6,
-	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1,
+	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3,
 })
 
 func loadTuning(t tuning) tuning {
@@ -573,6 +577,8 @@ func loadTuning(t tuning) tuning {
 			t.WeakEquiv = x
 		case "parentboost":
 			t.ParentBoost = x
+		case "stem":
+			t.Stem = x
 		}
 	}
 	return t
