@@ -95,6 +95,18 @@ func (e *Engine) prefix(ws *workspace, kw string, limit int, tests bool) []uint3
 		kw = kw[i+1:]
 	}
 	ws.ids = ws.ids[:0]
+	if tune.StemTiered > 0 && len(kw) >= 7 && !strings.ContainsAny(kw, "_") {
+		// A long word's stem (resolution → resol(ve|ver)), unless the
+		// stem is so common in this codebase that it names too much.
+		stem, keys := kw[:5], 0
+		ws.nameIt.Reset(stem)
+		for keys <= int(tune.StemTiered) && ws.nameIt.Next() {
+			keys++
+		}
+		if keys <= int(tune.StemTiered) {
+			kw = stem
+		}
+	}
 	ws.nameIt.Reset(kw)
 	for ws.nameIt.Next() && len(ws.ids) < 4*limit {
 		if string(ws.nameIt.Key()) == kw {
