@@ -367,7 +367,12 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 		}
 	}
 	for _, c := range kw.Components {
-		addTerms(c, 0, 1)
+		boost := float32(1)
+		if tune.Late > 0 {
+			// Words far into a long task weigh less than its opening.
+			boost = float32(1 / (1 + tune.Late*float64(kw.Pos[c])/10))
+		}
+		addTerms(c, 0, boost)
 	}
 	for _, p := range kw.Paths {
 		addTerms(p, 1<<bm25.FieldPath|1<<bm25.FieldConcepts, 1)

@@ -510,6 +510,9 @@ type tuning struct {
 	// StemTiered: the tiered prefix tier uses a long word's first five
 	// letters when they start at most this many distinct names (0: never).
 	StemTiered float64
+	// Late decays a component's BM25 boost with its position in the
+	// task: 1/(1 + Late*pos/10).
+	Late float64
 	// WeakEquiv is how many symbols a weakly matched concept (one
 	// single-word phrase) may contribute per target name (strong: 3).
 	WeakEquiv float64
@@ -521,7 +524,7 @@ type tuning struct {
 var tune = loadTuning(tuning{
 	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7, Cohesion: 0,
 	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6,
-	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, StemTiered: 10,
+	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, StemTiered: 10, Late: 0.6,
 })
 
 func loadTuning(t tuning) tuning {
@@ -584,6 +587,8 @@ func loadTuning(t tuning) tuning {
 			t.Stem = x
 		case "stemtiered":
 			t.StemTiered = x
+		case "late":
+			t.Late = x
 		}
 	}
 	return t

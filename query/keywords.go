@@ -23,6 +23,9 @@ type Keywords struct {
 	Paths []string
 	// Tests is true when the task is about tests.
 	Tests bool
+	// Pos is the index among the task's content words where each
+	// component first appears: tasks usually name their subject first.
+	Pos map[string]int
 }
 
 // Primary is Exact followed by Compounds.
@@ -647,6 +650,10 @@ func (b *kwBuilder) finish() Keywords {
 		return b.order[a] < b.order[c]
 	})
 	k.Components = capList(parts, maxComponents)
+	k.Pos = make(map[string]int, len(k.Components))
+	for _, c := range k.Components {
+		k.Pos[c] = b.order[c]
+	}
 	return k
 }
 
