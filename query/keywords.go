@@ -17,7 +17,7 @@ type Keywords struct {
 	Compounds []string
 	// Components are single words: parts of identifiers, prose nouns,
 	// abbreviation expansions. The priority noun after an action verb
-	// comes first, then longer (more specific) words.
+	// comes first, then the words in the order the task uses them.
 	Components []string
 	// Paths are file paths or folder names the text mentions.
 	Paths []string
@@ -626,8 +626,9 @@ func (b *kwBuilder) finish() Keywords {
 	// were added first. Keep the first ones.
 	k.Compounds = capList(b.comp, maxCompounds)
 	k.Paths = capList(b.paths, maxPaths)
-	// Components: priority nouns, then by frequency, then longer first,
-	// then first appearance.
+	// Components: priority nouns, then in order of first appearance (a
+	// task names its subject first; measured better than by frequency
+	// and length).
 	prio := map[string]bool{}
 	for _, p := range b.priority {
 		prio[p] = true
@@ -640,12 +641,6 @@ func (b *kwBuilder) finish() Keywords {
 		}
 		if b.expanded[a] != b.expanded[c] {
 			return !b.expanded[a]
-		}
-		if b.freq[a] != b.freq[c] && (b.freq[a] > 1 || b.freq[c] > 1) {
-			return b.freq[a] > b.freq[c]
-		}
-		if len(a) != len(c) {
-			return len(a) > len(c)
 		}
 		return b.order[a] < b.order[c]
 	})
