@@ -113,6 +113,18 @@ func TestErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
 		}
 	}
+	// A snapshot of another format version is refused with the fix.
+	good := filepath.Join(dir, "good.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", "../../testdata/go", good); code != 0 {
+		t.Fatal(errs)
+	}
+	b, _ := os.ReadFile(good)
+	b[8] = 99 // the little-endian format version follows the 8-byte magic
+	future := filepath.Join(dir, "future.snap")
+	os.WriteFile(future, b, 0o644)
+	if code, _, errs := knowing(t, "", "query", future, "task"); code != 1 || !strings.Contains(errs, "rebuild") {
+		t.Errorf("future version: %d %q", code, errs)
+	}
 	// A corrupt snapshot is a clear error, not a panic.
 	bad := filepath.Join(dir, "bad.snap")
 	os.WriteFile(bad, []byte("not a snapshot at all, just some bytes"), 0o644)
