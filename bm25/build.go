@@ -190,6 +190,10 @@ func (b *Builder) Finish() (*Encoded, error) {
 
 // encodeTerm writes the term record of postings ps (sorted by document, then
 // field) to w, or packs it into the FST value, and returns the value.
+// combinedMinDF is the document frequency from which a term that occurs
+// in several fields also gets a combined all-fields list.
+const combinedMinDF = 32
+
 func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 	var mask uint8
 	df := 0
@@ -235,7 +239,11 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 	}
 
 	flags := mask
-	multi := bits.OnesCount8(mask) > 1
+	// A combined list pays for itself on common terms, whose per-field
+	// lists a default query would otherwise read one by one; a rare
+	// term's few per-field postings are cheap to read, and its combined
+	// list would only add bytes.
+	multi := bits.OnesCount8(mask) > 1 && df >= combinedMinDF
 	if multi {
 		flags |= recCombined
 	}

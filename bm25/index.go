@@ -200,7 +200,9 @@ func (ix *Index) verifyTerm(v uint64) error {
 	mask := flags & recMaskBits
 	single := flags&recSingleton != 0
 	combined := flags&recCombined != 0
-	if mask == 0 || single && combined || !single && combined != (popcount(mask) > 1) {
+	// A combined list needs several fields; a multi-field term below
+	// combinedMinDF documents may go without one.
+	if mask == 0 || single && combined || combined && popcount(mask) < 2 {
 		return corruptf("bad record flags %#x", flags)
 	}
 	pos := 1
@@ -257,7 +259,9 @@ func (ix *Index) verifyTerm(v uint64) error {
 			}
 		}
 		if !combined {
-			if uint64(len(docs)) != df {
+			// One field's list holds the term's documents; several
+			// fields' lists each hold some of them.
+			if n := uint64(len(docs)); n > df || popcount(mask) == 1 && n != df {
 				return corruptf("document frequency %d, list has %d", df, len(docs))
 			}
 			continue

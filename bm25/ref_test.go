@@ -147,7 +147,7 @@ func (r *refIndex) quantize(t string, rt *refTerm) {
 			rt.field[i][f] = v
 		}
 	}
-	if bits.OnesCount8(rt.fields) > 1 {
+	if bits.OnesCount8(rt.fields) > 1 && len(rt.docs) >= combinedMinDF {
 		vals := map[int]float64{}
 		for _, i := range rt.docs {
 			for f := 0; f < NumFields; f++ {
