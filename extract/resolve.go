@@ -3,6 +3,7 @@ package extract
 import (
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -316,11 +317,22 @@ func (r *resolver) keep(ids []uint32, fl filter) []uint32 {
 	if fl == anyKind {
 		return ids
 	}
-	var out []uint32
-	for _, id := range ids {
+	pass := func(id uint32) bool {
 		n := &r.g.Nodes[id]
 		k := n.Kind
-		if k.IsType() || (fl == callables && (k.IsCallable() || k == snapshot.KindField && fieldsCallable(n.Lang))) {
+		return k.IsType() || (fl == callables && (k.IsCallable() || k == snapshot.KindField && fieldsCallable(n.Lang)))
+	}
+	// Most lists pass whole: return them without a copy.
+	i := 0
+	for i < len(ids) && pass(ids[i]) {
+		i++
+	}
+	if i == len(ids) {
+		return ids
+	}
+	out := append([]uint32(nil), ids[:i]...)
+	for _, id := range ids[i+1:] {
+		if pass(id) {
 			out = append(out, id)
 		}
 	}
@@ -352,15 +364,15 @@ func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 	if _, dup := r.dupTypes[t]; !dup && len(r.bases[t]) == 0 {
 		return r.keep(r.members[memberKey{t, name}], fl)
 	}
-	seen := map[uint32]bool{}
+	var seen []uint32 // few types: a slice beats a map
 	level := r.sameType(t)
 	for hop := 0; hop <= maxBaseHops && len(level) > 0; hop++ {
 		var found, next []uint32
 		for _, x := range level {
-			if seen[x] {
+			if slices.Contains(seen, x) {
 				continue
 			}
-			seen[x] = true
+			seen = append(seen, x)
 			found = append(found, r.keep(r.members[memberKey{x, name}], fl)...)
 			for _, b := range r.bases[x] {
 				next = append(next, r.sameType(b)...)
