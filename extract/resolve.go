@@ -35,6 +35,7 @@ type resolver struct {
 	pkgNode   map[string]uint32
 	qname     map[string][]uint32            // qualified name → nodes
 	members   map[memberKey][]uint32         // type node + member name → nodes
+	byType    map[uint32][]memberEntry       // type node → its members, for lookups by name
 	scopeTop  map[string]map[string][]uint32 // scope → top-level name → nodes
 	pkgTop    map[string]map[string][]uint32 // package → top-level name → nodes
 	byName    map[string][]uint32            // every symbol by name
@@ -43,6 +44,11 @@ type resolver struct {
 	edgeIndex map[edgeKey]int
 	dupTypes  map[uint32][]uint32 // types declared more than once under one qualified name
 	membersOf map[uint32][]uint32
+}
+
+type memberEntry struct {
+	name string
+	ids  []uint32
 }
 
 type memberKey struct {
@@ -277,6 +283,7 @@ func (r *resolver) index() {
 		if parent.Kind.IsType() {
 			k := memberKey{e.From, r.g.Nodes[e.To].Name}
 			r.members[k] = append(r.members[k], e.To)
+			r.memberAdded(e.From, k.name, e.To)
 		}
 	}
 	for fi, f := range r.files {
@@ -344,6 +351,32 @@ func fieldsCallable(l snapshot.Lang) bool {
 	return lang != nil && lang.FieldsCallable
 }
 
+// memberAdded records member id of type t under name in byType.
+func (r *resolver) memberAdded(t uint32, name string, id uint32) {
+	if r.byType == nil {
+		r.byType = map[uint32][]memberEntry{}
+	}
+	list := r.byType[t]
+	for i := range list {
+		if list[i].name == name {
+			list[i].ids = append(list[i].ids, id)
+			return
+		}
+	}
+	r.byType[t] = append(list, memberEntry{name: name, ids: []uint32{id}})
+}
+
+// membersNamed is r.members[memberKey{t, name}] without hashing the name:
+// a type has few members, and a scan of them is cheaper.
+func (r *resolver) membersNamed(t uint32, name string) []uint32 {
+	for _, m := range r.byType[t] {
+		if m.name == name {
+			return m.ids
+		}
+	}
+	return nil
+}
+
 // sameType returns every type node declared under t's qualified name: a
 // class reopened in several files (Ruby), a partial class (C#), impl
 // blocks in several modules (Rust) are one type.
@@ -362,7 +395,7 @@ func (r *resolver) lookupScope(scope, name string, fl filter) []uint32 {
 // bases (nearest first).
 func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 	if _, dup := r.dupTypes[t]; !dup && len(r.bases[t]) == 0 {
-		return r.keep(r.members[memberKey{t, name}], fl)
+		return r.keep(r.membersNamed(t, name), fl)
 	}
 	var seen []uint32 // few types: a slice beats a map
 	level := r.sameType(t)
@@ -373,7 +406,7 @@ func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 				continue
 			}
 			seen = append(seen, x)
-			found = append(found, r.keep(r.members[memberKey{x, name}], fl)...)
+			found = append(found, r.keep(r.membersNamed(x, name), fl)...)
 			for _, b := range r.bases[x] {
 				next = append(next, r.sameType(b)...)
 			}
