@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/knowing-dev/knowing/extract"
@@ -134,7 +135,9 @@ func (b *Built) EdgesFrom(from string) []string {
 // Corpus builds the repository named by the environment variable env
 // (skipping the test when it is unset or missing) with extract.Build, the
 // way `knowing build` does, logs what was found (files, symbols, edges by
-// type, nodes by kind, time) and returns it for assertions.
+// type, nodes by kind, calls by how they resolved, time), checks the
+// qualified names listed in $KNOWING_EXPECT, and returns it for
+// assertions.
 func Corpus(t *testing.T, env string) *Built {
 	t.Helper()
 	root := os.Getenv(env)
@@ -164,7 +167,24 @@ func Corpus(t *testing.T, env string) *Built {
 		}
 	}
 	t.Logf("nodes by kind: %v", byKind)
-	return &Built{t: t, G: g}
+	conf := map[string]int{}
+	for _, e := range g.Edges {
+		if e.Type != snapshot.EdgeCalls {
+			continue
+		}
+		switch {
+		case e.Confidence >= 0.9:
+			conf["scope"]++
+		case e.Confidence >= 0.8:
+			conf["typed"]++
+		default:
+			conf["unique name"]++
+		}
+	}
+	t.Logf("calls by how they resolved: %v", conf)
+	b := &Built{t: t, G: g}
+	b.ExpectNodes(strings.Fields(os.Getenv("KNOWING_EXPECT"))...)
+	return b
 }
 
 // ExpectNodes asserts that each qualified name names a node, and logs its
