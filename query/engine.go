@@ -162,7 +162,7 @@ type candidate struct {
 
 // scoreParts is the breakdown of a final score.
 type scoreParts struct {
-	Blast, Confidence, Recency, Distance, Match, Cover, Cohesion, AuthorityAdj, TestPenalty, Final float64
+	Blast, Confidence, Recency, Distance, Match, Cover, AuthorityAdj, TestPenalty, Final float64
 }
 
 const (
@@ -487,8 +487,8 @@ func (e *Engine) interfaceSeeds(ws *workspace) {
 type tuning struct {
 	Blast, Confidence, Recency, Distance, Match float64
 	// Cover weighs the share of the task's words found in a candidate's
-	// qualified name; Cohesion the fused evidence of its file.
-	Cover, Cohesion                float64
+	// qualified name.
+	Cover                          float64
 	HitsSeed, HitsHub, HitsPenalty float64
 	TestPenalty                    float64
 	// ValuePenalty multiplies the score of fields, variables and
@@ -522,7 +522,7 @@ type tuning struct {
 }
 
 var tune = loadTuning(tuning{
-	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7, Cohesion: 0,
+	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7,
 	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6,
 	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, StemTiered: 10, Late: 0.6,
 })
@@ -551,8 +551,6 @@ func loadTuning(t tuning) tuning {
 			t.Match = x
 		case "cover":
 			t.Cover = x
-		case "cohesion":
-			t.Cohesion = x
 		case "hitsseed":
 			t.HitsSeed = x
 		case "hitshub":
@@ -612,17 +610,6 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 	for _, c := range kw.Components {
 		words[c] = true
 	}
-	fileEvidence := map[int32]float64{}
-	maxFile := 0.0
-	if tune.Cohesion != 0 {
-		for i := range ws.cand {
-			if f := ws.cand[i].fused; f > 0 {
-				fi := e.s.FileIndex(ws.cand[i].id)
-				fileEvidence[fi] += f
-				maxFile = max(maxFile, fileEvidence[fi])
-			}
-		}
-	}
 	var out []*candidate
 	for i := range ws.cand {
 		cd := &ws.cand[i]
@@ -642,9 +629,6 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		if tune.Cover != 0 && len(words) > 0 {
 			p.Cover = float64(e.coverage(ws, cd.id, words)) / float64(min(len(words), 4))
 		}
-		if maxFile > 0 {
-			p.Cohesion = fileEvidence[e.s.FileIndex(cd.id)] / maxFile
-		}
 		p.Confidence = e.inConfidence(cd.id)
 		p.Recency = recencyNeutral
 		if cd.seed {
@@ -662,7 +646,7 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 			p.AuthorityAdj += float64(cd.hub) * tune.HitsHub
 		}
 		s := p.Blast*tune.Blast + p.Confidence*tune.Confidence + p.Recency*tune.Recency +
-			p.Distance*tune.Distance + p.Match*tune.Match + p.Cover*tune.Cover + p.Cohesion*tune.Cohesion + p.AuthorityAdj
+			p.Distance*tune.Distance + p.Match*tune.Match + p.Cover*tune.Cover + p.AuthorityAdj
 		switch e.s.Kind(cd.id) {
 		case snapshot.KindField, snapshot.KindVariable, snapshot.KindConstant:
 			s *= tune.ValuePenalty
