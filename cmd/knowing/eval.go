@@ -39,6 +39,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	floor := fs.String("floor", "", "fail below the minimums in this floor `file`")
 	verify := fs.Bool("verify", false, "check ground-truth symbols exist; run no queries")
 	quiet := fs.Bool("quiet", false, "print only the summary tables")
+	vector := fs.Bool("vector", false, "queries use the hashed-vector channel too")
 	baseline := fs.String("baseline", "", "rank with a `baseline` instead of the engine: grep (task words in qualified names)")
 	pos, err := parse(fs, args, evalHelp, stderr)
 	if err != nil {
@@ -101,7 +102,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			items, err = e.GrepBaseline(ctx, f.Description, eval.K)
 		} else {
 			var res *query.Result
-			res, err = e.Query(ctx, f.Description, query.Options{Limit: eval.K})
+			res, err = e.Query(ctx, f.Description, query.Options{Limit: eval.K, Vector: *vector})
 			if res != nil {
 				items = res.Results
 			}

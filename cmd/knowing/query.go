@@ -68,6 +68,7 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	budget := fs.Int("budget", 50000, "token budget the results are packed into")
 	asJSON := fs.Bool("json", false, "JSON output (same as --format json)")
 	format := fs.String("format", "text", "output `format`: text, json or markdown")
+	vector := fs.Bool("vector", false, "add the hashed character-trigram vector channel (off by default: measured neutral)")
 	pos, err := parse(fs, args, queryHelp, stderr)
 	if err != nil {
 		return err
@@ -90,7 +91,7 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
-	res, err := e.Query(context.Background(), task, query.Options{Limit: *limit, Budget: *budget})
+	res, err := e.Query(context.Background(), task, query.Options{Limit: *limit, Budget: *budget, Vector: *vector})
 	if err != nil {
 		return err
 	}
