@@ -184,74 +184,6 @@ func (x *goExtractor) doc(n *sitter.Node) string {
 	return PrecedingComments(x.f, n, "//")
 }
 
-// PrecedingComments collects the contiguous comment siblings ending on the
-// line above n, stripping the given line-comment marker and block markers.
-func PrecedingComments(f *File, n *sitter.Node, marker string) string {
-	var parts []string
-	line := Line(n)
-	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
-		if p.Kind() != "comment" && p.Kind() != "line_comment" && p.Kind() != "block_comment" {
-			break
-		}
-		if EndLine(p)+1 < line {
-			break
-		}
-		line = Line(p)
-		parts = append(parts, CleanComment(f.Text(p), marker))
-		if len(parts) > 40 {
-			break
-		}
-	}
-	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
-		parts[i], parts[j] = parts[j], parts[i]
-	}
-	return strings.TrimSpace(strings.Join(parts, "\n"))
-}
-
-// CleanComment strips comment markers.
-func CleanComment(s, marker string) string {
-	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, "/*") {
-		s = strings.TrimSuffix(strings.TrimPrefix(s, "/*"), "*/")
-		var out []string
-		for _, l := range strings.Split(s, "\n") {
-			out = append(out, strings.TrimPrefix(strings.TrimSpace(l), "*"))
-		}
-		return strings.TrimSpace(strings.Join(out, "\n"))
-	}
-	for _, m := range []string{marker, "///", "//!", "//", "#"} {
-		if m != "" && strings.HasPrefix(s, m) {
-			return strings.TrimSpace(strings.TrimPrefix(s, m))
-		}
-	}
-	return s
-}
-
-// Signature is the text of n up to its body, on one line, capped.
-func Signature(f *File, n *sitter.Node, body *sitter.Node) string {
-	end := n.EndByte()
-	if body != nil {
-		end = body.StartByte()
-	}
-	s := n.StartByte()
-	if end > uint(len(f.Src)) || s > end {
-		return ""
-	}
-	sig := strings.Join(strings.Fields(string(f.Src[s:end])), " ")
-	if len(sig) > 240 {
-		sig = sig[:240] + "…"
-	}
-	return sig
-}
-
-// ExportedFlag is FlagExported for names starting with an upper-case letter.
-func ExportedFlag(name string) snapshot.Flags {
-	if name != "" && name[0] >= 'A' && name[0] <= 'Z' {
-		return snapshot.FlagExported
-	}
-	return 0
-}
-
 func (x *goExtractor) add(s Symbol) int32 {
 	x.r.Symbols = append(x.r.Symbols, s)
 	return int32(len(x.r.Symbols) - 1)
@@ -536,18 +468,6 @@ func (x *goExtractor) valueDecl(n *sitter.Node, parent int32) {
 	for i := uint(0); i < n.NamedChildCount(); i++ {
 		visit(n.NamedChild(i))
 	}
-}
-
-// FirstLine is the first line of s, white space folded, capped.
-func FirstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }
 
 // body records calls, type uses and typed locals inside a function body.
