@@ -34,7 +34,6 @@ type resolver struct {
 
 	pkgNode   map[string]uint32
 	qname     map[string][]uint32            // qualified name → nodes
-	members   map[memberKey][]uint32         // type node + member name → nodes
 	byType    map[uint32][]memberEntry       // type node → its members, for lookups by name
 	scopeTop  map[string]map[string][]uint32 // scope → top-level name → nodes
 	pkgTop    map[string]map[string][]uint32 // package → top-level name → nodes
@@ -49,11 +48,6 @@ type resolver struct {
 type memberEntry struct {
 	name string
 	ids  []uint32
-}
-
-type memberKey struct {
-	typ  uint32
-	name string
 }
 
 type edgeKey struct {
@@ -71,7 +65,6 @@ func Resolve(results []*FileResult) *snapshot.Graph {
 		g:         &snapshot.Graph{},
 		pkgNode:   map[string]uint32{},
 		qname:     map[string][]uint32{},
-		members:   map[memberKey][]uint32{},
 		scopeTop:  map[string]map[string][]uint32{},
 		pkgTop:    map[string]map[string][]uint32{},
 		byName:    map[string][]uint32{},
@@ -281,9 +274,7 @@ func (r *resolver) index() {
 		}
 		parent := &r.g.Nodes[e.From]
 		if parent.Kind.IsType() {
-			k := memberKey{e.From, r.g.Nodes[e.To].Name}
-			r.members[k] = append(r.members[k], e.To)
-			r.memberAdded(e.From, k.name, e.To)
+			r.memberAdded(e.From, r.g.Nodes[e.To].Name, e.To)
 		}
 	}
 	for fi, f := range r.files {
@@ -366,7 +357,7 @@ func (r *resolver) memberAdded(t uint32, name string, id uint32) {
 	r.byType[t] = append(list, memberEntry{name: name, ids: []uint32{id}})
 }
 
-// membersNamed is r.members[memberKey{t, name}] without hashing the name:
+// membersNamed returns the members of type t named name, without hashing:
 // a type has few members, and a scan of them is cheaper.
 func (r *resolver) membersNamed(t uint32, name string) []uint32 {
 	for _, m := range r.byType[t] {
@@ -1011,8 +1002,10 @@ func (r *resolver) inheritance() {
 func (r *resolver) childMembers(t uint32) []uint32 {
 	if r.membersOf == nil {
 		r.membersOf = map[uint32][]uint32{}
-		for k, ids := range r.members {
-			r.membersOf[k.typ] = append(r.membersOf[k.typ], ids...)
+		for typ, list := range r.byType {
+			for _, m := range list {
+				r.membersOf[typ] = append(r.membersOf[typ], m.ids...)
+			}
 		}
 		for k := range r.membersOf {
 			ids := r.membersOf[k]
@@ -1169,7 +1162,7 @@ func (r *resolver) goTestSubject(fi int, name string) []uint32 {
 			continue
 		}
 		if two {
-			for _, m := range r.members[memberKey{id, member}] {
+			for _, m := range r.membersNamed(id, member) {
 				out = append(out, m)
 			}
 		} else {
