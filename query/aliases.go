@@ -13,10 +13,7 @@ import (
 // handleBlastRadius). It returns the matches whose neighbourhood shares at
 // least two task words the symbol's own name lacks, best first.
 func (e *Engine) aliasChannel(ws *workspace, kw *Keywords, tiered []uint32) []uint32 {
-	words := map[string]bool{}
-	for _, c := range kw.Components {
-		words[c] = true
-	}
+	words := kw.Pos
 	if len(words) < 2 {
 		return nil
 	}

@@ -16,10 +16,9 @@ func (e *Engine) GrepBaseline(ctx context.Context, task string, limit int) ([]It
 		return nil, ErrEmptyTask
 	}
 	kw := ExtractKeywords(task)
-	words := map[string]bool{}
-	for _, c := range kw.Components {
-		words[c] = true
-	}
+	ws := e.pool.Get().(*workspace)
+	defer e.pool.Put(ws)
+	ws.reset()
 	type scored struct {
 		id    uint32
 		count int
@@ -32,7 +31,7 @@ func (e *Engine) GrepBaseline(ctx context.Context, task string, limit int) ([]It
 		if !e.keep(uint32(id), kw.Tests) {
 			continue
 		}
-		if c := e.coverage(nil, uint32(id), words); c > 0 {
+		if c := e.coverage(ws, uint32(id), kw.Pos); c > 0 {
 			all = append(all, scored{uint32(id), c})
 		}
 	}

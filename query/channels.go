@@ -20,20 +20,22 @@ const (
 	exactCap       = 64 // symbols kept per keyword by the exact tier
 )
 
-// matchSet collects ranked unique node ids for one channel.
+// matchSet collects ranked unique node ids for one channel, using the
+// workspace's node set.
 type matchSet struct {
-	ids  []uint32
-	seen map[uint32]bool
+	ws  *workspace
+	ids []uint32
+}
+
+func newMatchSet(ws *workspace) matchSet {
+	ws.newSet()
+	return matchSet{ws: ws}
 }
 
 func (m *matchSet) add(id uint32) bool {
-	if m.seen == nil {
-		m.seen = map[uint32]bool{}
-	}
-	if m.seen[id] {
+	if !m.ws.addToSet(id) {
 		return false
 	}
-	m.seen[id] = true
 	m.ids = append(m.ids, id)
 	return true
 }
@@ -131,18 +133,14 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 		cover      int // distinct task words in the qualified name
 	}
 	var hits []hit
-	seen := map[uint32]bool{}
+	ws.newSet()
 	prefixAdded := 0
 	kwIndex := 0
-	words := map[string]bool{}
-	for _, c := range kw.Components {
-		words[c] = true
-	}
+	words := kw.Pos
 	add := func(id uint32, tier int) bool {
-		if seen[id] {
+		if !ws.addToSet(id) {
 			return false
 		}
-		seen[id] = true
 		h := hit{id: id, tier: tier, pref: e.kindPref(id, kw.Tests), kw: kwIndex, pos: len(hits)}
 		if tier >= 2 {
 			// A one-word match is weak evidence unless the symbol's
@@ -224,33 +222,23 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 // coverage counts the distinct task words that start an identifier part
 // of a symbol's qualified name (after a separator or at a case change), by
 // a case-insensitive search that does not allocate.
-func (e *Engine) coverage(ws *workspace, id uint32, words map[string]bool) int {
-	if ws != nil && ws.covStamp[id] == ws.epoch {
+func (e *Engine) coverage(ws *workspace, id uint32, words map[string]int) int {
+	if ws.covStamp[id] == ws.epoch {
 		return int(ws.cov[id])
 	}
 	q := e.s.QName(id)
+	// Lower-case once, then let bytes.Index find candidates.
+	ws.lower = ws.lower[:0]
+	for i := 0; i < len(q); i++ {
+		ws.lower = append(ws.lower, lowerByte(q[i]))
+	}
 	n := 0
-	if ws != nil {
-		// Lower-case once, then let bytes.Index find candidates.
-		ws.lower = ws.lower[:0]
-		for i := 0; i < len(q); i++ {
-			ws.lower = append(ws.lower, lowerByte(q[i]))
-		}
-		for w := range words {
-			if hasPartLower(q, ws.lower, w) {
-				n++
-			}
-		}
-	} else {
-		for w := range words {
-			if hasPart(q, w) {
-				n++
-			}
+	for w := range words {
+		if hasPartLower(q, ws.lower, w) {
+			n++
 		}
 	}
-	if ws != nil {
-		ws.covStamp[id], ws.cov[id] = ws.epoch, uint8(min(n, 255))
-	}
+	ws.covStamp[id], ws.cov[id] = ws.epoch, uint8(min(n, 255))
 	return n
 }
 
@@ -337,7 +325,8 @@ func (e *Engine) kindPref(id uint32, tests bool) int {
 // the path field.
 func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 	q := ws.terms[:0]
-	seen := map[string]bool{}
+	seen := ws.termSeen
+	clear(seen)
 	addTerms := func(text string, fields uint8, boost float32) {
 		ws.toks = bm25.AppendTokens(ws.toks[:0], text)
 		for _, t := range ws.toks {

@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -132,6 +133,30 @@ type workspace struct {
 	covStamp []uint32
 	cov      []uint8
 	lower    []byte
+	// a node set one channel at a time uses, epoch-stamped
+	setStamp []uint32
+	setEpoch uint32
+	// string-keyed scratch maps, cleared (not reallocated) per use
+	termSeen map[string]bool
+	pkgCount map[string]float64
+}
+
+// newSet empties the workspace's node set in O(1).
+func (ws *workspace) newSet() {
+	ws.setEpoch++
+	if ws.setEpoch == 0 {
+		clear(ws.setStamp)
+		ws.setEpoch = 1
+	}
+}
+
+// addToSet adds id to the node set and reports whether it was new.
+func (ws *workspace) addToSet(id uint32) bool {
+	if ws.setStamp[id] == ws.setEpoch {
+		return false
+	}
+	ws.setStamp[id] = ws.setEpoch
+	return true
 }
 
 func (e *Engine) newWorkspace() *workspace {
@@ -144,6 +169,9 @@ func (e *Engine) newWorkspace() *workspace {
 		slot:     make([]int32, e.n),
 		covStamp: make([]uint32, e.n),
 		cov:      make([]uint8, e.n),
+		setStamp: make([]uint32, e.n),
+		termSeen: map[string]bool{},
+		pkgCount: map[string]float64{},
 	}
 }
 
@@ -249,7 +277,7 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	lists := [numChannels][]uint32{}
 	lists[chTiered] = e.tiered(ws, &kw)
 	lists[chBM25] = e.bm25Channel(ws, &kw)
-	lists[chEquiv] = e.equivChannel(ws, lower, len(lists[chTiered])+len(lists[chBM25]))
+	lists[chEquiv] = e.equivChannel(ws, lower, kw.Tests, len(lists[chTiered])+len(lists[chBM25]))
 	lists[chPath] = e.pathChannel(ws, &kw)
 	lists[chAlias] = e.aliasChannel(ws, &kw, lists[chTiered])
 	if opt.Vector {
@@ -339,6 +367,11 @@ func (e *Engine) dropCommon(kw *Keywords) {
 	}
 	kw.Components = filter(kw.Components)
 	kw.Compounds = filter(kw.Compounds)
+	for w := range kw.Pos {
+		if !slices.Contains(kw.Components, w) {
+			delete(kw.Pos, w) // Pos stays the set of components
+		}
+	}
 }
 
 // keep reports nodes that may be results or seeds at all.
@@ -391,7 +424,8 @@ func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
 		maxSeeds = 20
 	}
 	// Focus: the package holding most of the top candidates goes first.
-	pkgCount := map[string]float64{}
+	pkgCount := ws.pkgCount
+	clear(pkgCount)
 	pkgOf := make([]string, len(order))
 	for i, ci := range order {
 		pkgOf[i] = e.packageKey(ws.cand[ci].id)
@@ -606,10 +640,6 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		maxP = max(maxP, ws.cand[i].walkP)
 		maxF = max(maxF, ws.cand[i].fused)
 	}
-	words := map[string]bool{}
-	for _, c := range kw.Components {
-		words[c] = true
-	}
 	var out []*candidate
 	for i := range ws.cand {
 		cd := &ws.cand[i]
@@ -626,8 +656,8 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		if maxF > 0 {
 			p.Match = cd.fused / maxF
 		}
-		if tune.Cover != 0 && len(words) > 0 {
-			p.Cover = float64(e.coverage(ws, cd.id, words)) / float64(min(len(words), 4))
+		if tune.Cover != 0 && len(kw.Pos) > 0 {
+			p.Cover = float64(e.coverage(ws, cd.id, kw.Pos)) / float64(min(len(kw.Pos), 4))
 		}
 		p.Confidence = e.inConfidence(cd.id)
 		p.Recency = recencyNeutral

@@ -176,7 +176,7 @@ func isWordByte(c byte) bool {
 // equivChannel resolves the targets of matched concepts to symbols. Its
 // size is capped at twice what the name and BM25 channels found, so on a
 // small graph it cannot flood the fusion.
-func (e *Engine) equivChannel(ws *workspace, lower string, primary int) []uint32 {
+func (e *Engine) equivChannel(ws *workspace, lower string, tests bool, primary int) []uint32 {
 	matches := matchConcepts(lower)
 	if len(matches) == 0 {
 		return nil
@@ -188,8 +188,7 @@ func (e *Engine) equivChannel(ws *workspace, lower string, primary int) []uint32
 	if limit > 40 {
 		limit = 40
 	}
-	tests := strings.Contains(lower, "test")
-	var m matchSet
+	m := newMatchSet(ws)
 	for _, cm := range matches {
 		perTarget := 3
 		if !cm.strong {
