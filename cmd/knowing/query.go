@@ -62,6 +62,24 @@ func readTask(arg string, stdin io.Reader) (string, error) {
 	return string(b), nil
 }
 
+// openTask reads the task argument ("-" for stdin) and opens the
+// snapshot's engine; the caller closes the snapshot.
+func openTask(snap, taskArg string, stdin io.Reader) (string, *snapshot.Snapshot, *query.Engine, error) {
+	task, err := readTask(taskArg, stdin)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	s, e, err := openEngine(snap)
+	return task, s, e, err
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
 func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
 	limit := fs.Int("limit", 20, "number of results")
@@ -82,11 +100,7 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *format != "text" && *format != "json" && *format != "markdown" {
 		return usagef("unknown format %q: use text, json or markdown", *format)
 	}
-	task, err := readTask(pos[1], stdin)
-	if err != nil {
-		return err
-	}
-	s, e, err := openEngine(pos[0])
+	task, s, e, err := openTask(pos[0], pos[1], stdin)
 	if err != nil {
 		return err
 	}
@@ -97,9 +111,7 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	switch *format {
 	case "json":
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(stdout, res)
 	case "markdown":
 		writeMarkdown(stdout, task, res)
 	default:
@@ -157,11 +169,7 @@ func cmdWhy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) != 3 {
 		return usagef(`want SNAP, "task" and SYMBOL (got %d arguments)`, len(pos))
 	}
-	task, err := readTask(pos[1], stdin)
-	if err != nil {
-		return err
-	}
-	s, e, err := openEngine(pos[0])
+	task, s, e, err := openTask(pos[0], pos[1], stdin)
 	if err != nil {
 		return err
 	}
@@ -171,9 +179,7 @@ func cmdWhy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(exps)
+		return writeJSON(stdout, exps)
 	}
 	for _, x := range exps {
 		fmt.Fprintf(stdout, "%s (%s) %s:%d\n", x.Symbol, x.Kind, x.File, x.Line)
@@ -260,9 +266,7 @@ func cmdInspect(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(stdout, r)
 	}
 	fmt.Fprintf(stdout, "%s: %s, checksums verified\n", r.Path, humanBytes(r.Bytes))
 	fmt.Fprintf(stdout, "repo %s", meta.RepoRoot)
