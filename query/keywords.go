@@ -68,6 +68,24 @@ support supports supported supporting feature features part parts`)
 var programWords = set(`func fn def var let const type types err nil null none true false
 return returns new self this`)
 
+// hookWords name when a lifecycle hook runs; they are stop words alone.
+var hookWords = set(`before after`)
+
+// shouted reports a word written in capitals (GET, POST, URL): the writer
+// means the identifier or constant, even when the word is a stop word in
+// prose.
+func shouted(s string) bool {
+	if len(s) < 3 {
+		return false
+	}
+	for _, r := range s {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
 // actionVerbs open a task; the noun after one is the task's focus.
 var actionVerbs = set(`add adds adding implement implements implementing build create creates creating
 make write writes fix fixes fixing update updates updating refactor refactors refactoring change changes
@@ -271,7 +289,7 @@ func (b *kwBuilder) add(list *[]string, w string, tag string) {
 
 func (b *kwBuilder) addPart(w string) {
 	lw := strings.ToLower(w)
-	if len(lw) < 2 || IsStopWord(lw) || isNumber(lw) {
+	if len(lw) < 2 || IsStopWord(lw) && !shouted(w) || isNumber(lw) {
 		return
 	}
 	b.freq[lw]++
@@ -431,7 +449,8 @@ func (b *kwBuilder) addPath(p string) {
 	b.add(&b.paths, p, "f")
 }
 
-var codeExt = set(`go py rb rs java cs js ts tsx jsx mjs cjs kt scala c h cc cpp hpp php swift erb yaml yml toml json md`)
+var codeExt = set(`go py rb rs java cs js ts tsx jsx mjs cjs kt scala c h cc cpp hpp php swift erb yaml yml toml json md
+lock txt cfg ini xml html htm css scss sh gradle properties gemspec sql proto`)
 
 // codePatterns picks tokens that are clearly code: calls with parens,
 // Class.method, dotted paths with underscores, a::b paths, file paths.
@@ -588,7 +607,15 @@ func (b *kwBuilder) words(toks []token) {
 				prevContent = ""
 				continue
 			}
-			if IsStopWord(lw) || isNumber(lw) || len(lw) < 2 {
+			if hookWords[lw] {
+				// "before filter", "after request": lifecycle hooks are
+				// named so in every framework (before_request,
+				// BeforeFilter, afterEach); the word joins a bigram but is
+				// no keyword on its own.
+				prevContent = lw
+				continue
+			}
+			if IsStopWord(lw) && !shouted(seg) || isNumber(lw) || len(lw) < 2 {
 				prevContent = ""
 				continue
 			}

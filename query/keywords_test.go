@@ -167,3 +167,32 @@ func TestHasPart(t *testing.T) {
 		}
 	}
 }
+
+func TestKeywordsHooksShoutingAndFileNames(t *testing.T) {
+	k := ExtractKeywords("Add a before filter that checks headers")
+	for _, c := range []string{"BeforeFilter", "before_filter"} {
+		if !slices.Contains(k.Compounds, c) {
+			t.Errorf("hook bigram %s missing from %v", c, k.Compounds)
+		}
+	}
+	if slices.Contains(k.Components, "before") {
+		t.Errorf("hook word kept alone: %v", k.Components)
+	}
+
+	k = ExtractKeywords("Add a new GET endpoint that returns JSON")
+	if !slices.Contains(k.Components, "get") {
+		t.Errorf("a word in capitals was dropped as a stop word: %v", k.Components)
+	}
+	k = ExtractKeywords("get the endpoint")
+	if slices.Contains(k.Components, "get") {
+		t.Errorf("a stop word in prose was kept: %v", k.Components)
+	}
+
+	k = ExtractKeywords("Fix a Cargo.lock merge conflict")
+	if !slices.Contains(k.Paths, "Cargo.lock") {
+		t.Errorf("file name not taken as a path: %v", k.Paths)
+	}
+	if slices.Contains(k.Compounds, "Cargo.lock") || slices.Contains(k.Compounds, "lock") {
+		t.Errorf("file name taken as Type.member: %v", k.Compounds)
+	}
+}
