@@ -196,3 +196,15 @@ func TestKeywordsHooksShoutingAndFileNames(t *testing.T) {
 		t.Errorf("file name taken as Type.member: %v", k.Compounds)
 	}
 }
+
+func TestKeywordsContractions(t *testing.T) {
+	k := ExtractKeywords("nested handlers don't propagate errors")
+	for _, c := range k.Compounds {
+		if strings.Contains(strings.ToLower(c), "don") {
+			t.Errorf("a contraction formed a compound: %v", k.Compounds)
+		}
+	}
+	if slices.Contains(k.Components, "don") {
+		t.Errorf("contraction kept: %v", k.Components)
+	}
+}
