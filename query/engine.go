@@ -528,7 +528,8 @@ type tuning struct {
 	// ValuePenalty multiplies the score of fields, variables and
 	// constants: tasks need types and callables far more often (on the
 	// dev tasks 7% of returned fields and constants were relevant, 24% of
-	// methods, 30% of classes).
+	// methods, 30% of classes). Implementation details (isDetail) get it
+	// too: 0 of 15 returned Python type aliases were relevant.
 	ValuePenalty float64
 	// Fusion weights of the seed channels.
 	Tiered, BM25, Equiv, Path, Alias, Vector float64
@@ -680,6 +681,10 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		switch e.s.Kind(cd.id) {
 		case snapshot.KindField, snapshot.KindVariable, snapshot.KindConstant:
 			s *= tune.ValuePenalty
+		case snapshot.KindTypeAlias, snapshot.KindFunction:
+			if e.isDetail(cd.id) {
+				s *= tune.ValuePenalty // scored like a value
+			}
 		}
 		p.TestPenalty = 1
 		if e.s.Flags(cd.id)&snapshot.FlagTest != 0 && !kw.Tests {
@@ -700,6 +705,36 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		e.boostMembers(ws, out)
 	}
 	return out
+}
+
+// isDetail reports a function declared inside another callable (a
+// closure, a decorator's inner function) or a type alias with no members
+// (a TypeVar, a Union, Rust's type X = Y): names a task rarely means.
+func (e *Engine) isDetail(id uint32) bool {
+	switch e.s.Kind(id) {
+	case snapshot.KindFunction:
+		it := e.s.Neighbors(id, snapshot.Out)
+		for it.Next() {
+			if it.Type() == snapshot.EdgeMemberOf {
+				switch e.s.Kind(it.Node()) {
+				case snapshot.KindFunction, snapshot.KindMethod, snapshot.KindConstructor:
+					return true
+				}
+			}
+		}
+	case snapshot.KindTypeAlias:
+		if e.s.Lang(id) == snapshot.LangGo {
+			return false // type T U defines a new type, enum-like or with methods
+		}
+		it := e.s.Neighbors(id, snapshot.Out)
+		for it.Next() {
+			if it.Type() == snapshot.EdgeContains {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // boostMembers adds to each member a share of its container's score, when

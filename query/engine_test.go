@@ -214,6 +214,42 @@ func TestValuesRankBelowTypesOnEqualEvidence(t *testing.T) {
 	}
 }
 
+func TestDetailsRankBelowPeersOnEqualEvidence(t *testing.T) {
+	sh := newShop()
+	n := uint32(len(sh.g.Nodes))
+	add := func(q string, k snapshot.Kind, lang snapshot.Lang) {
+		sh.ids[q] = uint32(len(sh.g.Nodes))
+		sh.g.Nodes = append(sh.g.Nodes, snapshot.Node{Name: q[strings.LastIndexByte(q, '.')+1:], QName: "shop/" + q,
+			Kind: k, Lang: lang, File: 3, StartLine: 1, EndLine: 2})
+	}
+	add("server.Server.HandleGet.wrap", snapshot.KindFunction, snapshot.LangGo) // a closure
+	add("server.Handler", snapshot.KindTypeAlias, snapshot.LangPython)          // an alias, no members
+	add("server.Status", snapshot.KindTypeAlias, snapshot.LangGo)               // a Go defined type
+	add("server.helper", snapshot.KindFunction, snapshot.LangGo)                // top-level, no edges
+	sh.g.Edges = append(sh.g.Edges,
+		snapshot.Edge{From: sh.ids["server.Server.HandleGet"], To: n, Type: snapshot.EdgeContains, Confidence: 1},
+		snapshot.Edge{From: n, To: sh.ids["server.Server.HandleGet"], Type: snapshot.EdgeMemberOf, Confidence: 1})
+	e := sh.engine(t)
+	ws := e.pool.Get().(*workspace)
+	defer e.pool.Put(ws)
+	ws.reset()
+	set := []string{"server.helper", "server.Server.HandleGet.wrap", "server.Handler", "server.Status"}
+	for _, q := range set {
+		cd := ws.get(sh.ids[q])
+		cd.fused, cd.walkP, cd.seed = 0.03, 0.01, true
+	}
+	score := map[string]float64{}
+	for _, cd := range e.score(ws, &Keywords{}) {
+		score[strings.TrimPrefix(e.s.QName(cd.id), "shop/")] = cd.score
+	}
+	if !(score["server.Server.HandleGet.wrap"] < score["server.helper"]) {
+		t.Errorf("a nested function scored %v, a top-level one %v", score["server.Server.HandleGet.wrap"], score["server.helper"])
+	}
+	if !(score["server.Handler"] < score["server.Status"]) {
+		t.Errorf("a member-less alias scored %v, a Go defined type %v", score["server.Handler"], score["server.Status"])
+	}
+}
+
 func TestBudgetPacking(t *testing.T) {
 	e := newShop().engine(t)
 	full := query(t, e, "memory store get put item")
