@@ -43,6 +43,18 @@ type resolver struct {
 	edgeIndex map[edgeKey]int
 	dupTypes  map[uint32][]uint32 // types declared more than once under one qualified name
 	membersOf map[uint32][]uint32
+
+	// memberMemo caches memberOf walks over bases and duplicate types
+	// while references are resolved: the same few thousand lookups recur
+	// millions of times on a large repository.
+	memberMu   sync.RWMutex
+	memberMemo map[memberKey][]uint32
+}
+
+type memberKey struct {
+	t    uint32
+	name string
+	fl   filter
 }
 
 type memberEntry struct {
@@ -388,6 +400,25 @@ func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 	if _, dup := r.dupTypes[t]; !dup && len(r.bases[t]) == 0 {
 		return r.keep(r.membersNamed(t, name), fl)
 	}
+	if r.memberMemo == nil {
+		return r.memberWalk(t, name, fl)
+	}
+	k := memberKey{t, name, fl}
+	r.memberMu.RLock()
+	ids, ok := r.memberMemo[k]
+	r.memberMu.RUnlock()
+	if !ok {
+		ids = slices.Clip(r.memberWalk(t, name, fl))
+		r.memberMu.Lock()
+		r.memberMemo[k] = ids
+		r.memberMu.Unlock()
+	}
+	return ids
+}
+
+// memberWalk is memberOf through duplicate declarations and bases, nearest
+// first.
+func (r *resolver) memberWalk(t uint32, name string, fl filter) []uint32 {
 	var seen []uint32 // few types: a slice beats a map
 	level := r.sameType(t)
 	for hop := 0; hop <= maxBaseHops && len(level) > 0; hop++ {
@@ -581,6 +612,8 @@ type resolvedRef struct {
 // are resolved on all cores; edges are then added in file order, which
 // keeps the graph deterministic.
 func (r *resolver) resolveRefs() {
+	r.memberMemo = map[memberKey][]uint32{}
+	defer func() { r.memberMemo = nil }()
 	out := make([][]resolvedRef, len(r.files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
