@@ -49,6 +49,7 @@ type resolver struct {
 	// millions of times on a large repository.
 	memberMu   sync.RWMutex
 	memberMemo map[memberKey][]uint32
+	uniqueMemo map[memberKey][]uint32 // unique's results; t is methodsOnly
 }
 
 type memberKey struct {
@@ -72,6 +73,12 @@ type edgeKey struct {
 // mostly of a package) have neighbouring ids.
 func Resolve(results []*FileResult) *snapshot.Graph {
 	sort.Slice(results, func(i, j int) bool { return results[i].Path < results[j].Path })
+	// Size the edge table once: every symbol is contained (two edges)
+	// and most references resolve (one).
+	edges := 0
+	for _, f := range results {
+		edges += 2*len(f.Symbols) + len(f.Refs)
+	}
 	r := &resolver{
 		files:     results,
 		g:         &snapshot.Graph{},
@@ -82,8 +89,9 @@ func Resolve(results []*FileResult) *snapshot.Graph {
 		byName:    map[string][]uint32{},
 		bases:     map[uint32][]uint32{},
 		external:  map[string]uint32{},
-		edgeIndex: map[edgeKey]int{},
+		edgeIndex: make(map[edgeKey]int, edges),
 	}
+	r.g.Edges = make([]snapshot.Edge, 0, edges)
 	r.declare()
 	r.attachReceivers()
 	r.index()
@@ -612,8 +620,8 @@ type resolvedRef struct {
 // are resolved on all cores; edges are then added in file order, which
 // keeps the graph deterministic.
 func (r *resolver) resolveRefs() {
-	r.memberMemo = map[memberKey][]uint32{}
-	defer func() { r.memberMemo = nil }()
+	r.memberMemo, r.uniqueMemo = map[memberKey][]uint32{}, map[memberKey][]uint32{}
+	defer func() { r.memberMemo, r.uniqueMemo = nil, nil }()
 	out := make([][]resolvedRef, len(r.files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -896,6 +904,30 @@ func (r *resolver) unique(name string, methodsOnly bool) ([]uint32, float32) {
 	if len(name) < 4 {
 		return nil, 0
 	}
+	if r.uniqueMemo == nil {
+		return r.uniqueScan(name, methodsOnly)
+	}
+	k := memberKey{name: name}
+	if methodsOnly {
+		k.t = 1
+	}
+	r.memberMu.RLock()
+	ids, ok := r.uniqueMemo[k]
+	r.memberMu.RUnlock()
+	if !ok {
+		ids, _ = r.uniqueScan(name, methodsOnly)
+		ids = slices.Clip(ids)
+		r.memberMu.Lock()
+		r.uniqueMemo[k] = ids
+		r.memberMu.Unlock()
+	}
+	if ids == nil {
+		return nil, 0
+	}
+	return ids, confUnique
+}
+
+func (r *resolver) uniqueScan(name string, methodsOnly bool) ([]uint32, float32) {
 	ids := r.keep(r.byName[name], callables)
 	var fns []uint32
 	for _, id := range ids {
