@@ -73,10 +73,12 @@ type edgeKey struct {
 // mostly of a package) have neighbouring ids.
 func Resolve(results []*FileResult) *snapshot.Graph {
 	sort.Slice(results, func(i, j int) bool { return results[i].Path < results[j].Path })
-	// Size the edge table once: every symbol is contained (two edges)
-	// and most references resolve (one).
-	edges := 0
+	// Size the node and edge tables once: a node per file, package and
+	// symbol; every symbol is contained (two edges) and most references
+	// resolve (one).
+	nodes, edges := 2*len(results), 0
 	for _, f := range results {
+		nodes += len(f.Symbols)
 		edges += 2*len(f.Symbols) + len(f.Refs)
 	}
 	r := &resolver{
@@ -91,6 +93,8 @@ func Resolve(results []*FileResult) *snapshot.Graph {
 		external:  map[string]uint32{},
 		edgeIndex: make(map[edgeKey]int, edges),
 	}
+	r.g.Nodes = make([]snapshot.Node, 0, nodes)
+	r.symFile, r.symIdx = make([]int32, 0, nodes), make([]int32, 0, nodes)
 	r.g.Edges = make([]snapshot.Edge, 0, edges)
 	r.declare()
 	r.attachReceivers()
