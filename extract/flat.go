@@ -115,6 +115,14 @@ type FlatTree struct {
 	Names []string
 }
 
+// sitter.Node is a struct holding a C TSNode alone; Flatten reads it as
+// one. A go-tree-sitter release that changed this would fail here first.
+func init() {
+	if unsafe.Sizeof(sitter.Node{}) != C.sizeof_knowingNode {
+		panic("extract: go-tree-sitter's Node is no longer a bare TSNode")
+	}
+}
+
 // Flatten copies the tree under root into t, reusing t's memory.
 func (t *FlatTree) Flatten(root *sitter.Node, src []byte) {
 	t.Src = src
