@@ -17,7 +17,7 @@ func PrecedingComments(f *File, n *sitter.Node, marker string) string {
 	var parts []string
 	line := Line(n)
 	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
-		if p.Kind() != "comment" && p.Kind() != "line_comment" && p.Kind() != "block_comment" {
+		if !isCommentKind(p.Kind()) {
 			break
 		}
 		if EndLine(p)+1 < line {
@@ -29,6 +29,15 @@ func PrecedingComments(f *File, n *sitter.Node, marker string) string {
 			break
 		}
 	}
+	return joinComments(parts)
+}
+
+func isCommentKind(k string) bool {
+	return k == "comment" || k == "line_comment" || k == "block_comment"
+}
+
+// joinComments joins comment lines collected bottom-up, in source order.
+func joinComments(parts []string) string {
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
@@ -60,11 +69,15 @@ func Signature(f *File, n *sitter.Node, body *sitter.Node) string {
 	if body != nil {
 		end = body.StartByte()
 	}
-	s := n.StartByte()
-	if end > uint(len(f.Src)) || s > end {
+	return signatureText(f.Src, n.StartByte(), end)
+}
+
+// signatureText is src[s:end] on one line, capped.
+func signatureText(src []byte, s, end uint) string {
+	if end > uint(len(src)) || s > end {
 		return ""
 	}
-	sig := strings.Join(strings.Fields(string(f.Src[s:end])), " ")
+	sig := strings.Join(strings.Fields(string(src[s:end])), " ")
 	if len(sig) > 240 {
 		sig = sig[:240] + "…"
 	}

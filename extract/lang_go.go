@@ -3,25 +3,35 @@ package extract
 import (
 	"path"
 	"strings"
-
-	sitter "github.com/tree-sitter/go-tree-sitter"
+	"sync"
 
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
-// goFields are the grammar's field ids by name: ChildByFieldName copies
-// the name into C memory on every call.
-var goFields = map[string]uint16{}
+// The grammar's field ids.
+var (
+	goName, goType, goPath, goBody, goReceiver, goResult, goParameters uint16
+	goValue, goPackage, goElement, goLeft, goRight, goOperand, goField uint16
+	goFunction, goArguments                                            uint16
+)
 
 // goKinds are the grammar's node kinds by id: Node.Kind copies the name
 // out of C on every call.
 var goKinds []string
 
+// goTrees recycles the flat trees of parsed files.
+var goTrees = sync.Pool{New: func() any { return new(FlatTree) }}
+
 func init() {
 	lang := grammar("go")
-	for _, f := range []string{"name", "type", "path", "body", "receiver", "result", "parameters",
-		"value", "package", "element", "left", "right", "operand", "field", "function", "arguments"} {
-		goFields[f] = lang.FieldIdForName(f)
+	for _, f := range []struct {
+		id   *uint16
+		name string
+	}{{&goName, "name"}, {&goType, "type"}, {&goPath, "path"}, {&goBody, "body"}, {&goReceiver, "receiver"},
+		{&goResult, "result"}, {&goParameters, "parameters"}, {&goValue, "value"}, {&goPackage, "package"},
+		{&goElement, "element"}, {&goLeft, "left"}, {&goRight, "right"}, {&goOperand, "operand"},
+		{&goField, "field"}, {&goFunction, "function"}, {&goArguments, "arguments"}} {
+		*f.id = lang.FieldIdForName(f.name)
 	}
 	goKinds = make([]string, lang.NodeKindCount())
 	for i := range goKinds {
@@ -36,25 +46,6 @@ func init() {
 				strings.HasPrefix(n, "Fuzz") || strings.HasPrefix(n, "Example")
 		},
 	})
-}
-
-// gokind is n.Kind() without the copy.
-func gokind(n *sitter.Node) string {
-	if id := int(n.KindId()); id < len(goKinds) {
-		return goKinds[id]
-	}
-	return n.Kind()
-}
-
-// gofld is n.ChildByFieldName(name) by field id.
-func gofld(n *sitter.Node, name string) *sitter.Node {
-	if n == nil {
-		return nil
-	}
-	if id := goFields[name]; id != 0 {
-		return n.ChildByFieldId(id)
-	}
-	return n.ChildByFieldName(name)
 }
 
 // goImportPath is the import path of the package in folder dir, from the
@@ -95,21 +86,41 @@ func goImportPath(repo *Repo, dir string) string {
 	return module + "/" + rel
 }
 
+// goExtractor reads a file's tree flattened into Go memory (FlatTree):
+// walking it takes no cgo call per node. Nodes are indices, -1 is none.
 type goExtractor struct {
 	f      *File
+	t      *FlatTree
 	r      *FileResult
 	locals map[string]string // variable → type, inside the current function
 }
 
+// kind is the node kind of n.
+func (x *goExtractor) kind(n int32) string { return x.t.Kind(n) }
+
+// text is the source text of n ("" for -1).
+func (x *goExtractor) text(n int32) string { return x.t.Text(n) }
+
+// fld is the child of n in field f, or -1.
+func (x *goExtractor) fld(n int32, f uint16) int32 { return x.t.Field(n, f) }
+
 func extractGo(f *File, r *FileResult) {
-	x := &goExtractor{f: f, r: r}
+	t := goTrees.Get().(*FlatTree)
+	defer func() {
+		t.Src = nil
+		if cap(t.N) <= 1<<20 {
+			goTrees.Put(t)
+		}
+	}()
+	t.Names = goKinds
+	t.Flatten(f.Root, f.Src)
+	x := &goExtractor{f: f, t: t, r: r}
 	dir := path.Dir(f.Path)
 	pkg := goImportPath(f.Repo, dir)
-	root := f.Root
-	for i := uint(0); i < root.NamedChildCount(); i++ {
-		c := root.NamedChild(i)
-		if gokind(c) == "package_clause" {
-			if c.NamedChildCount() > 0 && strings.HasSuffix(f.Text(c.NamedChild(0)), "_test") {
+	const root = 0
+	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
+		if x.kind(c) == "package_clause" {
+			if pc := t.FirstNamed(c); pc >= 0 && strings.HasSuffix(x.text(pc), "_test") {
 				pkg += "_test"
 			}
 			break
@@ -122,17 +133,15 @@ func extractGo(f *File, r *FileResult) {
 			r.Flags |= snapshot.FlagGenerated
 		}
 	}
-	for i := uint(0); i < root.NamedChildCount(); i++ {
-		c := root.NamedChild(i)
-		switch gokind(c) {
+	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
+		switch x.kind(c) {
 		case "import_declaration":
 			x.imports(c)
 		case "function_declaration", "method_declaration":
 			x.function(c)
 		case "type_declaration":
-			for j := uint(0); j < c.NamedChildCount(); j++ {
-				s := c.NamedChild(j)
-				if k := gokind(s); k == "type_spec" || k == "type_alias" {
+			for s := t.FirstNamed(c); s >= 0; s = t.NextNamed(s) {
+				if k := x.kind(s); k == "type_spec" || k == "type_alias" {
 					x.typeSpec(s, c)
 				}
 			}
@@ -142,14 +151,14 @@ func extractGo(f *File, r *FileResult) {
 	}
 }
 
-func (x *goExtractor) imports(n *sitter.Node) {
-	var visit func(n *sitter.Node)
-	visit = func(n *sitter.Node) {
-		if gokind(n) == "import_spec" {
-			p := strings.Trim(x.f.Text(gofld(n, "path")), "\"`")
+func (x *goExtractor) imports(n int32) {
+	var visit func(n int32)
+	visit = func(n int32) {
+		if x.kind(n) == "import_spec" {
+			p := strings.Trim(x.text(x.fld(n, goPath)), "\"`")
 			alias := ""
-			if a := gofld(n, "name"); a != nil {
-				alias = x.f.Text(a)
+			if a := x.fld(n, goName); a >= 0 {
+				alias = x.text(a)
 			}
 			if alias == "_" {
 				return
@@ -171,8 +180,8 @@ func (x *goExtractor) imports(n *sitter.Node) {
 			x.r.Imports = append(x.r.Imports, Import{Path: p, Alias: alias})
 			return
 		}
-		for i := uint(0); i < n.NamedChildCount(); i++ {
-			visit(n.NamedChild(i))
+		for c := x.t.FirstNamed(n); c >= 0; c = x.t.NextNamed(c) {
+			visit(c)
 		}
 	}
 	visit(n)
@@ -180,8 +189,8 @@ func (x *goExtractor) imports(n *sitter.Node) {
 
 // doc returns the comment block right above n (or above its declaration
 // group), with comment markers removed.
-func (x *goExtractor) doc(n *sitter.Node) string {
-	return PrecedingComments(x.f, n, "//")
+func (x *goExtractor) doc(n int32) string {
+	return x.t.PrecedingComments(n, "//")
 }
 
 func (x *goExtractor) add(s Symbol) int32 {
@@ -189,94 +198,93 @@ func (x *goExtractor) add(s Symbol) int32 {
 	return int32(len(x.r.Symbols) - 1)
 }
 
-func (x *goExtractor) function(n *sitter.Node) {
-	name := x.f.Text(gofld(n, "name"))
+func (x *goExtractor) function(n int32) {
+	name := x.text(x.fld(n, goName))
 	if name == "" {
 		return
 	}
-	body := gofld(n, "body")
+	body := x.fld(n, goBody)
 	s := Symbol{
 		Name: name, Kind: snapshot.KindFunction, Parent: -1,
-		Start: Line(n), End: EndLine(n), Signature: Signature(x.f, n, body),
+		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.t.Signature(n, body),
 		Doc: x.doc(n), Flags: ExportedFlag(name),
 	}
 	x.locals = map[string]string{}
-	if recv := gofld(n, "receiver"); recv != nil {
+	if recv := x.fld(n, goReceiver); recv >= 0 {
 		s.Kind = snapshot.KindMethod
-		for i := uint(0); i < recv.NamedChildCount(); i++ {
-			p := recv.NamedChild(i)
-			t := goTypeName(x.f, gofld(p, "type"))
+		for p := x.t.FirstNamed(recv); p >= 0; p = x.t.NextNamed(p) {
+			t := x.typeName(x.fld(p, goType))
 			s.Receiver = t
-			if v := gofld(p, "name"); v != nil {
-				x.locals[x.f.Text(v)] = t
+			if v := x.fld(p, goName); v >= 0 {
+				x.locals[x.text(v)] = t
 			}
 		}
 	}
-	if res := gofld(n, "result"); res != nil {
-		s.Type = goTypeName(x.f, res)
+	if res := x.fld(n, goResult); res >= 0 {
+		s.Type = x.typeName(res)
 	}
 	id := x.add(s)
-	x.params(gofld(n, "parameters"), id)
-	if res := gofld(n, "result"); res != nil {
+	x.params(x.fld(n, goParameters), id)
+	if res := x.fld(n, goResult); res >= 0 {
 		x.typeRefs(res, id, RefTypeHint)
 	}
-	if body != nil {
+	if body >= 0 {
 		x.body(body, id)
 	}
 	x.locals = nil
 }
 
-func (x *goExtractor) params(pl *sitter.Node, from int32) {
-	if pl == nil {
+func (x *goExtractor) params(pl int32, from int32) {
+	if pl < 0 {
 		return
 	}
-	for i := uint(0); i < pl.NamedChildCount(); i++ {
-		p := pl.NamedChild(i)
-		typ := gofld(p, "type")
-		if typ == nil {
+	for p := x.t.FirstNamed(pl); p >= 0; p = x.t.NextNamed(p) {
+		typ := x.fld(p, goType)
+		if typ < 0 {
 			continue
 		}
-		t := goTypeName(x.f, typ)
-		for j := uint(0); j < p.NamedChildCount(); j++ {
-			if c := p.NamedChild(j); gokind(c) == "identifier" && x.locals != nil {
-				x.locals[x.f.Text(c)] = t
+		t := x.typeName(typ)
+		for c := x.t.FirstNamed(p); c >= 0; c = x.t.NextNamed(c) {
+			if x.kind(c) == "identifier" && x.locals != nil {
+				x.locals[x.text(c)] = t
 			}
 		}
 		x.typeRefs(typ, from, RefTypeHint)
 	}
 }
 
-// goTypeName reduces a type expression to the name of its named type:
+// typeName reduces a type expression to the name of its named type:
 // *pkg.Foo[T] → pkg.Foo, []Foo → Foo, map[K]V → V, chan T → T.
-func goTypeName(f *File, n *sitter.Node) string {
-	for n != nil {
-		switch gokind(n) {
+func (x *goExtractor) typeName(n int32) string {
+	for n >= 0 {
+		switch x.kind(n) {
 		case "type_identifier", "identifier", "package_identifier":
-			return f.Text(n)
+			return x.text(n)
 		case "qualified_type":
-			return f.Text(gofld(n, "package")) + "." + f.Text(gofld(n, "name"))
+			return x.text(x.fld(n, goPackage)) + "." + x.text(x.fld(n, goName))
 		case "pointer_type", "parenthesized_type", "slice_type", "array_type", "channel_type":
-			if e := gofld(n, "element"); e != nil {
+			if e := x.fld(n, goElement); e >= 0 {
 				n = e
 				continue
 			}
-			if e := gofld(n, "value"); e != nil {
+			if e := x.fld(n, goValue); e >= 0 {
 				n = e
 				continue
 			}
-			if n.NamedChildCount() == 0 {
+			last := x.t.LastNamed(n)
+			if last < 0 {
 				return ""
 			}
-			n = n.NamedChild(n.NamedChildCount() - 1)
+			n = last
 		case "generic_type":
-			n = gofld(n, "type")
+			n = x.fld(n, goType)
 		case "map_type":
-			n = gofld(n, "value")
+			n = x.fld(n, goValue)
 		case "parameter_list":
 			// A result list: take the first named result type.
-			for i := uint(0); i < n.NamedChildCount(); i++ {
-				if t := gofld(n.NamedChild(i), "type"); t != nil {
-					return goTypeName(f, t)
+			for c := x.t.FirstNamed(n); c >= 0; c = x.t.NextNamed(c) {
+				if t := x.fld(c, goType); t >= 0 {
+					return x.typeName(t)
 				}
 			}
 			return ""
@@ -288,26 +296,26 @@ func goTypeName(f *File, n *sitter.Node) string {
 }
 
 // typeRefs records references to every named type inside a type expression.
-func (x *goExtractor) typeRefs(n *sitter.Node, from int32, kind RefKind) {
-	if n == nil {
+func (x *goExtractor) typeRefs(n int32, from int32, kind RefKind) {
+	if n < 0 {
 		return
 	}
-	switch gokind(n) {
+	switch x.kind(n) {
 	case "type_identifier":
-		name := x.f.Text(n)
+		name := x.text(n)
 		if !goBuiltinType[name] {
-			x.r.Refs = append(x.r.Refs, Ref{From: from, Kind: kind, Name: name, Line: Line(n)})
+			x.r.Refs = append(x.r.Refs, Ref{From: from, Kind: kind, Name: name, Line: x.t.Line(n)})
 		}
 		return
 	case "qualified_type":
-		x.r.Refs = append(x.r.Refs, Ref{From: from, Kind: kind, Qual: x.f.Text(gofld(n, "package")),
-			Name: x.f.Text(gofld(n, "name")), Line: Line(n)})
+		x.r.Refs = append(x.r.Refs, Ref{From: from, Kind: kind, Qual: x.text(x.fld(n, goPackage)),
+			Name: x.text(x.fld(n, goName)), Line: x.t.Line(n)})
 		return
 	case "struct_type", "interface_type", "func_literal", "block":
 		return
 	}
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		x.typeRefs(n.NamedChild(i), from, kind)
+	for c := x.t.FirstNamed(n); c >= 0; c = x.t.NextNamed(c) {
+		x.typeRefs(c, from, kind)
 	}
 }
 
@@ -318,15 +326,15 @@ var goBuiltinType = map[string]bool{
 	"float32": true, "float64": true, "complex64": true, "complex128": true, "comparable": true,
 }
 
-func (x *goExtractor) typeSpec(n *sitter.Node, decl *sitter.Node) {
-	name := x.f.Text(gofld(n, "name"))
+func (x *goExtractor) typeSpec(n int32, decl int32) {
+	name := x.text(x.fld(n, goName))
 	if name == "" {
 		return
 	}
-	typ := gofld(n, "type")
+	typ := x.fld(n, goType)
 	kind := snapshot.KindTypeAlias
-	if typ != nil {
-		switch gokind(typ) {
+	if typ >= 0 {
+		switch x.kind(typ) {
 		case "struct_type":
 			kind = snapshot.KindStruct
 		case "interface_type":
@@ -334,18 +342,18 @@ func (x *goExtractor) typeSpec(n *sitter.Node, decl *sitter.Node) {
 		}
 	}
 	doc := x.doc(n)
-	if doc == "" && decl.NamedChildCount() == 1 {
+	if doc == "" && x.t.NamedCount(decl) == 1 {
 		doc = x.doc(decl)
 	}
 	sig := "type " + name
-	if typ != nil && (kind == snapshot.KindStruct || kind == snapshot.KindInterface) {
-		sig += " " + strings.SplitN(gokind(typ), "_", 2)[0]
-	} else if typ != nil {
-		sig = Signature(x.f, n, nil)
+	if typ >= 0 && (kind == snapshot.KindStruct || kind == snapshot.KindInterface) {
+		sig += " " + strings.SplitN(x.kind(typ), "_", 2)[0]
+	} else if typ >= 0 {
+		sig = x.t.Signature(n, -1)
 	}
-	id := x.add(Symbol{Name: name, Kind: kind, Parent: -1, Start: Line(n), End: EndLine(n),
+	id := x.add(Symbol{Name: name, Kind: kind, Parent: -1, Start: x.t.Line(n), End: x.t.EndLine(n),
 		Signature: sig, Doc: doc, Flags: ExportedFlag(name)})
-	if typ == nil {
+	if typ < 0 {
 		return
 	}
 	switch kind {
@@ -358,207 +366,204 @@ func (x *goExtractor) typeSpec(n *sitter.Node, decl *sitter.Node) {
 	}
 }
 
-func (x *goExtractor) structFields(st *sitter.Node, owner int32) {
-	var list *sitter.Node
-	for i := uint(0); i < st.NamedChildCount(); i++ {
-		if c := st.NamedChild(i); gokind(c) == "field_declaration_list" {
+func (x *goExtractor) structFields(st int32, owner int32) {
+	list := int32(-1)
+	for c := x.t.FirstNamed(st); c >= 0; c = x.t.NextNamed(c) {
+		if x.kind(c) == "field_declaration_list" {
 			list = c
 		}
 	}
-	if list == nil {
+	if list < 0 {
 		return
 	}
-	for i := uint(0); i < list.NamedChildCount(); i++ {
-		fd := list.NamedChild(i)
-		if gokind(fd) != "field_declaration" {
+	for fd := x.t.FirstNamed(list); fd >= 0; fd = x.t.NextNamed(fd) {
+		if x.kind(fd) != "field_declaration" {
 			continue
 		}
-		typ := gofld(fd, "type")
-		tname := goTypeName(x.f, typ)
+		typ := x.fld(fd, goType)
+		tname := x.typeName(typ)
 		named := false
-		for j := uint(0); j < fd.NamedChildCount(); j++ {
-			c := fd.NamedChild(j)
-			if gokind(c) != "field_identifier" {
+		for c := x.t.FirstNamed(fd); c >= 0; c = x.t.NextNamed(c) {
+			if x.kind(c) != "field_identifier" {
 				continue
 			}
 			named = true
-			fname := x.f.Text(c)
-			x.add(Symbol{Name: fname, Kind: snapshot.KindField, Parent: owner, Start: Line(fd), End: EndLine(fd),
-				Signature: strings.Join(strings.Fields(x.f.Text(fd)), " "), Doc: x.doc(fd), Type: tname, Flags: ExportedFlag(fname)})
+			fname := x.text(c)
+			x.add(Symbol{Name: fname, Kind: snapshot.KindField, Parent: owner, Start: x.t.Line(fd), End: x.t.EndLine(fd),
+				Signature: strings.Join(strings.Fields(x.text(fd)), " "), Doc: x.doc(fd), Type: tname, Flags: ExportedFlag(fname)})
 		}
 		if !named && tname != "" {
 			// An embedded field: its methods are promoted, like a base.
 			x.r.Symbols[owner].Extends = append(x.r.Symbols[owner].Extends, tname)
 			// It is also a field named after the type.
-			x.add(Symbol{Name: LastPart(tname), Kind: snapshot.KindField, Parent: owner, Start: Line(fd), End: EndLine(fd),
-				Signature: strings.Join(strings.Fields(x.f.Text(fd)), " "), Type: tname, Flags: ExportedFlag(LastPart(tname))})
+			x.add(Symbol{Name: LastPart(tname), Kind: snapshot.KindField, Parent: owner, Start: x.t.Line(fd), End: x.t.EndLine(fd),
+				Signature: strings.Join(strings.Fields(x.text(fd)), " "), Type: tname, Flags: ExportedFlag(LastPart(tname))})
 		}
 		x.typeRefs(typ, owner, RefType)
 	}
 }
 
-func (x *goExtractor) interfaceMethods(it *sitter.Node, owner int32) {
-	for i := uint(0); i < it.NamedChildCount(); i++ {
-		m := it.NamedChild(i)
-		switch gokind(m) {
+func (x *goExtractor) interfaceMethods(it int32, owner int32) {
+	for m := x.t.FirstNamed(it); m >= 0; m = x.t.NextNamed(m) {
+		switch x.kind(m) {
 		case "method_elem", "method_spec":
-			name := x.f.Text(gofld(m, "name"))
+			name := x.text(x.fld(m, goName))
 			if name == "" {
 				continue
 			}
-			id := x.add(Symbol{Name: name, Kind: snapshot.KindMethod, Parent: owner, Start: Line(m), End: EndLine(m),
-				Signature: strings.Join(strings.Fields(x.f.Text(m)), " "), Doc: x.doc(m), Flags: ExportedFlag(name)})
-			x.params(gofld(m, "parameters"), id)
-			if res := gofld(m, "result"); res != nil {
+			id := x.add(Symbol{Name: name, Kind: snapshot.KindMethod, Parent: owner, Start: x.t.Line(m), End: x.t.EndLine(m),
+				Signature: strings.Join(strings.Fields(x.text(m)), " "), Doc: x.doc(m), Flags: ExportedFlag(name)})
+			x.params(x.fld(m, goParameters), id)
+			if res := x.fld(m, goResult); res >= 0 {
 				x.typeRefs(res, id, RefTypeHint)
 			}
 		case "type_elem", "constraint_elem", "interface_type_name", "qualified_type", "type_identifier":
-			for j := uint(0); j < m.NamedChildCount() || j == 0; j++ {
-				t := m
-				if m.NamedChildCount() > 0 {
-					t = m.NamedChild(j)
+			// Each named child is a type; a bare name is its own.
+			ts := []int32{m}
+			if c := x.t.FirstNamed(m); c >= 0 {
+				ts = ts[:0]
+				for ; c >= 0; c = x.t.NextNamed(c) {
+					ts = append(ts, c)
 				}
-				if name := goTypeName(x.f, t); name != "" && !goBuiltinType[name] {
+			}
+			for _, t := range ts {
+				if name := x.typeName(t); name != "" && !goBuiltinType[name] {
 					x.r.Symbols[owner].Extends = append(x.r.Symbols[owner].Extends, name)
-				}
-				if m.NamedChildCount() == 0 {
-					break
 				}
 			}
 		}
 	}
 }
 
-func (x *goExtractor) valueDecl(n *sitter.Node, parent int32) {
+func (x *goExtractor) valueDecl(n int32, parent int32) {
 	kind := snapshot.KindVariable
-	if gokind(n) == "const_declaration" {
+	if x.kind(n) == "const_declaration" {
 		kind = snapshot.KindConstant
 	}
-	var visit func(c *sitter.Node)
-	visit = func(c *sitter.Node) {
-		switch gokind(c) {
+	var visit func(c int32)
+	visit = func(c int32) {
+		switch x.kind(c) {
 		case "const_spec", "var_spec":
-			typ := gofld(c, "type")
-			tname := goTypeName(x.f, typ)
+			typ := x.fld(c, goType)
+			tname := x.typeName(typ)
 			doc := x.doc(c)
 			if doc == "" {
 				doc = x.doc(n)
 			}
-			for j := uint(0); j < c.NamedChildCount(); j++ {
-				id := c.NamedChild(j)
-				if gokind(id) != "identifier" || x.f.Text(id) == "_" {
+			for id := x.t.FirstNamed(c); id >= 0; id = x.t.NextNamed(id) {
+				if x.kind(id) != "identifier" || x.text(id) == "_" {
 					continue
 				}
-				name := x.f.Text(id)
-				sym := x.add(Symbol{Name: name, Kind: kind, Parent: parent, Start: Line(c), End: EndLine(c),
-					Signature: FirstLine(x.f.Text(c)), Doc: doc, Type: tname, Flags: ExportedFlag(name)})
-				if typ != nil {
+				name := x.text(id)
+				sym := x.add(Symbol{Name: name, Kind: kind, Parent: parent, Start: x.t.Line(c), End: x.t.EndLine(c),
+					Signature: FirstLine(x.text(c)), Doc: doc, Type: tname, Flags: ExportedFlag(name)})
+				if typ >= 0 {
 					x.typeRefs(typ, sym, RefType)
 				}
-				if v := gofld(c, "value"); v != nil {
+				if v := x.fld(c, goValue); v >= 0 {
 					x.body(v, sym)
 				}
 			}
 		case "const_spec_list", "var_spec_list":
-			for j := uint(0); j < c.NamedChildCount(); j++ {
-				visit(c.NamedChild(j))
+			for s := x.t.FirstNamed(c); s >= 0; s = x.t.NextNamed(s) {
+				visit(s)
 			}
 		}
 	}
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		visit(n.NamedChild(i))
+	for c := x.t.FirstNamed(n); c >= 0; c = x.t.NextNamed(c) {
+		visit(c)
 	}
 }
 
 // body records calls, type uses and typed locals inside a function body.
-func (x *goExtractor) body(n *sitter.Node, from int32) {
-	switch gokind(n) {
+func (x *goExtractor) body(n int32, from int32) {
+	switch x.kind(n) {
 	case "call_expression":
 		x.call(n, from)
 	case "composite_literal":
-		x.typeRefs(gofld(n, "type"), from, RefType)
+		x.typeRefs(x.fld(n, goType), from, RefType)
 	case "short_var_declaration", "assignment_statement":
 		x.assign(n)
 	case "var_spec":
-		if t := gofld(n, "type"); t != nil && x.locals != nil {
-			tn := goTypeName(x.f, t)
-			for j := uint(0); j < n.NamedChildCount(); j++ {
-				if c := n.NamedChild(j); gokind(c) == "identifier" {
-					x.locals[x.f.Text(c)] = tn
+		if t := x.fld(n, goType); t >= 0 && x.locals != nil {
+			tn := x.typeName(t)
+			for c := x.t.FirstNamed(n); c >= 0; c = x.t.NextNamed(c) {
+				if x.kind(c) == "identifier" {
+					x.locals[x.text(c)] = tn
 				}
 			}
 		}
 	case "func_literal":
-		x.params(gofld(n, "parameters"), from)
+		x.params(x.fld(n, goParameters), from)
 	}
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		x.body(n.NamedChild(i), from)
+	for c := x.t.FirstNamed(n); c >= 0; c = x.t.NextNamed(c) {
+		x.body(c, from)
 	}
 }
 
 // assign learns the types of locals from `x := &T{}`, `x := T{}`,
 // `x := new(T)` and `x := pkg.NewT()` (as "call:" hints the resolver can
 // use when the called function's result type is known).
-func (x *goExtractor) assign(n *sitter.Node) {
+func (x *goExtractor) assign(n int32) {
 	if x.locals == nil {
 		return
 	}
-	left, right := gofld(n, "left"), gofld(n, "right")
-	if left == nil || right == nil || left.NamedChildCount() == 0 || right.NamedChildCount() == 0 {
+	left, right := x.fld(n, goLeft), x.fld(n, goRight)
+	if left < 0 || right < 0 || x.t.FirstNamed(left) < 0 || x.t.FirstNamed(right) < 0 {
 		return
 	}
-	name := x.f.Text(left.NamedChild(0))
-	v := right.NamedChild(0)
-	if gokind(v) == "unary_expression" {
-		if o := gofld(v, "operand"); o != nil {
+	name := x.text(x.t.FirstNamed(left))
+	v := x.t.FirstNamed(right)
+	if x.kind(v) == "unary_expression" {
+		if o := x.fld(v, goOperand); o >= 0 {
 			v = o
 		}
 	}
-	switch gokind(v) {
+	switch x.kind(v) {
 	case "composite_literal":
-		if t := goTypeName(x.f, gofld(v, "type")); t != "" {
+		if t := x.typeName(x.fld(v, goType)); t != "" {
 			x.locals[name] = t
 		}
 	case "call_expression":
-		fn := gofld(v, "function")
-		if fn != nil && x.f.Text(fn) == "new" {
-			if args := gofld(v, "arguments"); args != nil && args.NamedChildCount() > 0 {
-				x.locals[name] = goTypeName(x.f, args.NamedChild(0))
+		fn := x.fld(v, goFunction)
+		if fn >= 0 && x.text(fn) == "new" {
+			if args := x.fld(v, goArguments); args >= 0 && x.t.FirstNamed(args) >= 0 {
+				x.locals[name] = x.typeName(x.t.FirstNamed(args))
 			}
-		} else if c := selectorChain(x.f, fn); c != "" {
+		} else if c := x.selectorChain(fn); c != "" {
 			// The result type of the called function, found by the resolver.
 			x.locals[name] = "call:" + c
 		}
 	}
 }
 
-func (x *goExtractor) call(n *sitter.Node, from int32) {
-	fn := gofld(n, "function")
-	for fn != nil && (gokind(fn) == "index_expression" || gokind(fn) == "generic_type" || gokind(fn) == "parenthesized_expression") {
-		if o := gofld(fn, "operand"); o != nil {
+func (x *goExtractor) call(n int32, from int32) {
+	fn := x.fld(n, goFunction)
+	for fn >= 0 && (x.kind(fn) == "index_expression" || x.kind(fn) == "generic_type" || x.kind(fn) == "parenthesized_expression") {
+		if o := x.fld(fn, goOperand); o >= 0 {
 			fn = o
-		} else if t := gofld(fn, "type"); t != nil {
+		} else if t := x.fld(fn, goType); t >= 0 {
 			fn = t
-		} else if fn.NamedChildCount() > 0 {
-			fn = fn.NamedChild(0)
+		} else if c := x.t.FirstNamed(fn); c >= 0 {
+			fn = c
 		} else {
 			return
 		}
 	}
-	if fn == nil {
+	if fn < 0 {
 		return
 	}
-	switch gokind(fn) {
+	switch x.kind(fn) {
 	case "identifier":
-		name := x.f.Text(fn)
+		name := x.text(fn)
 		if goBuiltinFunc[name] {
 			return
 		}
-		x.r.Refs = append(x.r.Refs, Ref{From: from, Kind: RefCall, Name: name, Line: Line(n)})
+		x.r.Refs = append(x.r.Refs, Ref{From: from, Kind: RefCall, Name: name, Line: x.t.Line(n)})
 	case "selector_expression":
-		name := x.f.Text(gofld(fn, "field"))
-		qual := selectorChain(x.f, gofld(fn, "operand"))
-		ref := Ref{From: from, Kind: RefCall, Name: name, Qual: qual, Line: Line(n)}
+		name := x.text(x.fld(fn, goField))
+		qual := x.selectorChain(x.fld(fn, goOperand))
+		ref := Ref{From: from, Kind: RefCall, Name: name, Qual: qual, Line: x.t.Line(n)}
 		if qual != "" && x.locals != nil {
 			first, _, _ := strings.Cut(qual, ".")
 			if t, ok := x.locals[first]; ok {
@@ -571,22 +576,22 @@ func (x *goExtractor) call(n *sitter.Node, from int32) {
 
 // selectorChain renders a.b.c for a chain of identifiers and fields, or ""
 // when the operand is anything else (a call result, an index).
-func selectorChain(f *File, n *sitter.Node) string {
-	if n == nil {
+func (x *goExtractor) selectorChain(n int32) string {
+	if n < 0 {
 		return ""
 	}
-	switch gokind(n) {
+	switch x.kind(n) {
 	case "identifier", "field_identifier", "package_identifier", "type_identifier":
-		return f.Text(n)
+		return x.text(n)
 	case "selector_expression":
-		left := selectorChain(f, gofld(n, "operand"))
+		left := x.selectorChain(x.fld(n, goOperand))
 		if left == "" {
 			return ""
 		}
-		return left + "." + f.Text(gofld(n, "field"))
+		return left + "." + x.text(x.fld(n, goField))
 	case "parenthesized_expression", "unary_expression":
-		if n.NamedChildCount() > 0 {
-			return selectorChain(f, n.NamedChild(n.NamedChildCount()-1))
+		if last := x.t.LastNamed(n); last >= 0 {
+			return x.selectorChain(last)
 		}
 	}
 	return ""

@@ -43,6 +43,19 @@ type resolver struct {
 	edgeIndex map[edgeKey]int
 	dupTypes  map[uint32][]uint32 // types declared more than once under one qualified name
 	membersOf map[uint32][]uint32
+
+	// memberMemo caches memberOf walks over bases and duplicate types
+	// while references are resolved: the same few thousand lookups recur
+	// millions of times on a large repository.
+	memberMu   sync.RWMutex
+	memberMemo map[memberKey][]uint32
+	uniqueMemo map[memberKey][]uint32 // unique's results; t is methodsOnly
+}
+
+type memberKey struct {
+	t    uint32
+	name string
+	fl   filter
 }
 
 type memberEntry struct {
@@ -60,6 +73,14 @@ type edgeKey struct {
 // mostly of a package) have neighbouring ids.
 func Resolve(results []*FileResult) *snapshot.Graph {
 	sort.Slice(results, func(i, j int) bool { return results[i].Path < results[j].Path })
+	// Size the node and edge tables once: a node per file, package and
+	// symbol; every symbol is contained (two edges) and most references
+	// resolve (one).
+	nodes, edges := 2*len(results), 0
+	for _, f := range results {
+		nodes += len(f.Symbols)
+		edges += 2*len(f.Symbols) + len(f.Refs)
+	}
 	r := &resolver{
 		files:     results,
 		g:         &snapshot.Graph{},
@@ -70,8 +91,11 @@ func Resolve(results []*FileResult) *snapshot.Graph {
 		byName:    map[string][]uint32{},
 		bases:     map[uint32][]uint32{},
 		external:  map[string]uint32{},
-		edgeIndex: map[edgeKey]int{},
+		edgeIndex: make(map[edgeKey]int, edges),
 	}
+	r.g.Nodes = make([]snapshot.Node, 0, nodes)
+	r.symFile, r.symIdx = make([]int32, 0, nodes), make([]int32, 0, nodes)
+	r.g.Edges = make([]snapshot.Edge, 0, edges)
 	r.declare()
 	r.attachReceivers()
 	r.index()
@@ -388,6 +412,25 @@ func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 	if _, dup := r.dupTypes[t]; !dup && len(r.bases[t]) == 0 {
 		return r.keep(r.membersNamed(t, name), fl)
 	}
+	if r.memberMemo == nil {
+		return r.memberWalk(t, name, fl)
+	}
+	k := memberKey{t, name, fl}
+	r.memberMu.RLock()
+	ids, ok := r.memberMemo[k]
+	r.memberMu.RUnlock()
+	if !ok {
+		ids = slices.Clip(r.memberWalk(t, name, fl))
+		r.memberMu.Lock()
+		r.memberMemo[k] = ids
+		r.memberMu.Unlock()
+	}
+	return ids
+}
+
+// memberWalk is memberOf through duplicate declarations and bases, nearest
+// first.
+func (r *resolver) memberWalk(t uint32, name string, fl filter) []uint32 {
 	var seen []uint32 // few types: a slice beats a map
 	level := r.sameType(t)
 	for hop := 0; hop <= maxBaseHops && len(level) > 0; hop++ {
@@ -581,6 +624,8 @@ type resolvedRef struct {
 // are resolved on all cores; edges are then added in file order, which
 // keeps the graph deterministic.
 func (r *resolver) resolveRefs() {
+	r.memberMemo, r.uniqueMemo = map[memberKey][]uint32{}, map[memberKey][]uint32{}
+	defer func() { r.memberMemo, r.uniqueMemo = nil, nil }()
 	out := make([][]resolvedRef, len(r.files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -863,6 +908,30 @@ func (r *resolver) unique(name string, methodsOnly bool) ([]uint32, float32) {
 	if len(name) < 4 {
 		return nil, 0
 	}
+	if r.uniqueMemo == nil {
+		return r.uniqueScan(name, methodsOnly)
+	}
+	k := memberKey{name: name}
+	if methodsOnly {
+		k.t = 1
+	}
+	r.memberMu.RLock()
+	ids, ok := r.uniqueMemo[k]
+	r.memberMu.RUnlock()
+	if !ok {
+		ids, _ = r.uniqueScan(name, methodsOnly)
+		ids = slices.Clip(ids)
+		r.memberMu.Lock()
+		r.uniqueMemo[k] = ids
+		r.memberMu.Unlock()
+	}
+	if ids == nil {
+		return nil, 0
+	}
+	return ids, confUnique
+}
+
+func (r *resolver) uniqueScan(name string, methodsOnly bool) ([]uint32, float32) {
 	ids := r.keep(r.byName[name], callables)
 	var fns []uint32
 	for _, id := range ids {

@@ -1,0 +1,184 @@
+package extract
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// TestFlatTreeMatchesNodes checks FlatTree against the tree-sitter node API
+// it stands in for: every node's kind, span, lines, named flag, children,
+// previous sibling and field children (Node.NextSibling is not compared:
+// it skips empty nodes, such as the content of an empty raw string, which
+// NamedChild and a cursor do not), on every grammar's test data and
+// on net/http (KNOWING_FLAT_ROOT names another folder to check).
+func TestFlatTreeMatchesNodes(t *testing.T) {
+	roots := []string{"../testdata"}
+	goroot := runtime.GOROOT()
+	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
+		goroot = strings.TrimSpace(string(out))
+	}
+	if dir := filepath.Join(goroot, "src", "net", "http"); dirExists(dir) {
+		roots = append(roots, dir)
+	}
+	if extra := os.Getenv("KNOWING_FLAT_ROOT"); extra != "" {
+		roots = append(roots, extra)
+	}
+	parsers := map[string]*sitter.Parser{}
+	defer func() {
+		for _, p := range parsers {
+			p.Close()
+		}
+	}()
+	var ft FlatTree
+	files := 0
+	for _, root := range roots {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			gname := grammarForExt(strings.ToLower(filepath.Ext(p)))
+			if gname == "" {
+				return nil
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return nil
+			}
+			ps := parsers[gname]
+			if ps == nil {
+				ps = sitter.NewParser()
+				if err := ps.SetLanguage(grammar(gname)); err != nil {
+					t.Fatal(err)
+				}
+				parsers[gname] = ps
+			}
+			tree := ps.Parse(src, nil)
+			defer tree.Close()
+			ft.Names = kindNames(grammar(gname))
+			ft.Flatten(tree.RootNode(), src)
+			checkFlat(t, p, grammar(gname), tree.RootNode(), &ft)
+			files++
+			return nil
+		})
+	}
+	if files == 0 {
+		t.Fatal("no files checked")
+	}
+}
+
+func kindNames(l *sitter.Language) []string {
+	names := make([]string, l.NodeKindCount())
+	for i := range names {
+		names[i] = l.NodeKindForId(uint16(i))
+	}
+	return names
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+func grammarForExt(ext string) string {
+	if l := byExt[ext]; l != nil {
+		return l.Grammars[ext]
+	}
+	switch ext { // languages registered by sub-packages, not imported here
+	case ".py":
+		return "python"
+	case ".js", ".jsx", ".mjs", ".cjs":
+		return "javascript"
+	case ".ts":
+		return "typescript"
+	case ".tsx":
+		return "tsx"
+	case ".rs":
+		return "rust"
+	case ".java":
+		return "java"
+	case ".cs":
+		return "csharp"
+	case ".rb":
+		return "ruby"
+	}
+	return ""
+}
+
+func checkFlat(t *testing.T, path string, lang *sitter.Language, root *sitter.Node, ft *FlatTree) {
+	t.Helper()
+	// Walk the node API in pre-order; the i-th node visited is ft.N[i].
+	var nodes []sitter.Node
+	index := map[uintptr]int32{}
+	var walk func(n sitter.Node)
+	walk = func(n sitter.Node) {
+		index[n.Id()] = int32(len(nodes))
+		nodes = append(nodes, n)
+		for i := uint(0); i < n.ChildCount(); i++ {
+			walk(*n.Child(i))
+		}
+	}
+	walk(*root)
+	if len(nodes) != len(ft.N) {
+		t.Fatalf("%s: %d nodes, flat tree has %d", path, len(nodes), len(ft.N))
+	}
+	at := func(n *sitter.Node) int32 {
+		if n == nil {
+			return -1
+		}
+		i, ok := index[n.Id()]
+		if !ok {
+			t.Fatalf("%s: node %s at %d not in the walk", path, n.Kind(), n.StartByte())
+		}
+		return i
+	}
+	fields := int(lang.FieldCount())
+	errs := 0
+	fail := func(i int, format string, args ...any) {
+		t.Helper()
+		errs++
+		if errs < 10 {
+			t.Errorf("%s: node %d (%s at byte %d): "+format, append([]any{path, i, nodes[i].Kind(), nodes[i].StartByte()}, args...)...)
+		}
+	}
+	for i := range nodes {
+		n, f := &nodes[i], &ft.N[i]
+		if f.Kind != n.KindId() || f.Named != n.IsNamed() || uint(f.Start) != n.StartByte() || uint(f.End) != n.EndByte() ||
+			uint(f.StartRow) != n.StartPosition().Row || uint(f.EndRow) != n.EndPosition().Row {
+			fail(i, "flat %+v", *f)
+		}
+		if k := ft.Kind(int32(i)); k != n.Kind() {
+			fail(i, "kind %q, flat %q", n.Kind(), k)
+		}
+		if p := at(n.Parent()); i > 0 && p != f.Parent {
+			fail(i, "parent %d, flat %d", p, f.Parent)
+		}
+		if p := at(n.PrevSibling()); p != f.Prev {
+			fail(i, "prev sibling %d, flat %d", p, f.Prev)
+		}
+		if c := int(n.NamedChildCount()); c != ft.NamedCount(int32(i)) {
+			fail(i, "%d named children, flat %d", c, ft.NamedCount(int32(i)))
+		}
+		k := uint(0)
+		for c := ft.FirstNamed(int32(i)); c >= 0; c = ft.NextNamed(c) {
+			if w := at(n.NamedChild(k)); w != c {
+				fail(i, "named child %d is %d, flat %d", k, w, c)
+			}
+			k++
+		}
+		if n.ChildCount() == 0 {
+			continue
+		}
+		for fid := 1; fid <= fields; fid++ {
+			if w, g := at(n.ChildByFieldId(uint16(fid))), ft.Field(int32(i), uint16(fid)); w != g {
+				fail(i, "field %s: %d, flat %d", lang.FieldNameForId(uint16(fid)), w, g)
+			}
+		}
+	}
+}
