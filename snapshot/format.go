@@ -21,9 +21,12 @@ const (
 	// Version1: first format — strings, files, nodes, CSR graph, name and
 	// part FSTs, BM25, zstd cold data, JSON meta.
 	Version1 = 1
+	// Version2: smaller file — BM25 format 2 (short posting lists as
+	// delta uvarints).
+	Version2 = 2
 
 	// FormatVersion is the version this package writes.
-	FormatVersion = Version1
+	FormatVersion = Version2
 )
 
 // Layout constants.

@@ -137,7 +137,7 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 	flipped[len(v)*2/3] ^= 0xff
 	seeds = append(seeds, fixChecksums(flipped))
 	future := append([]byte(nil), v...)
-	le.PutUint32(future[hVersion:], 2)
+	le.PutUint32(future[hVersion:], FormatVersion+1)
 	seeds = append(seeds, future)
 	return seeds
 }

@@ -137,7 +137,7 @@ func openBytes(data []byte) (*Snapshot, error) {
 	if len(data) < hVersion+4 {
 		return nil, fmt.Errorf("%w: %d bytes", ErrTruncated, len(data))
 	}
-	if v := le.Uint32(data[hVersion:]); v != Version1 {
+	if v := le.Uint32(data[hVersion:]); v != Version2 {
 		return nil, &VersionError{Found: v}
 	}
 	if len(data) < headerSize {
