@@ -22,7 +22,7 @@ const (
 	// part FSTs, BM25, zstd cold data, JSON meta.
 	Version1 = 1
 	// Version2: smaller file — BM25 format 2 (short posting lists as
-	// delta uvarints).
+	// delta uvarints), 28-byte node records.
 	Version2 = 2
 
 	// FormatVersion is the version this package writes.
@@ -35,7 +35,7 @@ const (
 	tableEntry    = 24
 	maxSections   = 64
 	sectionAlign  = 8
-	nodeRecSize   = 40
+	nodeRecSize   = 28
 	fileRecSize   = 24
 	coldIdxSize   = 16
 	noCold        = 0xFFFFFFFF
@@ -60,20 +60,26 @@ const (
 	hFlags    = 44
 )
 
-// Node record field offsets.
+// Node record field offsets (nodeRecSize bytes).
 const (
-	nName    = 0
-	nNameLen = 4
-	nQName   = 8
-	nQLen    = 12
-	nFile    = 16
-	nStart   = 20
-	nEnd     = 24
-	nSigLen  = 28
-	nCold    = 32
-	nKind    = 36
-	nLang    = 37
-	nFlags   = 38
+	nQName   = 0  // u32 qualified name: string offset
+	nQLen    = 4  // u16 qualified name: length
+	nNameLen = 6  // u16 name length (bits 0..14) | nameFollows
+	nStart   = 8  // u32 start line (bits 0..23) | kind << 24
+	nKind    = 11 // u8, the top byte of the start word
+	nEnd     = 12 // u32 end line (bits 0..23) | lang << 24
+	nLang    = 15 // u8, the top byte of the end word
+	nFile    = 16 // i32 file index, or -1
+	nCold    = 20 // u32 cold reference
+	nFlags   = 24 // u16 flags
+	nSigLen  = 26 // u16 signature length, sigLenMore when 65,535 or more
+
+	nameFollows = 1 << 15 // the name's bytes follow the qualified name's instead of ending them
+	maxQNameLen = 1<<16 - 1
+	maxNameLen  = 1<<15 - 1
+	maxLine     = 1<<24 - 1
+	lineMask    = 1<<24 - 1
+	sigLenMore  = 1<<16 - 1
 )
 
 // File record field offsets.

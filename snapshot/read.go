@@ -365,11 +365,31 @@ func (s *Snapshot) frec(i int) []byte {
 
 // str returns the string at off, n in the strings section, or "" when it
 // does not fit. The string shares the mapping's memory.
-func (s *Snapshot) str(off, n uint32) string {
-	if n == 0 || uint64(off)+uint64(n) > uint64(len(s.strs)) {
+func (s *Snapshot) str(off, n uint64) string {
+	if n == 0 || off+n > uint64(len(s.strs)) {
 		return ""
 	}
 	return unsafe.String(&s.strs[off], int(n))
+}
+
+// qnameRef and nameRef locate a record's qualified name and name in the
+// strings section. The name is the last bytes of the qualified name or,
+// with nameFollows, the bytes right after it.
+func qnameRef(r []byte) (off, n uint64) {
+	return uint64(le.Uint32(r[nQName:])), uint64(le.Uint16(r[nQLen:]))
+}
+
+func nameRef(r []byte) (off, n uint64, ok bool) {
+	qoff, qn := qnameRef(r)
+	nl := le.Uint16(r[nNameLen:])
+	n = uint64(nl &^ nameFollows)
+	if nl&nameFollows != 0 {
+		return qoff + qn, n, true
+	}
+	if n > qn {
+		return 0, 0, false
+	}
+	return qoff + qn - n, n, true
 }
 
 // Name is node id's own name ("" for an id out of range). The string is
@@ -379,7 +399,11 @@ func (s *Snapshot) Name(id uint32) string {
 	if r == nil {
 		return ""
 	}
-	return s.str(le.Uint32(r[nName:]), le.Uint32(r[nNameLen:]))
+	off, n, ok := nameRef(r)
+	if !ok {
+		return ""
+	}
+	return s.str(off, n)
 }
 
 // QName is node id's qualified name, valid until Close.
@@ -388,7 +412,7 @@ func (s *Snapshot) QName(id uint32) string {
 	if r == nil {
 		return ""
 	}
-	return s.str(le.Uint32(r[nQName:]), le.Uint32(r[nQLen:]))
+	return s.str(qnameRef(r))
 }
 
 // Kind is node id's kind.
@@ -426,7 +450,7 @@ func (s *Snapshot) FileIndex(id uint32) int32 {
 // Lines are node id's first and last lines.
 func (s *Snapshot) Lines(id uint32) (start, end uint32) {
 	if r := s.rec(id); r != nil {
-		return le.Uint32(r[nStart:]), le.Uint32(r[nEnd:])
+		return le.Uint32(r[nStart:]) & lineMask, le.Uint32(r[nEnd:]) & lineMask
 	}
 	return 0, 0
 }
@@ -434,10 +458,15 @@ func (s *Snapshot) Lines(id uint32) (start, end uint32) {
 // SignatureLen is the length in bytes of node id's signature, known
 // without decompressing it (for token estimates).
 func (s *Snapshot) SignatureLen(id uint32) int {
-	if r := s.rec(id); r != nil {
-		return int(le.Uint32(r[nSigLen:]))
+	r := s.rec(id)
+	if r == nil {
+		return 0
 	}
-	return 0
+	if n := le.Uint16(r[nSigLen:]); n != sigLenMore {
+		return int(n)
+	}
+	sig, _, _ := s.coldText(id) // a signature of 64 KiB or more: rare
+	return len(sig)
 }
 
 // Signature decompresses node id's signature. The returned string does not
@@ -485,7 +514,7 @@ func (s *Snapshot) FilePath(i int) string {
 	if r == nil {
 		return ""
 	}
-	return s.str(le.Uint32(r[fPath:]), le.Uint32(r[fPathLen:]))
+	return s.str(uint64(le.Uint32(r[fPath:])), uint64(le.Uint32(r[fPathLen:])))
 }
 
 // FileLang is file i's language.

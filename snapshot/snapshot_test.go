@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/knowing-dev/knowing/bm25"
 )
@@ -160,7 +161,7 @@ func TestRoundTrip(t *testing.T) {
 	if got, _ := s.Meta(); !reflect.DeepEqual(got, m) {
 		t.Fatalf("meta %+v", got)
 	}
-	if info.Sections["graph.out"] == 0 || info.Sections["nodes"] != int64(40*len(g.Nodes)) {
+	if info.Sections["graph.out"] == 0 || info.Sections["nodes"] != int64(nodeRecSize*len(g.Nodes)) {
 		t.Fatalf("section sizes %v", info.Sections)
 	}
 
@@ -379,5 +380,51 @@ func TestWriteOrderCoversSections(t *testing.T) {
 	}
 	if len(seen) != int(numSectionIDs)-1 {
 		t.Fatalf("writeOrder lists %d of %d sections", len(seen), numSectionIDs-1)
+	}
+}
+
+// TestRecordLimits writes fields wider than a node record holds: long
+// names are cut at a rune boundary, lines saturate, and a signature of 64
+// KiB or more still reports its exact length.
+func TestRecordLimits(t *testing.T) {
+	long := strings.Repeat("é", 40000) // 80,000 bytes
+	sig := strings.Repeat("s", 70000)
+	g := &Graph{Files: []File{{Path: "a.go", Lang: LangGo}}, Nodes: []Node{
+		{Name: long, QName: "pkg." + long, Kind: KindFunction, Lang: LangGo, File: 0, StartLine: 1 << 25, EndLine: 1<<25 + 5, Signature: sig},
+		{Name: "b", QName: "pkg.b", Kind: KindMethod, Lang: LangRust, Flags: FlagExported | FlagTest, File: -1, StartLine: 7, EndLine: 9, Signature: "x"},
+		{Name: "file.go", QName: "dir/file.go", Kind: KindFile, File: 0, StartLine: 1, EndLine: 0},
+	}}
+	img, err := encode(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := openBytes(img.bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	if q := s.QName(0); len(q) > maxQNameLen || !strings.HasPrefix("pkg."+long, q) || !utf8.ValidString(q) {
+		t.Errorf("qname of %d bytes", len(q))
+	}
+	if n := s.Name(0); len(n) > maxNameLen || !strings.HasPrefix(long, n) || !utf8.ValidString(n) {
+		t.Errorf("name of %d bytes", len(n))
+	}
+	if a, b := s.Lines(0); a != maxLine || b != maxLine {
+		t.Errorf("lines %d %d", a, b)
+	}
+	if n := s.SignatureLen(0); n != len(sig) {
+		t.Errorf("signature length %d, want %d", n, len(sig))
+	}
+	if s.Name(1) != "b" || s.QName(1) != "pkg.b" || s.Kind(1) != KindMethod || s.Lang(1) != LangRust ||
+		s.Flags(1) != FlagExported|FlagTest || s.FileIndex(1) != -1 || s.SignatureLen(1) != 1 {
+		t.Errorf("node 1: %q %q %v %v %v %d %d", s.Name(1), s.QName(1), s.Kind(1), s.Lang(1), s.Flags(1), s.FileIndex(1), s.SignatureLen(1))
+	}
+	if a, b := s.Lines(1); a != 7 || b != 9 {
+		t.Errorf("node 1 lines %d %d", a, b)
+	}
+	if a, b := s.Lines(2); a != 1 || b != 0 || s.Kind(2) != KindFile || s.Name(2) != "file.go" {
+		t.Errorf("node 2: lines %d %d, %v %q", a, b, s.Kind(2), s.Name(2))
 	}
 }

@@ -88,8 +88,9 @@ func (s *Snapshot) verifyRecords() error {
 	nBlocks := uint32(len(s.coldIdx) / coldIdxSize)
 	for id := uint32(0); id < uint32(s.nNodes); id++ {
 		r := s.rec(id)
-		if uint64(le.Uint32(r[nName:]))+uint64(le.Uint32(r[nNameLen:])) > ns ||
-			uint64(le.Uint32(r[nQName:]))+uint64(le.Uint32(r[nQLen:])) > ns {
+		qoff, qn := qnameRef(r)
+		noff, nn, ok := nameRef(r)
+		if !ok || noff+nn > ns || qoff+qn > ns {
 			return corruptf("node %d: name outside the strings section", id)
 		}
 		if f := int32(le.Uint32(r[nFile:])); f < -1 || int(f) >= s.nFiles {
@@ -247,7 +248,7 @@ func (s *Snapshot) verifyCold() error {
 		r := s.rec(id)
 		c := le.Uint32(r[nCold:])
 		if c == noCold {
-			if le.Uint32(r[nSigLen:]) != 0 {
+			if le.Uint16(r[nSigLen:]) != 0 {
 				return corruptf("node %d: signature length without cold data", id)
 			}
 			continue
@@ -266,8 +267,8 @@ func (s *Snapshot) verifyCold() error {
 				return err
 			}
 		}
-		if got := len(cur.text(2 * slot)); got != int(le.Uint32(r[nSigLen:])) {
-			return corruptf("node %d: signature of %d bytes, record says %d", id, got, le.Uint32(r[nSigLen:]))
+		if got := len(cur.text(2 * slot)); min(got, sigLenMore) != int(le.Uint16(r[nSigLen:])) {
+			return corruptf("node %d: signature of %d bytes, record says %d", id, got, le.Uint16(r[nSigLen:]))
 		}
 	}
 	for i := range next {

@@ -276,32 +276,35 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		r := nb[i*nodeRecSize:]
-		qoff, qlen, err := st.add(n.QName)
-		if err != nil {
-			return nil, fmt.Errorf("node %d: %w", i, err)
+		// Names and qualified names longer than a record holds are cut
+		// (at a rune boundary); identifiers are never that long.
+		qname, name := clip(n.QName, maxQNameLen), clip(n.Name, maxNameLen)
+		nl := uint16(len(name))
+		var qoff, qlen uint32
+		if strings.HasSuffix(qname, name) {
+			qoff, qlen, err = st.add(qname)
+		} else {
+			// The name follows the qualified name in one string.
+			nl |= nameFollows
+			qoff, _, err = st.add(qname + name)
+			qlen = uint32(len(qname))
 		}
-		var noff, nlen uint32
-		if n.Name != "" && strings.HasSuffix(n.QName, n.Name) {
-			noff, nlen = qoff+qlen-uint32(len(n.Name)), uint32(len(n.Name))
-		} else if noff, nlen, err = st.add(n.Name); err != nil {
+		if err != nil {
 			return nil, fmt.Errorf("node %d: %w", i, err)
 		}
 		cold, err := cw.add(n.Signature, n.Doc)
 		if err != nil {
 			return nil, fmt.Errorf("node %d: %w", i, err)
 		}
-		le.PutUint32(r[nName:], noff)
-		le.PutUint32(r[nNameLen:], nlen)
 		le.PutUint32(r[nQName:], qoff)
-		le.PutUint32(r[nQLen:], qlen)
+		le.PutUint16(r[nQLen:], uint16(qlen))
+		le.PutUint16(r[nNameLen:], nl)
+		le.PutUint32(r[nStart:], min(n.StartLine, maxLine)|uint32(n.Kind)<<24)
+		le.PutUint32(r[nEnd:], min(n.EndLine, maxLine)|uint32(n.Lang)<<24)
 		le.PutUint32(r[nFile:], uint32(n.File))
-		le.PutUint32(r[nStart:], n.StartLine)
-		le.PutUint32(r[nEnd:], n.EndLine)
-		le.PutUint32(r[nSigLen:], uint32(len(n.Signature)))
 		le.PutUint32(r[nCold:], cold)
-		r[nKind] = byte(n.Kind)
-		r[nLang] = byte(n.Lang)
 		le.PutUint16(r[nFlags:], uint16(n.Flags))
+		le.PutUint16(r[nSigLen:], uint16(min(len(n.Signature), sigLenMore)))
 	}
 	if img.sec[secColdIndex], img.sec[secColdData], err = cw.finish(); err != nil {
 		return nil, err
@@ -427,12 +430,13 @@ func keyLists(g *Graph) (names, parts map[string][]uint32) {
 	var toks, mine []string
 	for i := range g.Nodes {
 		id := uint32(i)
-		lower := strings.ToLower(g.Nodes[i].Name)
+		name := clip(g.Nodes[i].Name, maxNameLen) // as the record holds it
+		lower := strings.ToLower(name)
 		if lower == "" {
 			continue
 		}
 		names[lower] = append(names[lower], id)
-		mine = nodeParts(mine[:0], &toks, g.Nodes[i].Name, lower)
+		mine = nodeParts(mine[:0], &toks, name, lower)
 		for _, p := range mine {
 			parts[p] = append(parts[p], id)
 		}
