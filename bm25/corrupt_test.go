@@ -79,6 +79,11 @@ func exercise(ix *Index, words []string) {
 	for _, w := range words {
 		s.Search([]QueryTerm{{Text: w}}, 10)
 		ix.DocFreq(w)
+		if v, ok, err := ix.get(nil, []byte(w)); ok && err == nil {
+			for f := Field(0); f <= NumFields; f++ {
+				ix.AppendFieldDocs(v, f, nil)
+			}
+		}
 		if len(w) > 0 {
 			ix.ExpandPrefix(w[:1], nil, 20)
 		}

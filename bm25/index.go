@@ -390,3 +390,71 @@ func walkPacked(r []byte, n int, lim uint64, fn func(uint32)) bool {
 	}
 	return pos == len(r)
 }
+
+// AppendFieldDocs appends to dst, in increasing order, the documents whose
+// field f contains the term whose value in the Terms dictionary is v (a
+// caller that reads the dictionary itself, as the snapshot package does
+// with its own FST reader, passes the value it found). It reports false,
+// having appended what it could read, when the record is malformed; it
+// does not allocate beyond growing dst.
+func (ix *Index) AppendFieldDocs(v uint64, f Field, dst []uint32) ([]uint32, bool) {
+	if f >= NumFields {
+		return dst, false
+	}
+	if v&valInline != 0 {
+		if v>>inlineFieldSh&7 == uint64(f) && uint32(v) < ix.st.idLimit {
+			dst = append(dst, uint32(v))
+		}
+		return dst, true
+	}
+	if v >= uint64(len(ix.postings)) {
+		return dst, false
+	}
+	p := ix.postings[v:]
+	flags := p[0]
+	mask := flags & recMaskBits
+	if flags&recSingleton != 0 {
+		doc, n := binary.Uvarint(p[1:])
+		if n <= 0 || doc >= uint64(ix.st.idLimit) {
+			return dst, false
+		}
+		if mask&(1<<f) != 0 {
+			dst = append(dst, uint32(doc))
+		}
+		return dst, true
+	}
+	if mask&(1<<f) == 0 {
+		return dst, true
+	}
+	_, n := binary.Uvarint(p[1:])
+	if n <= 0 {
+		return dst, false
+	}
+	pos := 1 + n
+	skip := popcount(mask & (1<<f - 1)) // the field lists before f's
+	if flags&recCombined != 0 {
+		skip++
+	}
+	for ; ; skip-- {
+		l, ok := parseList(p, pos)
+		if !ok {
+			return dst, false
+		}
+		if skip > 0 {
+			pos = l.end
+			continue
+		}
+		lim := ix.st.idLimit
+		add := func(d uint32) {
+			if d < lim {
+				dst = append(dst, d)
+			}
+		}
+		if l.packed {
+			ok = walkPacked(l.docs, len(l.imps), uint64(lim), add)
+		} else {
+			ok = walkRoaring(l.docs, add)
+		}
+		return dst, ok
+	}
+}

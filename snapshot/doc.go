@@ -56,6 +56,8 @@
 //	  graph.out/in   CSR adjacency (package csr); attr = PackAttr(type, conf)
 //	  names.fst/ids  vellum FST: lower-cased name → node id or id list
 //	  parts.fst/ids  vellum FST: lower-cased name part → node id or id list
+//	                 (with BM25, only for nodes without a BM25 document:
+//	                 the BM25 name field serves the others)
 //	  bm25.*         the bm25 package's terms, postings and stats
 //	  cold.index/data zstd blocks of signatures and docs
 //	  meta           JSON: Meta, counts, BM25 parameters, section sizes

@@ -1,5 +1,11 @@
 package snapshot
 
+import (
+	"slices"
+
+	"github.com/knowing-dev/knowing/bm25"
+)
+
 // LookupName appends to dst the ids of the nodes whose lower-cased name is
 // exactly lowerName, in ascending order, and returns the extended slice. It
 // does not allocate when dst has room. The caller lower-cases the query
@@ -14,13 +20,34 @@ func (s *Snapshot) LookupName(lowerName string, dst []uint32) []uint32 {
 
 // LookupPart appends the ids of the nodes one of whose lower-cased name
 // parts (CamelCase and snake_case components, as bm25.AppendTokens splits
-// names, or the whole name) is exactly lowerPart.
+// names, or the whole name) is exactly lowerPart, in ascending order. It
+// does not allocate when dst has room.
+//
+// With BM25 (the usual case) the answer is assembled from three indexes:
+// the names index for the whole name, the BM25 name-field postings of the
+// term for the nodes with a BM25 document, and the parts index for the
+// parts of the other nodes (files, packages, generated code).
 func (s *Snapshot) LookupPart(lowerPart string, dst []uint32) []uint32 {
-	v, ok, err := s.parts.get(lowerPart)
-	if !ok || err != nil {
+	start := len(dst)
+	if v, ok, err := s.parts.get(lowerPart); ok && err == nil {
+		dst = s.appendIDs(dst, v, s.partIDs)
+	}
+	if s.flags&flagNoBM25 != 0 {
 		return dst
 	}
-	return s.appendIDs(dst, v, s.partIDs)
+	dst = s.LookupName(lowerPart, dst)
+	if v, ok, err := s.bm25Terms.get(lowerPart); ok && err == nil {
+		if ix, err := s.BM25(); err == nil {
+			dst, _ = ix.AppendFieldDocs(v, bm25.FieldName, dst)
+		}
+	}
+	ids := dst[start:]
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	for len(ids) > 0 && uint64(ids[len(ids)-1]) >= uint64(s.nNodes) {
+		ids = ids[:len(ids)-1] // corrupt postings; Verify reports them
+	}
+	return dst[:start+len(ids)]
 }
 
 // appendIDs decodes an FST value: id<<1 for one node, index<<1|1 for the
@@ -51,7 +78,7 @@ func (s *Snapshot) appendIDs(dst []uint32, v uint64, ids []byte) []uint32 {
 	return dst
 }
 
-// KeyIter enumerates the keys of the name or part index that start with a
+// KeyIter enumerates the keys of the name index that start with a
 // prefix, in ascending byte order, with their nodes. It belongs to one
 // goroutine; Reset reuses it, and once its buffers have grown to the
 // longest key it does not allocate.
@@ -75,22 +102,11 @@ func (s *Snapshot) NewNameIter() *KeyIter {
 	return it
 }
 
-// NewPartIter returns an iterator over lower-cased name parts.
-func (s *Snapshot) NewPartIter() *KeyIter {
-	it := &KeyIter{s: s, view: &s.parts}
-	it.Reset("")
-	return it
-}
-
 // Reset positions the iterator before the first key starting with prefix
 // (lower-case it first: keys are lower-case). An empty prefix walks every
 // key.
 func (it *KeyIter) Reset(prefix string) {
-	if it.view == &it.s.names {
-		it.ids = it.s.nameIDs
-	} else {
-		it.ids = it.s.partIDs
-	}
+	it.ids = it.s.nameIDs
 	it.w.reset(it.view, prefix)
 }
 

@@ -39,6 +39,7 @@ type Snapshot struct {
 	strs, files, nodes []byte
 	graph              *csr.Graph
 	names, parts       fstView
+	bm25Terms          fstView // the BM25 dictionary, for LookupPart
 	nameIDs, partIDs   []byte
 	coldIdx, coldData  []byte
 
@@ -71,7 +72,7 @@ type Info struct {
 	Meta          Meta             `json:"meta"`
 	FormatVersion int              `json:"format_version"`
 	NameKeys      int              `json:"name_keys"` // distinct lower-cased names
-	PartKeys      int              `json:"part_keys"` // distinct lower-cased name parts
+	PartKeys      int              `json:"part_keys"` // keys of the parts index (see FORMAT.md)
 	ColdBlocks    int              `json:"cold_blocks"`
 	BM25          *bm25.Params     `json:"bm25,omitempty"` // nil when built without BM25
 	Sections      map[string]int64 `json:"sections"`       // byte size of every section but meta
@@ -238,6 +239,11 @@ func openBytes(data []byte) (*Snapshot, error) {
 	if s.parts, err = newFSTView(s.sec(secPartsFST)); err != nil {
 		return nil, fmt.Errorf("parts: %w", err)
 	}
+	if s.flags&flagNoBM25 == 0 {
+		// A damaged dictionary leaves the view empty; BM25 and Verify
+		// report it.
+		s.bm25Terms, _ = newFSTView(s.sec(secBM25Terms))
+	}
 	s.nameIDs, s.partIDs = s.sec(secNamesIDs), s.sec(secPartsIDs)
 	if len(s.nameIDs)%4 != 0 || len(s.partIDs)%4 != 0 {
 		return nil, corruptf("id list sections are not whole uint32s")
@@ -273,7 +279,7 @@ func (s *Snapshot) Close() error {
 	}
 	s.data, s.strs, s.files, s.nodes = nil, nil, nil, nil
 	s.nameIDs, s.partIDs, s.coldIdx, s.coldData = nil, nil, nil, nil
-	s.names, s.parts = fstView{}, fstView{}
+	s.names, s.parts, s.bm25Terms = fstView{}, fstView{}, fstView{}
 	s.secs, s.extra = [numSectionIDs]section{}, nil
 	s.nNodes, s.nFiles, s.nEdges = 0, 0, 0
 	s.graph = &csr.Graph{}

@@ -324,7 +324,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	ce = nil
 
 	// name and part lookups
-	names, parts := keyLists(g)
+	names, parts := keyLists(g, !o.NoBM25)
 	nameKeys := len(names)
 	if img.sec[secNamesFST], img.sec[secNamesIDs], err = buildKeyIndex(names); err != nil {
 		return nil, fmt.Errorf("names index: %w", err)
@@ -423,10 +423,13 @@ func (t *strtab) add(s string) (off, n uint32, err error) {
 }
 
 // keyLists maps each lower-cased name, and each lower-cased part of a
-// name, to the ascending ids of the nodes that carry it.
-func keyLists(g *Graph) (names, parts map[string][]uint32) {
+// name, to the ascending ids of the nodes that carry it. With BM25 the
+// parts index is only the remainder that the BM25 name field and the
+// names index do not serve: the parts other than the whole name of the
+// nodes without a BM25 document.
+func keyLists(g *Graph, withBM25 bool) (names, parts map[string][]uint32) {
 	names = make(map[string][]uint32, len(g.Nodes))
-	parts = make(map[string][]uint32, len(g.Nodes))
+	parts = make(map[string][]uint32)
 	var toks, mine []string
 	for i := range g.Nodes {
 		id := uint32(i)
@@ -436,7 +439,13 @@ func keyLists(g *Graph) (names, parts map[string][]uint32) {
 			continue
 		}
 		names[lower] = append(names[lower], id)
+		if withBM25 && searchable(&g.Nodes[i]) {
+			continue
+		}
 		mine = nodeParts(mine[:0], &toks, name, lower)
+		if withBM25 {
+			mine = mine[1:] // the whole name: the names index has it
+		}
 		for _, p := range mine {
 			parts[p] = append(parts[p], id)
 		}
