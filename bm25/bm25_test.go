@@ -6,10 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"slices"
 	"testing"
 )
 
