@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"encoding/binary"
 	"slices"
 
 	"github.com/knowing-dev/knowing/bm25"
@@ -50,9 +51,10 @@ func (s *Snapshot) LookupPart(lowerPart string, dst []uint32) []uint32 {
 	return dst[:start+len(ids)]
 }
 
-// appendIDs decodes an FST value: id<<1 for one node, index<<1|1 for the
-// list at uint32 index in ids (a count, then the ids). Ids out of range
-// and lists that overrun their section are dropped; Verify reports them.
+// appendIDs decodes an FST value: id<<1 for one node, offset<<1|1 for the
+// list at byte offset in ids (a uvarint count, then the ids as uvarint
+// differences). Ids out of range end the list, as does a list that
+// overruns its section; Verify reports them.
 func (s *Snapshot) appendIDs(dst []uint32, v uint64, ids []byte) []uint32 {
 	n := uint64(s.nNodes)
 	if v&1 == 0 {
@@ -61,21 +63,35 @@ func (s *Snapshot) appendIDs(dst []uint32, v uint64, ids []byte) []uint32 {
 		}
 		return dst
 	}
-	words := uint64(len(ids) / 4)
-	at := v >> 1
-	if at >= words {
-		return dst
-	}
-	cnt := uint64(le.Uint32(ids[4*at:]))
-	if cnt > words-at-1 {
-		return dst
-	}
-	for i := at + 1; i <= at+cnt; i++ {
-		if id := le.Uint32(ids[4*i:]); uint64(id) < n {
-			dst = append(dst, id)
-		}
-	}
+	dst, _, _ = appendIDList(dst, ids, v>>1, n)
 	return dst
+}
+
+// appendIDList appends the ids of the list at byte offset at of ids, all
+// below n, and returns the count the list declares; ok is false, with the
+// ids read so far appended, when the list is malformed or not ascending.
+func appendIDList(dst []uint32, ids []byte, at, n uint64) (out []uint32, cnt uint64, ok bool) {
+	if at >= uint64(len(ids)) {
+		return dst, 0, false
+	}
+	p := ids[at:]
+	cnt, pos := binary.Uvarint(p)
+	if pos <= 0 || cnt > uint64(len(p)-pos) { // every id takes a byte
+		return dst, 0, false
+	}
+	id := uint64(0)
+	for i := uint64(0); i < cnt; i++ {
+		d, k := binary.Uvarint(p[pos:])
+		if k <= 0 || d >= n || i > 0 && d == 0 {
+			return dst, cnt, false
+		}
+		pos += k
+		if id += d; id >= n {
+			return dst, cnt, false
+		}
+		dst = append(dst, uint32(id))
+	}
+	return dst, cnt, true
 }
 
 // KeyIter enumerates the keys of the name index that start with a

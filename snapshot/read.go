@@ -245,9 +245,6 @@ func openBytes(data []byte) (*Snapshot, error) {
 		s.bm25Terms, _ = newFSTView(s.sec(secBM25Terms))
 	}
 	s.nameIDs, s.partIDs = s.sec(secNamesIDs), s.sec(secPartsIDs)
-	if len(s.nameIDs)%4 != 0 || len(s.partIDs)%4 != 0 {
-		return nil, corruptf("id list sections are not whole uint32s")
-	}
 	s.coldIdx, s.coldData = s.sec(secColdIndex), s.sec(secColdData)
 	if len(s.coldIdx)%coldIdxSize != 0 {
 		return nil, corruptf("cold index of %d bytes", len(s.coldIdx))

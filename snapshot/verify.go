@@ -160,12 +160,15 @@ func (s *Snapshot) walkKeys(name string, f *fstView, ids []byte, maxKeys uint64,
 // checkIDs decodes a value strictly: ids in range and ascending, lists
 // inside their section and longer than one.
 func (s *Snapshot) checkIDs(name string, v uint64, ids []byte, dst []uint32) ([]uint32, error) {
-	dst = s.appendIDs(dst, v, ids)
 	if v&1 == 1 {
-		at := v >> 1
-		if at >= uint64(len(ids)/4) || uint64(len(dst)) != uint64(le.Uint32(ids[4*at:])) || len(dst) < 2 {
-			return nil, corruptf("%s: bad id list at %d", name, at)
+		var cnt uint64
+		var ok bool
+		dst, cnt, ok = appendIDList(dst, ids, v>>1, uint64(s.nNodes))
+		if !ok || uint64(len(dst)) != cnt || len(dst) < 2 {
+			return nil, corruptf("%s: bad id list at %d", name, v>>1)
 		}
+	} else {
+		dst = s.appendIDs(dst, v, ids)
 	}
 	if len(dst) == 0 {
 		return nil, corruptf("%s: value %d names no node", name, v)
@@ -203,7 +206,7 @@ func (s *Snapshot) verifyNames() error {
 func (s *Snapshot) verifyParts() error {
 	// A generous bound on the key count, only to stop walks of corrupt
 	// bytes early: parts come from names, lists from the ids section.
-	max := 64*uint64(s.nNodes) + 4*uint64(len(s.strs)) + uint64(len(s.partIDs)/4)
+	max := 64*uint64(s.nNodes) + 4*uint64(len(s.strs)) + uint64(len(s.partIDs))
 	return s.walkKeys("parts.fst", &s.parts, s.partIDs, max, func([]byte, []uint32) error { return nil })
 }
 

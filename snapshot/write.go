@@ -479,7 +479,9 @@ func nodeParts(dst []string, toks *[]string, name, lower string) []string {
 
 // buildKeyIndex encodes keys as a vellum FST and their id lists. A key with
 // one node carries it inline (value id<<1); otherwise the value is
-// index<<1|1, where ids[index] is the count and the ids follow.
+// offset<<1|1, where the list at byte offset of ids is a uvarint count,
+// then the first id and each later id's difference from the one before,
+// as uvarints.
 func buildKeyIndex(m map[string][]uint32) (fst, ids []byte, err error) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -499,10 +501,12 @@ func buildKeyIndex(m map[string][]uint32) (fst, ids []byte, err error) {
 		if len(l) == 1 {
 			v = uint64(l[0]) << 1
 		} else {
-			v = uint64(len(lists)/4)<<1 | 1
-			lists = le.AppendUint32(lists, uint32(len(l)))
+			v = uint64(len(lists))<<1 | 1
+			lists = binary.AppendUvarint(lists, uint64(len(l)))
+			prev := uint32(0)
 			for _, id := range l {
-				lists = le.AppendUint32(lists, id)
+				lists = binary.AppendUvarint(lists, uint64(id-prev))
+				prev = id
 			}
 		}
 		kb = append(kb[:0], k...)
@@ -512,6 +516,9 @@ func buildKeyIndex(m map[string][]uint32) (fst, ids []byte, err error) {
 	}
 	if err := b.Close(); err != nil {
 		return nil, nil, err
+	}
+	if lists == nil {
+		lists = []byte{}
 	}
 	return buf.Bytes(), lists, nil
 }
