@@ -228,8 +228,7 @@ func openBytes(data []byte) (*Snapshot, error) {
 		return nil, corruptf("graph: %v", err)
 	}
 	// Each edge takes at least two bytes (attribute, delta) in each row.
-	head := 4 * (uint64(s.nNodes) + 1)
-	if 2*uint64(s.nEdges) > uint64(len(out))-head || 2*uint64(s.nEdges) > uint64(len(in))-head {
+	if 2*uint64(s.nEdges) > uint64(g.Out.DataLen()) || 2*uint64(s.nEdges) > uint64(g.In.DataLen()) {
 		return nil, corruptf("graph sections too small for %d edges", s.nEdges)
 	}
 	s.graph = g
