@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"fmt"
+	mbits "math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -66,25 +67,56 @@ func decoder() (*zstd.Decoder, error) {
 	return zdec.d, zdec.err
 }
 
+// coldEntry returns the number of node id's cold entry (its rank among
+// the nodes that have one), or false when it has none.
+func (s *Snapshot) coldEntry(id uint32) (uint32, bool, error) {
+	g := uint64(id / 64)
+	if uint64(id) >= uint64(s.nNodes) || (g+1)*coldRankSize > uint64(len(s.coldRanks)) {
+		return 0, false, fmt.Errorf("snapshot: node %d out of range [0,%d)", id, s.nNodes)
+	}
+	e := s.coldRanks[g*coldRankSize:]
+	bits, base := le.Uint64(e), le.Uint32(e[8:])
+	if bits>>(id%64)&1 == 0 {
+		return 0, false, nil
+	}
+	return base + uint32(mbits.OnesCount64(bits&(1<<(id%64)-1))), true, nil
+}
+
+// coldBlockOf finds the block holding cold entry k: the last block whose
+// first entry is at most k.
+func (s *Snapshot) coldBlockOf(k uint32) (blk uint32, slot int) {
+	nb := len(s.coldIdx) / coldIdxSize
+	lo, hi := 0, nb // the answer is below hi
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if le.Uint32(s.coldIdx[m*coldIdxSize+16:]) <= k {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	first := uint32(0)
+	if nb > 0 {
+		first = le.Uint32(s.coldIdx[lo*coldIdxSize+16:])
+	}
+	return uint32(lo), int(k - first)
+}
+
 // coldText returns node id's signature and doc.
 func (s *Snapshot) coldText(id uint32) (sig, doc string, err error) {
-	r := s.rec(id)
-	if r == nil {
-		return "", "", fmt.Errorf("snapshot: node %d out of range [0,%d)", id, s.nNodes)
+	k, ok, err := s.coldEntry(id)
+	if !ok || err != nil {
+		return "", "", err
 	}
-	ref := le.Uint32(r[nCold:])
-	if ref == noCold {
-		return "", "", nil
-	}
-	b, err := s.coldBlock(ref >> coldSlotBits)
+	blk, slot := s.coldBlockOf(k)
+	b, err := s.coldBlock(blk)
 	if err != nil {
 		return "", "", err
 	}
-	k := 2 * int(ref&(1<<coldSlotBits-1))
-	if k+2 >= len(b.start) {
-		return "", "", corruptf("node %d: cold slot %d beyond its block", id, k/2)
+	if slot < 0 || 2*slot+2 >= len(b.start) {
+		return "", "", corruptf("node %d: cold entry %d beyond its block", id, k)
 	}
-	return b.text(k), b.text(k + 1), nil
+	return b.text(2 * slot), b.text(2*slot + 1), nil
 }
 
 // coldBlock returns decoded block i, from the cache when it is there.

@@ -50,16 +50,17 @@
 //	sections  8-byte aligned, zero padded:
 //	  strings        names, qualified names, paths (deduplicated)
 //	  files          24-byte records: path, size, language, flags
-//	  nodes          28-byte records: qname, name length (the name is the
-//	                 qname's tail), file, lines, signature length, cold
-//	                 reference, kind, language, flags
+//	  nodes          24-byte records: qname, name length (the name is the
+//	                 qname's tail), file, lines, signature length, kind,
+//	                 language, flags
 //	  graph.out/in   CSR adjacency (package csr); attr = PackAttr(type, conf)
 //	  names.fst/ids  vellum FST: lower-cased name → node id or id list
 //	  parts.fst/ids  vellum FST: lower-cased name part → node id or id list
 //	                 (with BM25, only for nodes without a BM25 document:
 //	                 the BM25 name field serves the others)
 //	  bm25.*         the bm25 package's terms, postings and stats
-//	  cold.index/data zstd blocks of signatures and docs
+//	  cold.index/data zstd blocks of signatures and docs; which nodes have
+//	                 an entry (rank groups), so records need no reference
 //	  meta           JSON: Meta, counts, BM25 parameters, section sizes
 //
 // A reader rejects a format version it does not know with a

@@ -324,3 +324,45 @@ func TestCorruptIDLists(t *testing.T) {
 		}
 	}
 }
+
+// TestCorruptColdRanks damages the rank groups at the end of cold.index,
+// with the checksums repaired: Verify reports corruption and reading the
+// texts neither panics nor misreports quietly.
+func TestCorruptColdRanks(t *testing.T) {
+	g := randomGraph(6, 20, 700, 500)
+	img, err := encode(g, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean := img.bytes()
+	s, err := openBytes(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx SectionInfo
+	for _, sec := range s.Sections() {
+		if sec.Name == "cold.index" {
+			idx = sec
+		}
+	}
+	groups := uint64((len(g.Nodes) + 63) / 64)
+	ranks := idx.Offset + idx.Length - coldRankSize*groups
+	for gi := uint64(0); gi < groups; gi++ {
+		for _, at := range []uint64{0, 3, 8} { // the bitset; the count before the group
+			data := append([]byte(nil), clean...)
+			data[ranks+gi*coldRankSize+at] ^= 0x24
+			data = fixChecksums(data)
+			s, err := openBytes(data)
+			if err != nil {
+				t.Fatalf("group %d byte %d: Open: %v", gi, at, err)
+			}
+			if err := s.Verify(); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("group %d byte %d: Verify: %v, want ErrCorrupt", gi, at, err)
+			}
+			for id := uint32(0); id < uint32(s.NumNodes()); id++ {
+				s.Signature(id)
+				s.SignatureLen(id)
+			}
+		}
+	}
+}

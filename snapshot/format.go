@@ -22,7 +22,7 @@ const (
 	// part FSTs, BM25, zstd cold data, JSON meta.
 	Version1 = 1
 	// Version2: smaller file — BM25 format 2 (short posting lists as
-	// delta uvarints), 28-byte node records.
+	// delta uvarints), 24-byte node records, and more; see FORMAT.md.
 	Version2 = 2
 
 	// FormatVersion is the version this package writes.
@@ -35,10 +35,10 @@ const (
 	tableEntry    = 24
 	maxSections   = 64
 	sectionAlign  = 8
-	nodeRecSize   = 28
+	nodeRecSize   = 24
 	fileRecSize   = 24
-	coldIdxSize   = 16
-	noCold        = 0xFFFFFFFF
+	coldIdxSize   = 20 // u64 offset, u32 compressed, u32 decoded length, u32 first entry
+	coldRankSize  = 12 // u64 bitset of 64 nodes, u32 entries before them
 	coldSlotBits  = 8
 	maxColdRaw    = 64 << 20 // bound on one decompressed cold block
 	maxColdNode   = 16 << 20 // bound on one node's signature plus doc
@@ -70,9 +70,8 @@ const (
 	nEnd     = 12 // u32 end line (bits 0..23) | lang << 24
 	nLang    = 15 // u8, the top byte of the end word
 	nFile    = 16 // i32 file index, or -1
-	nCold    = 20 // u32 cold reference
-	nFlags   = 24 // u16 flags
-	nSigLen  = 26 // u16 signature length, sigLenMore when 65,535 or more
+	nFlags   = 20 // u16 flags
+	nSigLen  = 22 // u16 signature length, sigLenMore when 65,535 or more
 
 	nameFollows = 1 << 15 // the name's bytes follow the qualified name's instead of ending them
 	maxQNameLen = 1<<16 - 1

@@ -42,6 +42,7 @@ type Snapshot struct {
 	bm25Terms          fstView // the BM25 dictionary, for LookupPart
 	nameIDs, partIDs   []byte
 	coldIdx, coldData  []byte
+	coldRanks          []byte // the rank groups at the end of cold.index
 
 	bm25Once sync.Once
 	bm25Ix   *bm25.Index
@@ -245,9 +246,11 @@ func openBytes(data []byte) (*Snapshot, error) {
 	}
 	s.nameIDs, s.partIDs = s.sec(secNamesIDs), s.sec(secPartsIDs)
 	s.coldIdx, s.coldData = s.sec(secColdIndex), s.sec(secColdData)
-	if len(s.coldIdx)%coldIdxSize != 0 {
+	ranks := coldRankSize * ((uint64(s.nNodes) + 63) / 64)
+	if uint64(len(s.coldIdx)) < ranks || (uint64(len(s.coldIdx))-ranks)%coldIdxSize != 0 {
 		return nil, corruptf("cold index of %d bytes", len(s.coldIdx))
 	}
+	s.coldIdx, s.coldRanks = s.coldIdx[:uint64(len(s.coldIdx))-ranks], s.coldIdx[uint64(len(s.coldIdx))-ranks:]
 	if s.secs[secMeta].n == 0 {
 		return nil, corruptf("empty meta section")
 	}
@@ -274,7 +277,7 @@ func (s *Snapshot) Close() error {
 		s.mm = nil
 	}
 	s.data, s.strs, s.files, s.nodes = nil, nil, nil, nil
-	s.nameIDs, s.partIDs, s.coldIdx, s.coldData = nil, nil, nil, nil
+	s.nameIDs, s.partIDs, s.coldIdx, s.coldData, s.coldRanks = nil, nil, nil, nil, nil
 	s.names, s.parts, s.bm25Terms = fstView{}, fstView{}, fstView{}
 	s.secs, s.extra = [numSectionIDs]section{}, nil
 	s.nNodes, s.nFiles, s.nEdges = 0, 0, 0

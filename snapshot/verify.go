@@ -85,7 +85,6 @@ func (s *Snapshot) verifyRecords() error {
 			return corruptf("file %d: path outside the strings section", i)
 		}
 	}
-	nBlocks := uint32(len(s.coldIdx) / coldIdxSize)
 	for id := uint32(0); id < uint32(s.nNodes); id++ {
 		r := s.rec(id)
 		qoff, qn := qnameRef(r)
@@ -95,9 +94,6 @@ func (s *Snapshot) verifyRecords() error {
 		}
 		if f := int32(le.Uint32(r[nFile:])); f < -1 || int(f) >= s.nFiles {
 			return corruptf("node %d: file %d outside [-1,%d)", id, f, s.nFiles)
-		}
-		if c := le.Uint32(r[nCold:]); c != noCold && c>>coldSlotBits >= nBlocks {
-			return corruptf("node %d: cold block %d of %d", id, c>>coldSlotBits, nBlocks)
 		}
 	}
 	return nil
@@ -244,40 +240,58 @@ func (s *Snapshot) verifyCold() error {
 	if pos != uint64(len(s.coldData)) {
 		return corruptf("cold blocks cover %d of %d bytes", pos, len(s.coldData))
 	}
-	// Each entry of each block belongs to exactly one node, in order.
-	next := make([]int, nBlocks)
+	// Entries are numbered across the blocks in order: each block's first
+	// entry follows the previous block's last.
+	total := uint64(0)
+	for i := 0; i < nBlocks; i++ {
+		if first := le.Uint32(s.coldIdx[i*coldIdxSize+16:]); uint64(first) != total {
+			return corruptf("cold block %d starts at entry %d, expected %d", i, first, total)
+		}
+		total += uint64(entries[i])
+	}
+	// The rank groups: each counts the entries before it, and each entry
+	// belongs to exactly one node, in node order.
+	k := uint64(0)
 	var cur *coldBlock
-	for id := uint32(0); id < uint32(s.nNodes); id++ {
-		r := s.rec(id)
-		c := le.Uint32(r[nCold:])
-		if c == noCold {
-			if le.Uint16(r[nSigLen:]) != 0 {
-				return corruptf("node %d: signature length without cold data", id)
+	for g := 0; g < len(s.coldRanks)/coldRankSize; g++ {
+		e := s.coldRanks[g*coldRankSize:]
+		bits, base := le.Uint64(e), le.Uint32(e[8:])
+		if uint64(base) != k {
+			return corruptf("cold rank group %d counts %d entries before it, expected %d", g, base, k)
+		}
+		if n := s.nNodes - 64*g; n < 64 && bits>>n != 0 {
+			return corruptf("cold rank group %d marks nodes beyond the last", g)
+		}
+		for j := 0; j < 64 && 64*g+j < s.nNodes; j++ {
+			id := uint32(64*g + j)
+			r := s.rec(id)
+			if bits>>j&1 == 0 {
+				if le.Uint16(r[nSigLen:]) != 0 {
+					return corruptf("node %d: signature length without cold data", id)
+				}
+				continue
 			}
-			continue
-		}
-		blk, slot := c>>coldSlotBits, int(c&(1<<coldSlotBits-1))
-		if int(blk) >= nBlocks {
-			return corruptf("node %d: cold block %d of %d", id, blk, nBlocks)
-		}
-		if slot != next[blk] || slot >= entries[blk] {
-			return corruptf("node %d: cold slot %d of block %d out of order", id, slot, blk)
-		}
-		next[blk]++
-		if cur == nil || cur.index != blk {
-			var err error
-			if cur, err = decodeColdBlock(s.coldIdx, s.coldData, blk); err != nil {
-				return err
+			if k >= total {
+				return corruptf("node %d: cold entry %d of %d", id, k, total)
 			}
-		}
-		if got := len(cur.text(2 * slot)); min(got, sigLenMore) != int(le.Uint16(r[nSigLen:])) {
-			return corruptf("node %d: signature of %d bytes, record says %d", id, got, le.Uint16(r[nSigLen:]))
+			blk, slot := s.coldBlockOf(uint32(k))
+			k++
+			if cur == nil || cur.index != blk {
+				var err error
+				if cur, err = decodeColdBlock(s.coldIdx, s.coldData, blk); err != nil {
+					return err
+				}
+			}
+			if slot < 0 || 2*slot+2 >= len(cur.start) {
+				return corruptf("node %d: cold entry beyond its block", id)
+			}
+			if got := len(cur.text(2 * slot)); min(got, sigLenMore) != int(le.Uint16(r[nSigLen:])) {
+				return corruptf("node %d: signature of %d bytes, record says %d", id, got, le.Uint16(r[nSigLen:]))
+			}
 		}
 	}
-	for i := range next {
-		if next[i] != entries[i] {
-			return corruptf("cold block %d: %d entries, %d used", i, entries[i], next[i])
-		}
+	if k != total {
+		return corruptf("cold blocks hold %d entries, nodes use %d", total, k)
 	}
 	return nil
 }

@@ -292,8 +292,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		if err != nil {
 			return nil, fmt.Errorf("node %d: %w", i, err)
 		}
-		cold, err := cw.add(n.Signature, n.Doc)
-		if err != nil {
+		if err := cw.add(n.Signature, n.Doc); err != nil {
 			return nil, fmt.Errorf("node %d: %w", i, err)
 		}
 		le.PutUint32(r[nQName:], qoff)
@@ -302,7 +301,6 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		le.PutUint32(r[nStart:], min(n.StartLine, maxLine)|uint32(n.Kind)<<24)
 		le.PutUint32(r[nEnd:], min(n.EndLine, maxLine)|uint32(n.Lang)<<24)
 		le.PutUint32(r[nFile:], uint32(n.File))
-		le.PutUint32(r[nCold:], cold)
 		le.PutUint16(r[nFlags:], uint16(n.Flags))
 		le.PutUint16(r[nSigLen:], uint16(min(len(n.Signature), sigLenMore)))
 	}
@@ -353,7 +351,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		FormatVersion: FormatVersion,
 		NameKeys:      nameKeys,
 		PartKeys:      partKeys,
-		ColdBlocks:    len(img.sec[secColdIndex]) / coldIdxSize,
+		ColdBlocks:    (len(img.sec[secColdIndex]) - coldRankSize*((len(g.Nodes)+63)/64)) / coldIdxSize,
 		Sections:      make(map[string]int64),
 	}
 	info.Meta.Files, info.Meta.Nodes, info.Meta.Edges = len(g.Files), len(g.Nodes), len(g.Edges)
@@ -587,13 +585,21 @@ func clip(s string, n int) string {
 	return s[:n]
 }
 
-// coldWriter packs signatures and docs into zstd-compressed blocks.
+// coldWriter packs signatures and docs into zstd-compressed blocks, and
+// records which nodes have an entry (the rank groups after the block
+// table in cold.index).
 type coldWriter struct {
 	enc       *zstd.Encoder
 	per       int
 	idx, data []byte
 	sig, doc  []string
 	raw       int
+	entries   uint32 // entries in the blocks flushed so far
+	ranks     []byte
+	bits      uint64 // the current group of 64 nodes
+	base      uint32 // entries before the current group
+	nodes     int
+	total     uint32 // entries so far
 }
 
 func newColdWriter(per int) (*coldWriter, error) {
@@ -604,26 +610,38 @@ func newColdWriter(per int) (*coldWriter, error) {
 	return &coldWriter{enc: enc, per: per}, nil
 }
 
-// add stores one node's texts and returns its cold reference.
-func (w *coldWriter) add(sig, doc string) (uint32, error) {
+// add stores the next node's texts, if it has any.
+func (w *coldWriter) add(sig, doc string) error {
+	if w.nodes%64 == 0 && w.nodes > 0 {
+		w.group()
+	}
+	w.nodes++
 	if sig == "" && doc == "" {
-		return noCold, nil
+		return nil
 	}
 	if len(sig)+len(doc) > maxColdNode {
-		return 0, fmt.Errorf("signature and doc of %d bytes exceed %d", len(sig)+len(doc), maxColdNode)
+		return fmt.Errorf("signature and doc of %d bytes exceed %d", len(sig)+len(doc), maxColdNode)
+	}
+	if w.total == math.MaxUint32 {
+		return errors.New("too many cold entries")
 	}
 	if len(w.sig) == w.per || w.raw >= coldBlockSoft {
 		w.flush()
 	}
-	block := len(w.idx) / coldIdxSize
-	if block >= 1<<(32-coldSlotBits)-1 {
-		return 0, errors.New("too many cold blocks")
-	}
-	ref := uint32(block)<<coldSlotBits | uint32(len(w.sig))
+	w.bits |= 1 << ((w.nodes - 1) % 64)
+	w.total++
 	w.sig = append(w.sig, sig)
 	w.doc = append(w.doc, doc)
 	w.raw += len(sig) + len(doc)
-	return ref, nil
+	return nil
+}
+
+// group closes a rank group of 64 nodes.
+func (w *coldWriter) group() {
+	w.ranks = le.AppendUint64(w.ranks, w.bits)
+	w.ranks = le.AppendUint32(w.ranks, w.base)
+	w.base = w.total
+	w.bits = 0
 }
 
 // flush compresses the pending block: u32 count, count × (u32 signature
@@ -647,11 +665,18 @@ func (w *coldWriter) flush() {
 	w.idx = le.AppendUint64(w.idx, uint64(off))
 	w.idx = le.AppendUint32(w.idx, uint32(len(w.data)-off))
 	w.idx = le.AppendUint32(w.idx, uint32(len(raw)))
+	w.idx = le.AppendUint32(w.idx, w.entries)
+	w.entries += uint32(len(w.sig))
 	w.sig, w.doc, w.raw = w.sig[:0], w.doc[:0], 0
 }
 
+// finish returns cold.index (the block table, then the rank groups) and
+// cold.data.
 func (w *coldWriter) finish() (idx, data []byte, err error) {
 	w.flush()
+	if w.nodes > 0 {
+		w.group()
+	}
 	err = w.enc.Close()
-	return w.idx, w.data, err
+	return append(w.idx, w.ranks...), w.data, err
 }
