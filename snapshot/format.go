@@ -37,7 +37,8 @@ const (
 	sectionAlign  = 8
 	nodeRecSize   = 24
 	fileRecSize   = 24
-	coldIdxSize   = 20 // u64 offset, u32 compressed, u32 decoded length, u32 first entry
+	coldIdxSize   = 28 // u64 offset, u32 × 2 signature frame, u32 × 2 doc frame, u32 first entry
+	coldFirst     = 24 // offset of the first entry in a cold.index entry
 	coldRankSize  = 12 // u64 bitset of 64 nodes, u32 entries before them
 	coldSlotBits  = 8
 	maxColdRaw    = 64 << 20 // bound on one decompressed cold block

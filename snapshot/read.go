@@ -470,21 +470,19 @@ func (s *Snapshot) SignatureLen(id uint32) int {
 	if n := le.Uint16(r[nSigLen:]); n != sigLenMore {
 		return int(n)
 	}
-	sig, _, _ := s.coldText(id) // a signature of 64 KiB or more: rare
+	sig, _ := s.coldPart(id, partSig) // a signature of 64 KiB or more: rare
 	return len(sig)
 }
 
 // Signature decompresses node id's signature. The returned string does not
 // point into the mapping.
 func (s *Snapshot) Signature(id uint32) (string, error) {
-	sig, _, err := s.coldText(id)
-	return sig, err
+	return s.coldPart(id, partSig)
 }
 
 // Doc decompresses node id's doc comment.
 func (s *Snapshot) Doc(id uint32) (string, error) {
-	_, doc, err := s.coldText(id)
-	return doc, err
+	return s.coldPart(id, partDoc)
 }
 
 // Node returns a copy of node id whose strings are independent of the

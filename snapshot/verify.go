@@ -230,12 +230,19 @@ func (s *Snapshot) verifyCold() error {
 		if off := le.Uint64(e); off != pos {
 			return corruptf("cold block %d at %d, expected %d", i, off, pos)
 		}
-		pos += uint64(le.Uint32(e[8:]))
-		b, err := decodeColdBlock(s.coldIdx, s.coldData, uint32(i))
+		pos += uint64(le.Uint32(e[8:])) + uint64(le.Uint32(e[16:]))
+		sig, err := decodeColdBlock(s.coldIdx, s.coldData, uint32(i), partSig)
 		if err != nil {
 			return err
 		}
-		entries[i] = len(b.start) / 2
+		doc, err := decodeColdBlock(s.coldIdx, s.coldData, uint32(i), partDoc)
+		if err != nil {
+			return err
+		}
+		if sig.n() != doc.n() {
+			return corruptf("cold block %d: %d signatures, %d docs", i, sig.n(), doc.n())
+		}
+		entries[i] = sig.n()
 	}
 	if pos != uint64(len(s.coldData)) {
 		return corruptf("cold blocks cover %d of %d bytes", pos, len(s.coldData))
@@ -244,7 +251,7 @@ func (s *Snapshot) verifyCold() error {
 	// entry follows the previous block's last.
 	total := uint64(0)
 	for i := 0; i < nBlocks; i++ {
-		if first := le.Uint32(s.coldIdx[i*coldIdxSize+16:]); uint64(first) != total {
+		if first := le.Uint32(s.coldIdx[i*coldIdxSize+coldFirst:]); uint64(first) != total {
 			return corruptf("cold block %d starts at entry %d, expected %d", i, first, total)
 		}
 		total += uint64(entries[i])
@@ -276,16 +283,16 @@ func (s *Snapshot) verifyCold() error {
 			}
 			blk, slot := s.coldBlockOf(uint32(k))
 			k++
-			if cur == nil || cur.index != blk {
+			if cur == nil || cur.key != uint64(blk)<<1 {
 				var err error
-				if cur, err = decodeColdBlock(s.coldIdx, s.coldData, blk); err != nil {
+				if cur, err = decodeColdBlock(s.coldIdx, s.coldData, blk, partSig); err != nil {
 					return err
 				}
 			}
-			if slot < 0 || 2*slot+2 >= len(cur.start) {
+			if slot < 0 || slot >= cur.n() {
 				return corruptf("node %d: cold entry beyond its block", id)
 			}
-			if got := len(cur.text(2 * slot)); min(got, sigLenMore) != int(le.Uint16(r[nSigLen:])) {
+			if got := len(cur.text(slot)); min(got, sigLenMore) != int(le.Uint16(r[nSigLen:])) {
 				return corruptf("node %d: signature of %d bytes, record says %d", id, got, le.Uint16(r[nSigLen:]))
 			}
 		}
