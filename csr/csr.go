@@ -7,15 +7,21 @@
 // One adjacency (forward or reverse) is one byte blob:
 //
 //	wide     uint32: W, the number of wide offsets
+//	k        uint8: the number of attribute code bits (0 … 8)
+//	attrs    2^k bytes: the attribute byte of each code
 //	bases    ceil((n+1)/64) × uint32: block b covers offsets 64b … 64b+63
 //	rel      (n+1) × uint16
 //	wides    W × uint32
 //	data     rows back to back; row u is
 //	           uvarint  count of edges
-//	           count × { attr byte, uvarint delta }
-//	         where the targets of a row are ascending and delta is the
+//	           count × uvarint (delta << k | code)
+//	         where the targets of a row are ascending, delta is the
 //	         target minus the previous target of the row (the first is
-//	         relative to 0).
+//	         relative to 0) and the edge's attribute byte is attrs[code].
+//
+// The writer numbers the distinct attribute bytes of the adjacency (a
+// snapshot has a few dozen at most), so an edge to the next node id takes
+// one byte instead of two.
 //
 // All integers are little-endian. Row u spans data[offset(u):offset(u+1)]
 // and offset(n) is len(data). With base = bases[i/64], offset(i) is
@@ -45,6 +51,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sort"
 )
 
 // Edge is one directed edge given to [Build].
@@ -103,7 +110,29 @@ func countingSort(n int, in []Edge, key func(Edge) uint32) []Edge {
 // encode writes rows for edges already grouped by row and ascending by
 // target within a row.
 func encode(n int, sorted []Edge, rowTarget func(Edge) (uint32, uint32)) ([]byte, error) {
-	data := make([]byte, 0, len(sorted)*3+n)
+	// Number the distinct attributes, most frequent first.
+	var freq [256]int
+	for _, e := range sorted {
+		freq[e.Attr]++
+	}
+	var attrs []byte
+	for a := 0; a < 256; a++ {
+		if freq[a] > 0 {
+			attrs = append(attrs, byte(a))
+		}
+	}
+	sort.SliceStable(attrs, func(i, j int) bool { return freq[attrs[i]] > freq[attrs[j]] })
+	k := uint(0)
+	for 1<<k < len(attrs) {
+		k++
+	}
+	var code [256]uint64
+	for c, a := range attrs {
+		code[a] = uint64(c)
+	}
+	attrs = append(attrs, make([]byte, 1<<k-len(attrs))...)
+
+	data := make([]byte, 0, len(sorted)*2+n)
 	offs := make([]uint32, n+1)
 	var tmp [binary.MaxVarintLen64]byte
 	i := 0
@@ -124,8 +153,7 @@ func encode(n int, sorted []Edge, rowTarget func(Edge) (uint32, uint32)) ([]byte
 		prev := uint32(0)
 		for ; i < j; i++ {
 			_, t := rowTarget(sorted[i])
-			data = append(data, sorted[i].Attr)
-			data = append(data, tmp[:binary.PutUvarint(tmp[:], uint64(t-prev))]...)
+			data = append(data, tmp[:binary.PutUvarint(tmp[:], uint64(t-prev)<<k|code[sorted[i].Attr])]...)
 			prev = t
 		}
 	}
@@ -153,8 +181,10 @@ func encode(n int, sorted []Edge, rowTarget func(Edge) (uint32, uint32)) ([]byte
 			wides = le.AppendUint32(wides, o)
 		}
 	}
-	buf := make([]byte, 0, 4+len(bases)+len(rel)+len(wides)+len(data))
+	buf := make([]byte, 0, 5+len(attrs)+len(bases)+len(rel)+len(wides)+len(data))
 	buf = le.AppendUint32(buf, uint32(len(wides)/4))
+	buf = append(buf, byte(k))
+	buf = append(buf, attrs...)
 	buf = append(buf, bases...)
 	buf = append(buf, rel...)
 	buf = append(buf, wides...)
@@ -174,14 +204,16 @@ type Adjacency struct {
 	n     int
 	offs  []byte // bases, rel, wides
 	data  []byte
-	rel   uint32 // offset of rel in offs
-	wides uint32 // offset of wides in offs
+	attrs *[256]byte // the attribute table, zero past 1<<k
+	rel   uint32     // offset of rel in offs
+	wides uint32     // offset of wides in offs
+	k     uint8      // attribute code bits
 }
 
 // HeaderSize is the number of bytes before the row data of an adjacency
-// of n nodes with w wide offsets.
-func HeaderSize(n, w int) uint64 {
-	return 4 + 4*uint64((n+blockRows)/blockRows) + 2*(uint64(n)+1) + 4*uint64(w)
+// of n nodes with w wide offsets and k attribute code bits.
+func HeaderSize(n, w int, k uint) uint64 {
+	return 5 + 1<<k + 4*uint64((n+blockRows)/blockRows) + 2*(uint64(n)+1) + 4*uint64(w)
 }
 
 // NewAdjacency makes a view of an encoded adjacency for n nodes. It checks
@@ -191,14 +223,14 @@ func NewAdjacency(n int, blob []byte) (Adjacency, error) {
 	if n < 0 {
 		return Adjacency{}, fmt.Errorf("%w: negative node count", ErrCorrupt)
 	}
-	if len(blob) < 4 {
+	if len(blob) < 5 {
 		return Adjacency{}, fmt.Errorf("%w: %d bytes cannot hold offsets for %d nodes", ErrCorrupt, len(blob), n)
 	}
-	w := binary.LittleEndian.Uint32(blob)
-	if w >= wideBit {
-		return Adjacency{}, fmt.Errorf("%w: %d wide offsets", ErrCorrupt, w)
+	w, k := binary.LittleEndian.Uint32(blob), uint(blob[4])
+	if w >= wideBit || k > 8 {
+		return Adjacency{}, fmt.Errorf("%w: %d wide offsets, %d attribute bits", ErrCorrupt, w, k)
 	}
-	head := HeaderSize(n, int(w))
+	head := HeaderSize(n, int(w), k)
 	if uint64(len(blob)) < head {
 		return Adjacency{}, fmt.Errorf("%w: %d bytes cannot hold offsets for %d nodes", ErrCorrupt, len(blob), n)
 	}
@@ -206,12 +238,17 @@ func NewAdjacency(n int, blob []byte) (Adjacency, error) {
 		return Adjacency{}, fmt.Errorf("%w: offset tables of %d bytes", ErrCorrupt, head)
 	}
 	nb := uint64((n + blockRows) / blockRows)
+	a := uint64(5 + 1<<k) // after the attribute table
+	attrs := new([256]byte)
+	copy(attrs[:], blob[5:a])
 	return Adjacency{
 		n:     n,
-		offs:  blob[4:head:head],
+		attrs: attrs,
+		offs:  blob[a:head:head],
 		data:  blob[head:],
 		rel:   uint32(4 * nb),
 		wides: uint32(4*nb + 2*(uint64(n)+1)),
+		k:     uint8(k),
 	}, nil
 }
 
@@ -264,11 +301,13 @@ func (a Adjacency) Degree(u uint32) int {
 
 // Iter walks one row. The zero value is an empty row.
 type Iter struct {
-	data []byte
-	pos  int
-	left int
-	prev uint64
-	bad  bool
+	data  []byte
+	attrs *[256]byte // the adjacency's attribute table
+	pos   int
+	left  int
+	prev  uint64
+	k     uint8
+	bad   bool
 
 	// Node and Attr describe the current edge after Next returns true.
 	Node uint32
@@ -293,6 +332,7 @@ func (it *Iter) Reset(a Adjacency, u uint32) {
 		return
 	}
 	it.data, it.pos, it.left = row, k, int(cnt)
+	it.attrs, it.k = a.attrs, a.k
 }
 
 // Len is the number of edges not yet returned.
@@ -307,16 +347,24 @@ func (it *Iter) Next() bool {
 		it.bad, it.left = true, 0
 		return false
 	}
-	attr := it.data[it.pos]
-	d, k := binary.Uvarint(it.data[it.pos+1:])
-	if k <= 0 || it.prev+d > 1<<32-1 {
+	var v uint64
+	var k int
+	if b := it.data[it.pos]; b < 0x80 { // most edges: one or two bytes
+		v, k = uint64(b), 1
+	} else if p := it.pos + 1; p < len(it.data) && it.data[p] < 0x80 {
+		v, k = uint64(b&0x7f)|uint64(it.data[p])<<7, 2
+	} else {
+		v, k = binary.Uvarint(it.data[it.pos:])
+	}
+	d := v >> it.k
+	if k <= 0 || it.attrs == nil || it.prev+d > 1<<32-1 {
 		it.bad, it.left = true, 0
 		return false
 	}
-	it.pos += 1 + k
+	it.pos += k
 	it.prev += d
 	it.left--
-	it.Node, it.Attr = uint32(it.prev), attr
+	it.Node, it.Attr = uint32(it.prev), it.attrs[uint8(v)&(1<<it.k-1)]
 	return true
 }
 

@@ -228,8 +228,8 @@ func openBytes(data []byte) (*Snapshot, error) {
 	if err != nil {
 		return nil, corruptf("graph: %v", err)
 	}
-	// Each edge takes at least two bytes (attribute, delta) in each row.
-	if 2*uint64(s.nEdges) > uint64(g.Out.DataLen()) || 2*uint64(s.nEdges) > uint64(g.In.DataLen()) {
+	// Each edge takes at least a byte in each row.
+	if uint64(s.nEdges) > uint64(g.Out.DataLen()) || uint64(s.nEdges) > uint64(g.In.DataLen()) {
 		return nil, corruptf("graph sections too small for %d edges", s.nEdges)
 	}
 	s.graph = g
