@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -537,4 +538,49 @@ func TestOpenErrors(t *testing.T) {
 	st = append([]byte(nil), enc.Stats...)
 	st[offNumDocs] ^= 1
 	check("stats bit flip", enc.Terms, enc.Postings, st)
+}
+
+// TestAppendFieldDocs checks the documents of every term and field against
+// the documents' tokens.
+func TestAppendFieldDocs(t *testing.T) {
+	c := newCorpus(5, 60)
+	docs := c.docs(3000)
+	b := NewBuilder(DefaultParams())
+	want := map[string]map[Field][]uint32{}
+	for i := range docs {
+		id := uint32(3 * i)
+		b.Add(id, &docs[i])
+		for f := Field(0); f < NumFields; f++ {
+			for _, tok := range AppendTokens(nil, docs[i].Fields[f]) {
+				m := want[tok]
+				if m == nil {
+					m = map[Field][]uint32{}
+					want[tok] = m
+				}
+				if l := m[f]; len(l) == 0 || l[len(l)-1] != id {
+					m[f] = append(l, id)
+				}
+			}
+		}
+	}
+	enc, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Open(enc.Terms, enc.Postings, enc.Stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tok, m := range want {
+		v, ok, err := ix.get(nil, []byte(tok))
+		if !ok || err != nil {
+			t.Fatalf("term %q missing", tok)
+		}
+		for f := Field(0); f < NumFields; f++ {
+			got, ok := ix.AppendFieldDocs(v, f, nil)
+			if !ok || !slices.Equal(got, m[f]) {
+				t.Fatalf("term %q field %d: %v %v, want %v", tok, f, ok, got, m[f])
+			}
+		}
+	}
 }

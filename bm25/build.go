@@ -287,32 +287,61 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 	return uint64(off), nil
 }
 
-// writeList writes the list of b.docs with impacts b.imps: scale, counts,
-// roaring bitmap, quantized impacts.
+// writeList writes the list of b.docs with impacts b.imps: scale, count,
+// document ids (delta uvarints or a roaring bitmap, whichever is smaller),
+// quantized impacts.
 func (b *Builder) writeList(w *bytes.Buffer) error {
 	maxImp := 0.0
 	for _, x := range b.imps {
 		maxImp = max(maxImp, x)
 	}
-	b.bm.Clear()
-	b.bm.AddMany(b.docs)
-	b.bm.RunOptimize()
-	size := b.bm.GetSerializedSizeInBytes()
 	scale := float32(maxImp / quantMax)
 	if maxImp <= 0 || !finite(scale) { // all weights zero: contributes nothing
 		scale, maxImp = 0, 1
+	}
+	// The smaller encoding of the ids: delta uvarints pay one or two
+	// bytes a document and nothing else, which beats roaring's header on
+	// short lists; dense lists are smaller as roaring containers.
+	packed := 0
+	prev := uint32(0)
+	for j, d := range b.docs {
+		gap := uint64(d)
+		if j > 0 {
+			gap = uint64(d - prev - 1)
+		}
+		prev = d
+		packed += uvarintLen(gap)
+	}
+	size, kind := uint64(packed), uint64(docsPacked)
+	if packed > minRoaringSize || len(b.docs) > maxPacked { // roaring never fits in fewer bytes
+		b.bm.Clear()
+		b.bm.AddMany(b.docs)
+		b.bm.RunOptimize()
+		if rs := b.bm.GetSerializedSizeInBytes(); rs < size || len(b.docs) > maxPacked {
+			size, kind = rs, docsRoaring
+		}
 	}
 	var hdr [4]byte
 	binary.LittleEndian.PutUint32(hdr[:], math.Float32bits(scale))
 	w.Write(hdr[:])
 	w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(len(b.docs))))
-	w.Write(binary.AppendUvarint(b.vbuf[:0], size))
+	w.Write(binary.AppendUvarint(b.vbuf[:0], size<<1|kind))
 	start := w.Len()
-	if _, err := b.bm.WriteTo(w); err != nil {
-		return err
+	if kind == docsRoaring {
+		if _, err := b.bm.WriteTo(w); err != nil {
+			return err
+		}
+	} else {
+		for j, d := range b.docs {
+			gap := uint64(d)
+			if j > 0 {
+				gap = uint64(d - b.docs[j-1] - 1)
+			}
+			w.Write(binary.AppendUvarint(b.vbuf[:0], gap))
+		}
 	}
 	if uint64(w.Len()-start) != size {
-		return errors.New("bm25: roaring size mismatch")
+		return errors.New("bm25: document list size mismatch")
 	}
 	for _, x := range b.imps {
 		q := math.Round(x / maxImp * quantMax)
@@ -322,6 +351,25 @@ func (b *Builder) writeList(w *bytes.Buffer) error {
 		w.WriteByte(byte(min(max(q, 0), quantMax)))
 	}
 	return nil
+}
+
+// maxPacked is the longest list whose ids may be delta uvarints. Longer
+// lists stay roaring bitmaps whatever their size: their containers are
+// faster to add than uvarints to decode, and a long list is where a query
+// spends its time.
+const maxPacked = roaringArrayMax
+
+// minRoaringSize is the smallest serialized roaring bitmap with one
+// container: cookie, count, key and cardinality, offset, one value.
+const minRoaringSize = 18
+
+func uvarintLen(x uint64) int {
+	n := 1
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
 }
 
 // popcount of a field mask.

@@ -2,6 +2,7 @@ package bm25
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
@@ -78,6 +79,11 @@ func exercise(ix *Index, words []string) {
 	for _, w := range words {
 		s.Search([]QueryTerm{{Text: w}}, 10)
 		ix.DocFreq(w)
+		if v, ok, err := ix.get(nil, []byte(w)); ok && err == nil {
+			for f := Field(0); f <= NumFields; f++ {
+				ix.AppendFieldDocs(v, f, nil)
+			}
+		}
 		if len(w) > 0 {
 			ix.ExpandPrefix(w[:1], nil, 20)
 		}
@@ -289,6 +295,88 @@ func TestWriteFuzzSeeds(t *testing.T) {
 		fmt.Fprintf(&buf, "string(%s)\n", strconv.Quote(v[3].(string)))
 		if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// packedLists returns, for each term whose record holds a list of delta
+// uvarint ids, the term and the offset in Postings of that list's ids.
+func packedLists(t *testing.T, enc *Encoded) (terms []string, at []int, roaring int) {
+	ix, err := Open(enc.Terms, enc.Postings, enc.Stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := ix.fst.Iterator(nil, nil)
+	for err == nil {
+		k, v := it.Current()
+		if v&valInline == 0 && enc.Postings[v]&recSingleton == 0 {
+			p := enc.Postings[v:]
+			_, n := binary.Uvarint(p[1:])
+			pos := 1 + n
+			nl := popcount(p[0] & recMaskBits)
+			if p[0]&recCombined != 0 {
+				nl++
+			}
+			for ; nl > 0; nl-- {
+				l, ok := parseList(p, pos)
+				if !ok {
+					break
+				}
+				if l.packed && len(l.docs) > 0 {
+					terms = append(terms, string(k))
+					start := int(v) + l.end - len(l.imps) - len(l.docs)
+					at = append(at, start, start+len(l.docs))
+					break
+				}
+				if !l.packed {
+					roaring++
+				}
+				pos = l.end
+			}
+		}
+		err = it.Next()
+	}
+	return terms, at, roaring
+}
+
+// TestCorruptPackedList damages the ids of delta-uvarint lists: a search
+// reading one reports it, Verify fails, and nothing panics.
+func TestCorruptPackedList(t *testing.T) {
+	enc := corruptIndex()
+	terms, at, roaring := packedLists(t, enc)
+	if len(terms) < 10 || roaring == 0 {
+		t.Fatalf("%d packed lists, %d roaring lists: want both kinds", len(terms), roaring)
+	}
+	for i := 0; i < len(terms) && i < 40; i++ {
+		at := at[2*i:]
+		for _, bad := range []string{"all", "last"} { // runaway uvarints; the last one cut
+			post := bytes.Clone(enc.Postings)
+			docs := post[at[0]:at[1]]
+			if bad == "all" {
+				for j := range docs {
+					docs[j] = 0xff
+				}
+			} else {
+				docs[len(docs)-1] |= 0x80
+			}
+			st, _ := fixStats(enc.Stats, enc.Terms, post)
+			ix, err := Open(enc.Terms, post, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ix.Verify() == nil {
+				t.Errorf("term %q, %s: Verify passed", terms[i], bad)
+			}
+			s := NewSearcher(ix)
+			found := false
+			for _, m := range []uint8{allFields, 1, 2, 4, 8, 16, 32} { // one reads the damaged list
+				s.Search([]QueryTerm{{Text: terms[i], Fields: m}}, 10)
+				found = found || s.Err() != nil
+			}
+			if !found {
+				t.Errorf("term %q, %s: search reported nothing", terms[i], bad)
+			}
+			exercise(ix, []string{terms[i]})
 		}
 	}
 }

@@ -10,6 +10,8 @@
 // immutable and shared by all goroutines, and each goroutine queries through
 // its own Searcher, a reusable workspace. Query terms are strings as
 // AppendTokens produces them, each with an optional field mask and boost.
+// AppendFieldDocs lists the documents whose given field holds a term (the
+// snapshot package answers name-part lookups with it).
 //
 // # Scoring
 //
@@ -46,7 +48,7 @@
 //
 //	off  size  field
 //	  0     4  magic "BM25"
-//	  4     4  format version, 1
+//	  4     4  format version, 2
 //	  8     4  number of documents
 //	 12     4  document id limit: largest id + 1 (0 when empty)
 //	 16     4  number of terms (keys in the Terms FST)
@@ -92,16 +94,25 @@
 // A list is
 //
 //	scale     4 bytes  float32: the list's largest impact / 255
-//	n         uvarint  number of documents in the list
-//	rlen      uvarint  length of the bitmap in bytes
-//	bitmap    rlen     document ids as a roaring bitmap in the portable
-//	                   serialization format (RoaringFormatSpec; written by
-//	                   github.com/RoaringBitmap/roaring/v2 after RunOptimize,
-//	                   so array, bitmap and run containers all occur)
+//	n         uvarint  number of documents in the list (≥ 1)
+//	dlen      uvarint  length of the ids in bytes << 1 | kind
+//	ids       dlen>>1 bytes, the list's document ids, ascending:
+//	          kind 0, packed: n uvarints, the first id, then each id minus
+//	                  the previous one minus 1;
+//	          kind 1, roaring: a roaring bitmap in the portable
+//	                  serialization format (RoaringFormatSpec; written by
+//	                  github.com/RoaringBitmap/roaring/v2 after RunOptimize,
+//	                  so array, bitmap and run containers all occur)
 //	q         n bytes  quantized impacts in increasing document order:
 //	                   round(impact / largest · 255), at least 1 for a
 //	                   non-zero impact (0 only in a combined list whose
 //	                   weights are all zero, whose scale is then 0)
+//
+// The writer packs a list of at most 4,096 documents when that is no
+// larger than its roaring bitmap (a bitmap costs at least 18 bytes, so every
+// short list is packed), and writes longer lists as roaring bitmaps, whose
+// containers a query adds faster than it decodes uvarints. Readers accept
+// either kind at any length.
 //
 // A query term costs one FST lookup plus, unless the term is inline, a
 // sequential read of its record; lists a query does not use are skipped by
@@ -110,7 +121,9 @@
 // Postings bytes.
 //
 // On the benchmark's synthetic corpus (250,000 code-like documents, 397,000
-// distinct terms) Terms is 6.5 MB and Postings 28.8 MB.
+// distinct terms) Terms is 6.5 MB and Postings 24.2 MB (27.9 MB with every
+// list a roaring bitmap, as in format 1). On the Go standard library
+// (237,000 nodes) Postings is 11.4 MB, down from 15.0 MB.
 //
 // # Query evaluation
 //

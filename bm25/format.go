@@ -11,9 +11,17 @@ import (
 // Format versions. A reader accepts exactly the versions listed here; a
 // writer emits the newest.
 //
-//	1: first version (this package comment describes it).
+//	1: first version: every list's ids a roaring bitmap.
+//	2: a list's ids are delta uvarints or a roaring bitmap, whichever is
+//	   smaller (this package comment describes it).
 const (
-	formatVersion = 1
+	formatVersion = 2
+)
+
+// How a list stores its document ids: bit 0 of the list's length field.
+const (
+	docsPacked  = 0 // delta uvarints
+	docsRoaring = 1 // portable roaring bitmap
 )
 
 // Stats section layout (all little-endian); statsSize bytes.

@@ -289,7 +289,13 @@ func (ix *Index) verifyTerm(v uint64) error {
 // per impact, all below DocLimit.
 func (ix *Index) listDocs(l list) ([]uint32, bool) {
 	var docs []uint32
-	ok := walkRoaring(l.docs, func(d uint32) { docs = append(docs, d) })
+	add := func(d uint32) { docs = append(docs, d) }
+	var ok bool
+	if l.packed {
+		ok = walkPacked(l.docs, len(l.imps), uint64(ix.st.idLimit), add)
+	} else {
+		ok = walkRoaring(l.docs, add)
+	}
 	if !ok || len(docs) != len(l.imps) || len(docs) > 0 && docs[len(docs)-1] >= ix.st.idLimit {
 		return nil, false
 	}
@@ -322,10 +328,11 @@ func (b *budget) Accept(s int, _ byte) int {
 
 // list is one field's posting list inside a term record.
 type list struct {
-	scale float32
-	docs  []byte // portable roaring bitmap
-	imps  []byte // one quantized impact per document, in document order
-	end   int    // offset after the list in the record
+	scale  float32
+	docs   []byte // document ids: delta uvarints, or a portable roaring bitmap
+	imps   []byte // one quantized impact per document, in document order
+	end    int    // offset after the list in the record
+	packed bool   // docs are delta uvarints
 }
 
 // parseList reads the field list at p[pos:], checking every length.
@@ -348,6 +355,8 @@ func parseList(p []byte, pos int) (l list, ok bool) {
 		return l, false
 	}
 	pos += k
+	l.packed = rl&1 == docsPacked
+	rl >>= 1
 	rest := uint64(len(p) - pos)
 	if rl > rest || n > rest-rl {
 		return l, false
@@ -357,4 +366,95 @@ func parseList(p []byte, pos int) (l list, ok bool) {
 	l.imps = p[pos : pos+int(n)]
 	l.end = pos + int(n)
 	return l, true
+}
+
+// walkPacked calls fn for every id of a delta-uvarint list of n ids in
+// order and checks it strictly: ids below lim, no bytes left over.
+func walkPacked(r []byte, n int, lim uint64, fn func(uint32)) bool {
+	pos := 0
+	d := uint64(0)
+	for i := 0; i < n; i++ {
+		v, k := binary.Uvarint(r[pos:])
+		if k <= 0 || v >= lim {
+			return false
+		}
+		pos += k
+		if i > 0 {
+			v += d + 1
+		}
+		if v >= lim {
+			return false
+		}
+		d = v
+		fn(uint32(d))
+	}
+	return pos == len(r)
+}
+
+// AppendFieldDocs appends to dst, in increasing order, the documents whose
+// field f contains the term whose value in the Terms dictionary is v (a
+// caller that reads the dictionary itself, as the snapshot package does
+// with its own FST reader, passes the value it found). It reports false,
+// having appended what it could read, when the record is malformed; it
+// does not allocate beyond growing dst.
+func (ix *Index) AppendFieldDocs(v uint64, f Field, dst []uint32) ([]uint32, bool) {
+	if f >= NumFields {
+		return dst, false
+	}
+	if v&valInline != 0 {
+		if v>>inlineFieldSh&7 == uint64(f) && uint32(v) < ix.st.idLimit {
+			dst = append(dst, uint32(v))
+		}
+		return dst, true
+	}
+	if v >= uint64(len(ix.postings)) {
+		return dst, false
+	}
+	p := ix.postings[v:]
+	flags := p[0]
+	mask := flags & recMaskBits
+	if flags&recSingleton != 0 {
+		doc, n := binary.Uvarint(p[1:])
+		if n <= 0 || doc >= uint64(ix.st.idLimit) {
+			return dst, false
+		}
+		if mask&(1<<f) != 0 {
+			dst = append(dst, uint32(doc))
+		}
+		return dst, true
+	}
+	if mask&(1<<f) == 0 {
+		return dst, true
+	}
+	_, n := binary.Uvarint(p[1:])
+	if n <= 0 {
+		return dst, false
+	}
+	pos := 1 + n
+	skip := popcount(mask & (1<<f - 1)) // the field lists before f's
+	if flags&recCombined != 0 {
+		skip++
+	}
+	for ; ; skip-- {
+		l, ok := parseList(p, pos)
+		if !ok {
+			return dst, false
+		}
+		if skip > 0 {
+			pos = l.end
+			continue
+		}
+		lim := ix.st.idLimit
+		add := func(d uint32) {
+			if d < lim {
+				dst = append(dst, d)
+			}
+		}
+		if l.packed {
+			ok = walkPacked(l.docs, len(l.imps), uint64(lim), add)
+		} else {
+			ok = walkRoaring(l.docs, add)
+		}
+		return dst, ok
+	}
 }

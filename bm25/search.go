@@ -118,6 +118,7 @@ type unit struct {
 	rest       float64 // ub of this and every later unit (after sorting)
 	term       int     // index of the query term
 	field      int     // the field, -1 for a combined list
+	packed     bool    // docs are delta uvarints, not a roaring bitmap
 }
 
 // collect resolves query term i: single postings are added at once, posting
@@ -229,7 +230,7 @@ func (s *Searcher) collect(i int, t *QueryTerm) error {
 }
 
 func (s *Searcher) addUnit(term, field int, l list, mult float32) {
-	s.units = append(s.units, unit{docs: l.docs, imps: l.imps, mult: mult, ub: mult * quantMax, term: term, field: field})
+	s.units = append(s.units, unit{docs: l.docs, imps: l.imps, mult: mult, ub: mult * quantMax, term: term, field: field, packed: l.packed})
 }
 
 // addSingle adds one posting stored inline or in a singleton record.
@@ -287,9 +288,14 @@ func (s *Searcher) run(q []QueryTerm, k int) bool {
 			s.th = inf // no later try needs the k best so far
 		}
 		var ok bool
-		if cut {
+		switch {
+		case u.packed && cut:
+			ok = s.addPackedCand(u.docs, u.imps, u.mult)
+		case u.packed:
+			ok = s.addPacked(u.docs, u.imps, u.mult)
+		case cut:
 			ok = s.addListCand(u.docs, u.imps, u.mult)
-		} else {
+		default:
 			ok = s.addList(u.docs, u.imps, u.mult)
 		}
 		if !ok {
@@ -489,6 +495,70 @@ func (s *Searcher) addList(r, imps []byte, mult float32) bool {
 		}
 	}
 	return i == len(imps) && pos == len(r)
+}
+
+// addPacked is addList for a list whose ids are delta uvarints: the first
+// id, then each id minus the previous one minus 1.
+func (s *Searcher) addPacked(r, imps []byte, mult float32) bool {
+	lim := uint64(len(s.score))
+	pos := 0
+	d := uint64(0)
+	for i, q := range imps {
+		v, k := uvarint(r, pos)
+		if k == 0 || v >= lim {
+			return false
+		}
+		pos += k
+		if i > 0 {
+			v += d + 1
+		}
+		if v >= lim {
+			return false
+		}
+		d = v
+		s.add(uint32(d), mult*float32(q))
+	}
+	return pos == len(r)
+}
+
+// addPackedCand is addPacked restricted to candidate documents.
+func (s *Searcher) addPackedCand(r, imps []byte, mult float32) bool {
+	lim := uint64(len(s.score))
+	pos := 0
+	d := uint64(0)
+	m := [2]float32{0, mult}
+	for i, q := range imps {
+		v, k := uvarint(r, pos)
+		if k == 0 || v >= lim {
+			return false
+		}
+		pos += k
+		if i > 0 {
+			v += d + 1
+		}
+		if v >= lim {
+			return false
+		}
+		d = v
+		s.score[d] += m[s.cand[d>>6]>>(d&63)&1] * float32(q)
+	}
+	return pos == len(r)
+}
+
+// uvarint decodes the uvarint at r[pos:], returning its length, 0 when it
+// is truncated or longer than 10 bytes.
+func uvarint(r []byte, pos int) (uint64, int) {
+	if pos < len(r) && r[pos] < 0x80 { // the common one-byte case
+		return uint64(r[pos]), 1
+	}
+	if pos > len(r) {
+		return 0, 0
+	}
+	v, k := binary.Uvarint(r[pos:])
+	if k <= 0 {
+		return 0, 0
+	}
+	return v, k
 }
 
 // addListCand is addList restricted to candidate documents, which already

@@ -6,14 +6,30 @@
 //
 // One adjacency (forward or reverse) is one byte blob:
 //
-//	offsets  (n+1) × uint32 little-endian: byte offset of row u in data;
-//	         offsets[n] is len(data)
+//	wide     uint32: W, the number of wide offsets
+//	k        uint8: the number of attribute code bits (0 … 8)
+//	attrs    2^k bytes: the attribute byte of each code
+//	bases    ceil((n+1)/64) × uint32: block b covers offsets 64b … 64b+63
+//	rel      (n+1) × uint16
+//	wides    W × uint32
 //	data     rows back to back; row u is
 //	           uvarint  count of edges
-//	           count × { attr byte, uvarint delta }
-//	         where the targets of a row are ascending and delta is the
+//	           count × uvarint (delta << k | code)
+//	         where the targets of a row are ascending, delta is the
 //	         target minus the previous target of the row (the first is
-//	         relative to 0).
+//	         relative to 0) and the edge's attribute byte is attrs[code].
+//
+// The writer numbers the distinct attribute bytes of the adjacency (a
+// snapshot has a few dozen at most), so an edge to the next node id takes
+// one byte instead of two.
+//
+// All integers are little-endian. Row u spans data[offset(u):offset(u+1)]
+// and offset(n) is len(data). With base = bases[i/64], offset(i) is
+// base + rel[i] when bit 31 of base is clear, which the writer arranges
+// whenever a block's rows take less than 64 KiB; otherwise the block's
+// offsets are stored whole, offset(i) = wides[(base &^ (1<<31)) + i%64]
+// (and its rel entries are zero). An offset thus costs about 2 bytes a
+// row instead of 4. Rows hold less than 2 GiB in all.
 //
 // The attr byte is opaque to this package; the snapshot format packs the
 // edge type and a confidence bucket into it.
@@ -35,6 +51,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sort"
 )
 
 // Edge is one directed edge given to [Build].
@@ -61,11 +78,15 @@ func Build(n int, edges []Edge) (fwd, rev []byte, err error) {
 	// Sort by To, then stably by From: rows come out with ascending targets.
 	byTo := countingSort(n, edges, func(e Edge) uint32 { return e.To })
 	byFrom := countingSort(n, byTo, func(e Edge) uint32 { return e.From })
-	fwd = encode(n, byFrom, func(e Edge) (uint32, uint32) { return e.From, e.To })
+	if fwd, err = encode(n, byFrom, func(e Edge) (uint32, uint32) { return e.From, e.To }); err != nil {
+		return nil, nil, err
+	}
 
 	byFrom = countingSort(n, edges, func(e Edge) uint32 { return e.From })
 	byTo = countingSort(n, byFrom, func(e Edge) uint32 { return e.To })
-	rev = encode(n, byTo, func(e Edge) (uint32, uint32) { return e.To, e.From })
+	if rev, err = encode(n, byTo, func(e Edge) (uint32, uint32) { return e.To, e.From }); err != nil {
+		return nil, nil, err
+	}
 	return fwd, rev, nil
 }
 
@@ -88,13 +109,38 @@ func countingSort(n int, in []Edge, key func(Edge) uint32) []Edge {
 
 // encode writes rows for edges already grouped by row and ascending by
 // target within a row.
-func encode(n int, sorted []Edge, rowTarget func(Edge) (uint32, uint32)) []byte {
-	head := 4 * (n + 1)
-	buf := make([]byte, head, head+len(sorted)*3+n)
+func encode(n int, sorted []Edge, rowTarget func(Edge) (uint32, uint32)) ([]byte, error) {
+	// Number the distinct attributes, most frequent first.
+	var freq [256]int
+	for _, e := range sorted {
+		freq[e.Attr]++
+	}
+	var attrs []byte
+	for a := 0; a < 256; a++ {
+		if freq[a] > 0 {
+			attrs = append(attrs, byte(a))
+		}
+	}
+	sort.SliceStable(attrs, func(i, j int) bool { return freq[attrs[i]] > freq[attrs[j]] })
+	k := uint(0)
+	for 1<<k < len(attrs) {
+		k++
+	}
+	var code [256]uint64
+	for c, a := range attrs {
+		code[a] = uint64(c)
+	}
+	attrs = append(attrs, make([]byte, 1<<k-len(attrs))...)
+
+	data := make([]byte, 0, len(sorted)*2+n)
+	offs := make([]uint32, n+1)
 	var tmp [binary.MaxVarintLen64]byte
 	i := 0
 	for u := 0; u < n; u++ {
-		binary.LittleEndian.PutUint32(buf[4*u:], uint32(len(buf)-head))
+		if len(data) >= maxData {
+			return nil, fmt.Errorf("csr: more than %d bytes of rows", maxData)
+		}
+		offs[u] = uint32(len(data))
 		j := i
 		for j < len(sorted) {
 			r, _ := rowTarget(sorted[j])
@@ -103,38 +149,137 @@ func encode(n int, sorted []Edge, rowTarget func(Edge) (uint32, uint32)) []byte 
 			}
 			j++
 		}
-		buf = append(buf, tmp[:binary.PutUvarint(tmp[:], uint64(j-i))]...)
+		data = append(data, tmp[:binary.PutUvarint(tmp[:], uint64(j-i))]...)
 		prev := uint32(0)
 		for ; i < j; i++ {
 			_, t := rowTarget(sorted[i])
-			buf = append(buf, sorted[i].Attr)
-			buf = append(buf, tmp[:binary.PutUvarint(tmp[:], uint64(t-prev))]...)
+			data = append(data, tmp[:binary.PutUvarint(tmp[:], uint64(t-prev)<<k|code[sorted[i].Attr])]...)
 			prev = t
 		}
 	}
-	binary.LittleEndian.PutUint32(buf[4*n:], uint32(len(buf)-head))
-	return buf
+	if len(data) >= maxData {
+		return nil, fmt.Errorf("csr: more than %d bytes of rows", maxData)
+	}
+	offs[n] = uint32(len(data))
+
+	le := binary.LittleEndian
+	nb := (n + 1 + blockRows - 1) / blockRows
+	bases := make([]byte, 4*nb)
+	rel := make([]byte, 2*(n+1))
+	var wides []byte
+	for b := 0; b < nb; b++ {
+		blk := offs[b*blockRows : min((b+1)*blockRows, n+1)]
+		if blk[len(blk)-1]-blk[0] <= 0xffff {
+			le.PutUint32(bases[4*b:], blk[0])
+			for k, o := range blk {
+				le.PutUint16(rel[2*(b*blockRows+k):], uint16(o-blk[0]))
+			}
+			continue
+		}
+		le.PutUint32(bases[4*b:], wideBit|uint32(len(wides)/4))
+		for _, o := range blk {
+			wides = le.AppendUint32(wides, o)
+		}
+	}
+	buf := make([]byte, 0, 5+len(attrs)+len(bases)+len(rel)+len(wides)+len(data))
+	buf = le.AppendUint32(buf, uint32(len(wides)/4))
+	buf = append(buf, byte(k))
+	buf = append(buf, attrs...)
+	buf = append(buf, bases...)
+	buf = append(buf, rel...)
+	buf = append(buf, wides...)
+	return append(buf, data...), nil
 }
 
-// Adjacency is one direction of a graph, a view over borrowed bytes.
+const (
+	blockRows = 64      // offsets per base
+	wideBit   = 1 << 31 // a base marking a block of whole offsets
+	maxData   = 1 << 31 // bound on the row data: bases keep bit 31 free
+)
+
+// Adjacency is one direction of a graph, a view over borrowed bytes. It is
+// passed by value on every row access, so it stays small: the offset
+// tables are one slice, with the positions of rel and wides in it.
 type Adjacency struct {
-	n    int
-	offs []byte
-	data []byte
+	n     int
+	offs  []byte // bases, rel, wides
+	data  []byte
+	attrs *[256]byte // the attribute table, zero past 1<<k
+	rel   uint32     // offset of rel in offs
+	wides uint32     // offset of wides in offs
+	k     uint8      // attribute code bits
+}
+
+// HeaderSize is the number of bytes before the row data of an adjacency
+// of n nodes with w wide offsets and k attribute code bits.
+func HeaderSize(n, w int, k uint) uint64 {
+	return 5 + 1<<k + 4*uint64((n+blockRows)/blockRows) + 2*(uint64(n)+1) + 4*uint64(w)
 }
 
 // NewAdjacency makes a view of an encoded adjacency for n nodes. It checks
-// only that the offset table fits; rows are checked as they are read, so the
-// cost does not grow with the graph.
+// only that the offset tables fit; rows are checked as they are read, so
+// the cost does not grow with the graph.
 func NewAdjacency(n int, blob []byte) (Adjacency, error) {
 	if n < 0 {
 		return Adjacency{}, fmt.Errorf("%w: negative node count", ErrCorrupt)
 	}
-	head := 4 * (uint64(n) + 1)
+	if len(blob) < 5 {
+		return Adjacency{}, fmt.Errorf("%w: %d bytes cannot hold offsets for %d nodes", ErrCorrupt, len(blob), n)
+	}
+	w, k := binary.LittleEndian.Uint32(blob), uint(blob[4])
+	if w >= wideBit || k > 8 {
+		return Adjacency{}, fmt.Errorf("%w: %d wide offsets, %d attribute bits", ErrCorrupt, w, k)
+	}
+	head := HeaderSize(n, int(w), k)
 	if uint64(len(blob)) < head {
 		return Adjacency{}, fmt.Errorf("%w: %d bytes cannot hold offsets for %d nodes", ErrCorrupt, len(blob), n)
 	}
-	return Adjacency{n: n, offs: blob[:head], data: blob[head:]}, nil
+	if head > maxData {
+		return Adjacency{}, fmt.Errorf("%w: offset tables of %d bytes", ErrCorrupt, head)
+	}
+	nb := uint64((n + blockRows) / blockRows)
+	a := uint64(5 + 1<<k) // after the attribute table
+	attrs := new([256]byte)
+	copy(attrs[:], blob[5:a])
+	return Adjacency{
+		n:     n,
+		attrs: attrs,
+		offs:  blob[a:head:head],
+		data:  blob[head:],
+		rel:   uint32(4 * nb),
+		wides: uint32(4*nb + 2*(uint64(n)+1)),
+		k:     uint8(k),
+	}, nil
+}
+
+// DataLen is the number of bytes of row data.
+func (a Adjacency) DataLen() int { return len(a.data) }
+
+// span returns offset(u) and offset(u+1), u < n, reporting false for a
+// wide index outside the wide table.
+func (a *Adjacency) span(u uint) (lo, hi uint32, ok bool) {
+	b := binary.LittleEndian.Uint32(a.offs[4*(u/blockRows):])
+	if b&wideBit == 0 && u%blockRows != blockRows-1 { // the common case
+		r := a.offs[uint(a.rel)+2*u : uint(a.rel)+2*u+4]
+		return b + uint32(binary.LittleEndian.Uint16(r)), b + uint32(binary.LittleEndian.Uint16(r[2:])), true
+	}
+	lo, ok1 := a.offset(u)
+	hi, ok2 := a.offset(u + 1)
+	return lo, hi, ok1 && ok2
+}
+
+// offset returns offset(i), 0 ≤ i ≤ n, reporting false for a wide index
+// outside the wide table.
+func (a *Adjacency) offset(i uint) (uint32, bool) {
+	b := binary.LittleEndian.Uint32(a.offs[4*(i/blockRows):])
+	if b&wideBit == 0 {
+		return b + uint32(binary.LittleEndian.Uint16(a.offs[uint(a.rel)+2*i:])), true
+	}
+	w := uint64(b&^wideBit) + uint64(i%blockRows)
+	if w >= uint64(len(a.offs)-int(a.wides))/4 {
+		return 0, false
+	}
+	return binary.LittleEndian.Uint32(a.offs[uint64(a.wides)+4*w:]), true
 }
 
 // NumNodes is the number of rows.
@@ -156,11 +301,13 @@ func (a Adjacency) Degree(u uint32) int {
 
 // Iter walks one row. The zero value is an empty row.
 type Iter struct {
-	data []byte
-	pos  int
-	left int
-	prev uint64
-	bad  bool
+	data  []byte
+	attrs *[256]byte // the adjacency's attribute table
+	pos   int
+	left  int
+	prev  uint64
+	k     uint8
+	bad   bool
 
 	// Node and Attr describe the current edge after Next returns true.
 	Node uint32
@@ -173,9 +320,8 @@ func (it *Iter) Reset(a Adjacency, u uint32) {
 	if int64(u) >= int64(a.n) {
 		return
 	}
-	lo := binary.LittleEndian.Uint32(a.offs[4*int(u):])
-	hi := binary.LittleEndian.Uint32(a.offs[4*int(u)+4:])
-	if lo > hi || uint64(hi) > uint64(len(a.data)) {
+	lo, hi, ok := a.span(uint(u))
+	if !ok || lo > hi || uint64(hi) > uint64(len(a.data)) {
 		it.bad = true
 		return
 	}
@@ -186,6 +332,7 @@ func (it *Iter) Reset(a Adjacency, u uint32) {
 		return
 	}
 	it.data, it.pos, it.left = row, k, int(cnt)
+	it.attrs, it.k = a.attrs, a.k
 }
 
 // Len is the number of edges not yet returned.
@@ -200,16 +347,24 @@ func (it *Iter) Next() bool {
 		it.bad, it.left = true, 0
 		return false
 	}
-	attr := it.data[it.pos]
-	d, k := binary.Uvarint(it.data[it.pos+1:])
-	if k <= 0 || it.prev+d > 1<<32-1 {
+	var v uint64
+	var k int
+	if b := it.data[it.pos]; b < 0x80 { // most edges: one or two bytes
+		v, k = uint64(b), 1
+	} else if p := it.pos + 1; p < len(it.data) && it.data[p] < 0x80 {
+		v, k = uint64(b&0x7f)|uint64(it.data[p])<<7, 2
+	} else {
+		v, k = binary.Uvarint(it.data[it.pos:])
+	}
+	d := v >> it.k
+	if k <= 0 || it.attrs == nil || it.prev+d > 1<<32-1 {
 		it.bad, it.left = true, 0
 		return false
 	}
-	it.pos += 1 + k
+	it.pos += k
 	it.prev += d
 	it.left--
-	it.Node, it.Attr = uint32(it.prev), attr
+	it.Node, it.Attr = uint32(it.prev), it.attrs[uint8(v)&(1<<it.k-1)]
 	return true
 }
 

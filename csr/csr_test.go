@@ -1,6 +1,7 @@
 package csr
 
 import (
+	"encoding/binary"
 	"math/rand"
 	"sort"
 	"testing"
@@ -85,8 +86,8 @@ func TestCorruptNeverPanics(t *testing.T) {
 		for k := 0; k < 1+rng.Intn(4); k++ {
 			b[rng.Intn(len(b))] = byte(rng.Intn(256))
 		}
-		if rng.Intn(3) == 0 {
-			b = b[:4*51+rng.Intn(len(b)-4*51)]
+		if head := int(HeaderSize(50, 0, uint(fwd[4]))); rng.Intn(3) == 0 {
+			b = b[:head+rng.Intn(len(b)-head)]
 		}
 		a, err := NewAdjacency(50, b)
 		if err != nil {
@@ -100,6 +101,58 @@ func TestCorruptNeverPanics(t *testing.T) {
 		}
 		g := &Graph{Out: a, In: a}
 		_ = g.Validate()
+	}
+}
+
+// TestWideBlocks builds rows too long for 16-bit offsets: their blocks
+// store whole offsets, and rows in other blocks stay compact.
+func TestWideBlocks(t *testing.T) {
+	const n = 200
+	var edges []Edge
+	for i := 0; i < 80000; i++ { // row 3: about 80 KB
+		edges = append(edges, Edge{From: 3, To: uint32(i % n), Attr: uint8(i % 7)})
+	}
+	for u := uint32(0); u < n; u++ {
+		edges = append(edges, Edge{From: u, To: (u * 7) % n, Attr: 1})
+	}
+	fwd, rev, err := Build(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewGraph(n, fwd, rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if w := binary.LittleEndian.Uint32(fwd); w != blockRows {
+		t.Fatalf("%d wide offsets in the forward direction, want one block's", w)
+	}
+	if d := g.Out.Degree(3); d != 80001 {
+		t.Fatalf("row 3: degree %d", d)
+	}
+	for u := uint32(0); u < n; u++ {
+		want := 1
+		if u == 3 {
+			want = 80001
+		}
+		if row := collect(g.Out, u); len(row) != want {
+			t.Fatalf("row %d: %d edges, want %d", u, len(row), want)
+		}
+	}
+	// Damage the wide table: rows report it, nothing panics.
+	b := append([]byte(nil), fwd...)
+	binary.LittleEndian.PutUint32(b[HeaderSize(n, 0, uint(fwd[4])):], 1<<30)
+	a, err := NewAdjacency(n, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := a.Row(0)
+	for it.Next() {
+	}
+	if it.Err() == nil {
+		t.Fatal("a wide offset past the data went unnoticed")
 	}
 }
 
@@ -155,4 +208,43 @@ func BenchmarkRowIteration(b *testing.B) {
 		}
 	}
 	_ = s
+}
+
+// TestAttrCodes round-trips every attribute byte (k = 8) and a single one
+// (k = 0), and rejects a code width above 8 bits.
+func TestAttrCodes(t *testing.T) {
+	for _, distinct := range []int{256, 1} {
+		const n = 300
+		var edges []Edge
+		for i := 0; i < 2000; i++ {
+			edges = append(edges, Edge{From: uint32(i % n), To: uint32((i * 37) % n), Attr: uint8(i % distinct)})
+		}
+		fwd, rev, err := Build(n, edges)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := NewGraph(n, fwd, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[Edge]int{}
+		for _, e := range edges {
+			want[e]++
+		}
+		for u := uint32(0); u < n; u++ {
+			for _, e := range collect(g.Out, u) {
+				want[e]--
+			}
+		}
+		for e, c := range want {
+			if c != 0 {
+				t.Fatalf("%d attributes: edge %v off by %d", distinct, e, c)
+			}
+		}
+		bad := append([]byte(nil), fwd...)
+		bad[4] = 9
+		if _, err := NewAdjacency(n, bad); err == nil {
+			t.Fatal("9 code bits accepted")
+		}
+	}
 }

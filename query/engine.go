@@ -119,7 +119,6 @@ type workspace struct {
 	searcher *bm25.Searcher
 	walk     *walk.Workspace
 	nameIt   *snapshot.KeyIter
-	partIt   *snapshot.KeyIter
 	ids      []uint32
 	terms    []bm25.QueryTerm
 	toks     []string
@@ -164,7 +163,6 @@ func (e *Engine) newWorkspace() *workspace {
 		searcher: bm25.NewSearcher(e.ix),
 		walk:     walk.NewWorkspace(e.n),
 		nameIt:   e.s.NewNameIter(),
-		partIt:   e.s.NewPartIter(),
 		stamp:    make([]uint32, e.n),
 		slot:     make([]int32, e.n),
 		covStamp: make([]uint32, e.n),

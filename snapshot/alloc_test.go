@@ -21,10 +21,9 @@ func TestZeroAllocs(t *testing.T) {
 	}
 	dst := make([]uint32, 0, 1024)
 	it := s.NewNameIter()
-	pit := s.NewPartIter()
 	prefix := name[:2]
 	// Warm the iterators' buffers and the cold cache.
-	for _, x := range []*KeyIter{it, pit} {
+	for _, x := range []*KeyIter{it} {
 		x.Reset("")
 		for x.Next() {
 			dst = x.Nodes(dst[:0])
@@ -44,12 +43,6 @@ func TestZeroAllocs(t *testing.T) {
 			for it.Next() {
 				dst = it.Nodes(dst[:0])
 				_ = it.Key()
-			}
-		}},
-		{"PartIter", func() {
-			pit.Reset(prefix)
-			for pit.Next() {
-				dst = pit.Nodes(dst[:0])
 			}
 		}},
 		{"Neighbors", func() {

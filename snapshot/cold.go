@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"fmt"
+	mbits "math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -15,7 +16,7 @@ import (
 // goroutines, makes repeated reads of neighbouring nodes cheap; a decoded
 // block is never modified once published.
 
-const coldCacheSlots = 16
+const coldCacheSlots = 32
 
 type coldCache struct {
 	slot [coldCacheSlots]atomic.Pointer[coldBlock]
@@ -27,17 +28,26 @@ func (c *coldCache) clear() {
 	}
 }
 
-// coldBlock is one decoded block: raw as written (see coldWriter.flush),
-// and start[k] the offset in raw of text k (entry k/2's signature when k
-// is even, its doc when odd); start has one more element, the end.
+// Parts of a cold block: its signatures and its docs are separate frames,
+// so that reading a signature does not decompress docs.
+const (
+	partSig = 0
+	partDoc = 1
+)
+
+// coldBlock is one decoded frame: raw as written (see coldWriter.flush),
+// and start[j] the offset in raw of text j; start has one more element,
+// the end.
 type coldBlock struct {
-	index uint32
+	key   uint64 // block << 1 | part
 	raw   []byte
 	start []uint32
 }
 
-func (b *coldBlock) text(k int) string {
-	lo, hi := b.start[k], b.start[k+1]
+func (b *coldBlock) n() int { return len(b.start) - 1 }
+
+func (b *coldBlock) text(j int) string {
+	lo, hi := b.start[j], b.start[j+1]
 	if lo == hi {
 		return ""
 	}
@@ -66,34 +76,78 @@ func decoder() (*zstd.Decoder, error) {
 	return zdec.d, zdec.err
 }
 
-// coldText returns node id's signature and doc.
-func (s *Snapshot) coldText(id uint32) (sig, doc string, err error) {
-	r := s.rec(id)
-	if r == nil {
-		return "", "", fmt.Errorf("snapshot: node %d out of range [0,%d)", id, s.nNodes)
+// coldEntry returns the number of node id's cold entry (its rank among
+// the nodes that have one), or false when it has none.
+func (s *Snapshot) coldEntry(id uint32) (uint32, bool, error) {
+	g := uint64(id / 64)
+	if uint64(id) >= uint64(s.nNodes) || (g+1)*coldRankSize > uint64(len(s.coldRanks)) {
+		return 0, false, fmt.Errorf("snapshot: node %d out of range [0,%d)", id, s.nNodes)
 	}
-	ref := le.Uint32(r[nCold:])
-	if ref == noCold {
-		return "", "", nil
+	e := s.coldRanks[g*coldRankSize:]
+	bits, base := le.Uint64(e), le.Uint32(e[8:])
+	if bits>>(id%64)&1 == 0 {
+		return 0, false, nil
 	}
-	b, err := s.coldBlock(ref >> coldSlotBits)
-	if err != nil {
-		return "", "", err
-	}
-	k := 2 * int(ref&(1<<coldSlotBits-1))
-	if k+2 >= len(b.start) {
-		return "", "", corruptf("node %d: cold slot %d beyond its block", id, k/2)
-	}
-	return b.text(k), b.text(k + 1), nil
+	return base + uint32(mbits.OnesCount64(bits&(1<<(id%64)-1))), true, nil
 }
 
-// coldBlock returns decoded block i, from the cache when it is there.
-func (s *Snapshot) coldBlock(i uint32) (*coldBlock, error) {
-	slot := &s.cold.slot[i%coldCacheSlots]
-	if b := slot.Load(); b != nil && b.index == i {
+// coldBlockOf finds the block holding cold entry k: the last block whose
+// first entry is at most k.
+func (s *Snapshot) coldBlockOf(k uint32) (blk uint32, slot int) {
+	nb := len(s.coldIdx) / coldIdxSize
+	lo, hi := 0, nb // the answer is below hi
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if le.Uint32(s.coldIdx[m*coldIdxSize+coldFirst:]) <= k {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	first := uint32(0)
+	if nb > 0 {
+		first = le.Uint32(s.coldIdx[lo*coldIdxSize+coldFirst:])
+	}
+	return uint32(lo), int(k - first)
+}
+
+// coldPart returns node id's signature (part partSig) or doc (partDoc).
+func (s *Snapshot) coldPart(id uint32, part int) (string, error) {
+	k, ok, err := s.coldEntry(id)
+	if !ok || err != nil {
+		return "", err
+	}
+	blk, slot := s.coldBlockOf(k)
+	b, err := s.coldBlock(blk, part)
+	if err != nil {
+		return "", err
+	}
+	if slot < 0 || slot >= b.n() {
+		return "", corruptf("node %d: cold entry %d beyond its block", id, k)
+	}
+	return b.text(slot), nil
+}
+
+// coldText returns node id's signature and doc.
+func (s *Snapshot) coldText(id uint32) (sig, doc string, err error) {
+	if sig, err = s.coldPart(id, partSig); err != nil {
+		return "", "", err
+	}
+	if doc, err = s.coldPart(id, partDoc); err != nil {
+		return "", "", err
+	}
+	return sig, doc, nil
+}
+
+// coldBlock returns part of decoded block i, from the cache when it is
+// there.
+func (s *Snapshot) coldBlock(i uint32, part int) (*coldBlock, error) {
+	key := uint64(i)<<1 | uint64(part)
+	slot := &s.cold.slot[key%coldCacheSlots]
+	if b := slot.Load(); b != nil && b.key == key {
 		return b, nil
 	}
-	b, err := decodeColdBlock(s.coldIdx, s.coldData, i)
+	b, err := decodeColdBlock(s.coldIdx, s.coldData, i, part)
 	if err != nil {
 		return nil, err
 	}
@@ -101,13 +155,18 @@ func (s *Snapshot) coldBlock(i uint32) (*coldBlock, error) {
 	return b, nil
 }
 
-// decodeColdBlock reads entry i of the cold index and decodes its block.
-func decodeColdBlock(idx, data []byte, i uint32) (*coldBlock, error) {
+// decodeColdBlock reads entry i of the cold index and decodes one part of
+// its block.
+func decodeColdBlock(idx, data []byte, i uint32, part int) (*coldBlock, error) {
 	if uint64(i) >= uint64(len(idx)/coldIdxSize) {
 		return nil, corruptf("cold block %d of %d", i, len(idx)/coldIdxSize)
 	}
 	e := idx[int(i)*coldIdxSize:]
 	off, clen, rlen := le.Uint64(e), le.Uint32(e[8:]), le.Uint32(e[12:])
+	if part == partDoc {
+		off += uint64(clen)
+		clen, rlen = le.Uint32(e[16:]), le.Uint32(e[20:])
+	}
 	if off > uint64(len(data)) || uint64(clen) > uint64(len(data))-off {
 		return nil, corruptf("cold block %d (%d bytes at %d) outside its section", i, clen, off)
 	}
@@ -126,14 +185,14 @@ func decodeColdBlock(idx, data []byte, i uint32) (*coldBlock, error) {
 		return nil, corruptf("cold block %d: %d bytes decoded, %d expected", i, len(raw), rlen)
 	}
 	n := uint64(le.Uint32(raw))
-	if n == 0 || n > 1<<coldSlotBits || 4+8*n > uint64(len(raw)) {
+	if n == 0 || n > 1<<coldSlotBits || 4+4*n > uint64(len(raw)) {
 		return nil, corruptf("cold block %d: %d entries", i, n)
 	}
-	start := make([]uint32, 2*n+1)
-	pos := 4 + 8*n
-	for k := uint64(0); k < 2*n; k++ {
-		start[k] = uint32(pos)
-		pos += uint64(le.Uint32(raw[4+4*k:]))
+	start := make([]uint32, n+1)
+	pos := 4 + 4*n
+	for j := uint64(0); j < n; j++ {
+		start[j] = uint32(pos)
+		pos += uint64(le.Uint32(raw[4+4*j:]))
 		if pos > uint64(len(raw)) {
 			return nil, corruptf("cold block %d: texts overrun the block", i)
 		}
@@ -141,8 +200,8 @@ func decodeColdBlock(idx, data []byte, i uint32) (*coldBlock, error) {
 	if pos != uint64(len(raw)) {
 		return nil, corruptf("cold block %d: %d stray bytes", i, uint64(len(raw))-pos)
 	}
-	start[2*n] = uint32(pos)
-	return &coldBlock{index: i, raw: raw, start: start}, nil
+	start[n] = uint32(pos)
+	return &coldBlock{key: uint64(i)<<1 | uint64(part), raw: raw, start: start}, nil
 }
 
 // zstdDecode guards the decoder against panics on garbage.

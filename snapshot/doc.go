@@ -43,20 +43,24 @@
 // FORMAT.md in this package's folder is the normative, byte-by-byte
 // description. In brief, all little-endian:
 //
-//	header    64 bytes: magic "KNOWSNAP", u32 version (1), u32 CRC-32C of
+//	header    64 bytes: magic "KNOWSNAP", u32 version (2), u32 CRC-32C of
 //	          header and table, u64 file length, u32 nodes, u32 files,
 //	          u64 edges, u32 section count, u32 flags, reserved
 //	table     per section: u32 id, u32 CRC-32C, u64 offset, u64 length
 //	sections  8-byte aligned, zero padded:
 //	  strings        names, qualified names, paths (deduplicated)
 //	  files          24-byte records: path, size, language, flags
-//	  nodes          40-byte records: name, qname, file, lines, signature
-//	                 length, cold reference, kind, language, flags
+//	  nodes          24-byte records: qname, name length (the name is the
+//	                 qname's tail), file, lines, signature length, kind,
+//	                 language, flags
 //	  graph.out/in   CSR adjacency (package csr); attr = PackAttr(type, conf)
 //	  names.fst/ids  vellum FST: lower-cased name → node id or id list
 //	  parts.fst/ids  vellum FST: lower-cased name part → node id or id list
+//	                 (with BM25, only for nodes without a BM25 document:
+//	                 the BM25 name field serves the others)
 //	  bm25.*         the bm25 package's terms, postings and stats
-//	  cold.index/data zstd blocks of signatures and docs
+//	  cold.index/data zstd blocks of signatures and docs; which nodes have
+//	                 an entry (rank groups), so records need no reference
 //	  meta           JSON: Meta, counts, BM25 parameters, section sizes
 //
 // A reader rejects a format version it does not know with a

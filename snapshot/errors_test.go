@@ -279,3 +279,90 @@ func TestUnknownSection(t *testing.T) {
 		t.Fatalf("Verify: %v, want a checksum error in section#99", err)
 	}
 }
+
+// TestCorruptIDLists damages the uvarint id lists behind names.fst with
+// the checksums repaired: Verify reports it as corruption, and lookups and
+// iterators return what they can without panicking.
+func TestCorruptIDLists(t *testing.T) {
+	g := randomGraph(4, 20, 600, 1000)
+	img, err := encode(g, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean := img.bytes()
+	s, err := openBytes(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids SectionInfo
+	for _, sec := range s.Sections() {
+		if sec.Name == "names.ids" {
+			ids = sec
+		}
+	}
+	if ids.Length < 8 {
+		t.Fatalf("names.ids of %d bytes", ids.Length)
+	}
+	for i := uint64(0); i < ids.Length; i += 1 + ids.Length/40 {
+		for _, bad := range []byte{0x00, 0xff} { // a repeated id; a runaway uvarint
+			data := append([]byte(nil), clean...)
+			data[ids.Offset+i] = bad
+			if data[ids.Offset+i] == clean[ids.Offset+i] {
+				continue
+			}
+			data = fixChecksums(data)
+			s, err := openBytes(data)
+			if err != nil {
+				t.Fatalf("byte %d: Open: %v", i, err)
+			}
+			exercise(data)
+			if err := s.Verify(); err == nil && bad == 0xff {
+				t.Errorf("byte %d = %#x: Verify passed", i, bad)
+			} else if err != nil && !errors.Is(err, ErrCorrupt) {
+				t.Errorf("byte %d = %#x: %v, want ErrCorrupt", i, bad, err)
+			}
+		}
+	}
+}
+
+// TestCorruptColdRanks damages the rank groups at the end of cold.index,
+// with the checksums repaired: Verify reports corruption and reading the
+// texts neither panics nor misreports quietly.
+func TestCorruptColdRanks(t *testing.T) {
+	g := randomGraph(6, 20, 700, 500)
+	img, err := encode(g, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clean := img.bytes()
+	s, err := openBytes(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx SectionInfo
+	for _, sec := range s.Sections() {
+		if sec.Name == "cold.index" {
+			idx = sec
+		}
+	}
+	groups := uint64((len(g.Nodes) + 63) / 64)
+	ranks := idx.Offset + idx.Length - coldRankSize*groups
+	for gi := uint64(0); gi < groups; gi++ {
+		for _, at := range []uint64{0, 3, 8} { // the bitset; the count before the group
+			data := append([]byte(nil), clean...)
+			data[ranks+gi*coldRankSize+at] ^= 0x24
+			data = fixChecksums(data)
+			s, err := openBytes(data)
+			if err != nil {
+				t.Fatalf("group %d byte %d: Open: %v", gi, at, err)
+			}
+			if err := s.Verify(); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("group %d byte %d: Verify: %v, want ErrCorrupt", gi, at, err)
+			}
+			for id := uint32(0); id < uint32(s.NumNodes()); id++ {
+				s.Signature(id)
+				s.SignatureLen(id)
+			}
+		}
+	}
+}

@@ -21,9 +21,12 @@ const (
 	// Version1: first format — strings, files, nodes, CSR graph, name and
 	// part FSTs, BM25, zstd cold data, JSON meta.
 	Version1 = 1
+	// Version2: smaller file — BM25 format 2 (short posting lists as
+	// delta uvarints), 24-byte node records, and more; see FORMAT.md.
+	Version2 = 2
 
 	// FormatVersion is the version this package writes.
-	FormatVersion = Version1
+	FormatVersion = Version2
 )
 
 // Layout constants.
@@ -32,10 +35,11 @@ const (
 	tableEntry    = 24
 	maxSections   = 64
 	sectionAlign  = 8
-	nodeRecSize   = 40
+	nodeRecSize   = 24
 	fileRecSize   = 24
-	coldIdxSize   = 16
-	noCold        = 0xFFFFFFFF
+	coldIdxSize   = 28 // u64 offset, u32 × 2 signature frame, u32 × 2 doc frame, u32 first entry
+	coldFirst     = 24 // offset of the first entry in a cold.index entry
+	coldRankSize  = 12 // u64 bitset of 64 nodes, u32 entries before them
 	coldSlotBits  = 8
 	maxColdRaw    = 64 << 20 // bound on one decompressed cold block
 	maxColdNode   = 16 << 20 // bound on one node's signature plus doc
@@ -57,20 +61,25 @@ const (
 	hFlags    = 44
 )
 
-// Node record field offsets.
+// Node record field offsets (nodeRecSize bytes).
 const (
-	nName    = 0
-	nNameLen = 4
-	nQName   = 8
-	nQLen    = 12
-	nFile    = 16
-	nStart   = 20
-	nEnd     = 24
-	nSigLen  = 28
-	nCold    = 32
-	nKind    = 36
-	nLang    = 37
-	nFlags   = 38
+	nQName   = 0  // u32 qualified name: string offset
+	nQLen    = 4  // u16 qualified name: length
+	nNameLen = 6  // u16 name length (bits 0..14) | nameFollows
+	nStart   = 8  // u32 start line (bits 0..23) | kind << 24
+	nKind    = 11 // u8, the top byte of the start word
+	nEnd     = 12 // u32 end line (bits 0..23) | lang << 24
+	nLang    = 15 // u8, the top byte of the end word
+	nFile    = 16 // i32 file index, or -1
+	nFlags   = 20 // u16 flags
+	nSigLen  = 22 // u16 signature length, sigLenMore when 65,535 or more
+
+	nameFollows = 1 << 15 // the name's bytes follow the qualified name's instead of ending them
+	maxQNameLen = 1<<16 - 1
+	maxNameLen  = 1<<15 - 1
+	maxLine     = 1<<24 - 1
+	lineMask    = 1<<24 - 1
+	sigLenMore  = 1<<16 - 1
 )
 
 // File record field offsets.

@@ -1,5 +1,12 @@
 package snapshot
 
+import (
+	"encoding/binary"
+	"slices"
+
+	"github.com/knowing-dev/knowing/bm25"
+)
+
 // LookupName appends to dst the ids of the nodes whose lower-cased name is
 // exactly lowerName, in ascending order, and returns the extended slice. It
 // does not allocate when dst has room. The caller lower-cases the query
@@ -14,18 +21,40 @@ func (s *Snapshot) LookupName(lowerName string, dst []uint32) []uint32 {
 
 // LookupPart appends the ids of the nodes one of whose lower-cased name
 // parts (CamelCase and snake_case components, as bm25.AppendTokens splits
-// names, or the whole name) is exactly lowerPart.
+// names, or the whole name) is exactly lowerPart, in ascending order. It
+// does not allocate when dst has room.
+//
+// With BM25 (the usual case) the answer is assembled from three indexes:
+// the names index for the whole name, the BM25 name-field postings of the
+// term for the nodes with a BM25 document, and the parts index for the
+// parts of the other nodes (files, packages, generated code).
 func (s *Snapshot) LookupPart(lowerPart string, dst []uint32) []uint32 {
-	v, ok, err := s.parts.get(lowerPart)
-	if !ok || err != nil {
+	start := len(dst)
+	if v, ok, err := s.parts.get(lowerPart); ok && err == nil {
+		dst = s.appendIDs(dst, v, s.partIDs)
+	}
+	if s.flags&flagNoBM25 != 0 {
 		return dst
 	}
-	return s.appendIDs(dst, v, s.partIDs)
+	dst = s.LookupName(lowerPart, dst)
+	if v, ok, err := s.bm25Terms.get(lowerPart); ok && err == nil {
+		if ix, err := s.BM25(); err == nil {
+			dst, _ = ix.AppendFieldDocs(v, bm25.FieldName, dst)
+		}
+	}
+	ids := dst[start:]
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	for len(ids) > 0 && uint64(ids[len(ids)-1]) >= uint64(s.nNodes) {
+		ids = ids[:len(ids)-1] // corrupt postings; Verify reports them
+	}
+	return dst[:start+len(ids)]
 }
 
-// appendIDs decodes an FST value: id<<1 for one node, index<<1|1 for the
-// list at uint32 index in ids (a count, then the ids). Ids out of range
-// and lists that overrun their section are dropped; Verify reports them.
+// appendIDs decodes an FST value: id<<1 for one node, offset<<1|1 for the
+// list at byte offset in ids (a uvarint count, then the ids as uvarint
+// differences). Ids out of range end the list, as does a list that
+// overruns its section; Verify reports them.
 func (s *Snapshot) appendIDs(dst []uint32, v uint64, ids []byte) []uint32 {
 	n := uint64(s.nNodes)
 	if v&1 == 0 {
@@ -34,24 +63,38 @@ func (s *Snapshot) appendIDs(dst []uint32, v uint64, ids []byte) []uint32 {
 		}
 		return dst
 	}
-	words := uint64(len(ids) / 4)
-	at := v >> 1
-	if at >= words {
-		return dst
-	}
-	cnt := uint64(le.Uint32(ids[4*at:]))
-	if cnt > words-at-1 {
-		return dst
-	}
-	for i := at + 1; i <= at+cnt; i++ {
-		if id := le.Uint32(ids[4*i:]); uint64(id) < n {
-			dst = append(dst, id)
-		}
-	}
+	dst, _, _ = appendIDList(dst, ids, v>>1, n)
 	return dst
 }
 
-// KeyIter enumerates the keys of the name or part index that start with a
+// appendIDList appends the ids of the list at byte offset at of ids, all
+// below n, and returns the count the list declares; ok is false, with the
+// ids read so far appended, when the list is malformed or not ascending.
+func appendIDList(dst []uint32, ids []byte, at, n uint64) (out []uint32, cnt uint64, ok bool) {
+	if at >= uint64(len(ids)) {
+		return dst, 0, false
+	}
+	p := ids[at:]
+	cnt, pos := binary.Uvarint(p)
+	if pos <= 0 || cnt > uint64(len(p)-pos) { // every id takes a byte
+		return dst, 0, false
+	}
+	id := uint64(0)
+	for i := uint64(0); i < cnt; i++ {
+		d, k := binary.Uvarint(p[pos:])
+		if k <= 0 || d >= n || i > 0 && d == 0 {
+			return dst, cnt, false
+		}
+		pos += k
+		if id += d; id >= n {
+			return dst, cnt, false
+		}
+		dst = append(dst, uint32(id))
+	}
+	return dst, cnt, true
+}
+
+// KeyIter enumerates the keys of the name index that start with a
 // prefix, in ascending byte order, with their nodes. It belongs to one
 // goroutine; Reset reuses it, and once its buffers have grown to the
 // longest key it does not allocate.
@@ -75,22 +118,11 @@ func (s *Snapshot) NewNameIter() *KeyIter {
 	return it
 }
 
-// NewPartIter returns an iterator over lower-cased name parts.
-func (s *Snapshot) NewPartIter() *KeyIter {
-	it := &KeyIter{s: s, view: &s.parts}
-	it.Reset("")
-	return it
-}
-
 // Reset positions the iterator before the first key starting with prefix
 // (lower-case it first: keys are lower-case). An empty prefix walks every
 // key.
 func (it *KeyIter) Reset(prefix string) {
-	if it.view == &it.s.names {
-		it.ids = it.s.nameIDs
-	} else {
-		it.ids = it.s.partIDs
-	}
+	it.ids = it.s.nameIDs
 	it.w.reset(it.view, prefix)
 }
 

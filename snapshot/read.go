@@ -39,8 +39,10 @@ type Snapshot struct {
 	strs, files, nodes []byte
 	graph              *csr.Graph
 	names, parts       fstView
+	bm25Terms          fstView // the BM25 dictionary, for LookupPart
 	nameIDs, partIDs   []byte
 	coldIdx, coldData  []byte
+	coldRanks          []byte // the rank groups at the end of cold.index
 
 	bm25Once sync.Once
 	bm25Ix   *bm25.Index
@@ -71,7 +73,7 @@ type Info struct {
 	Meta          Meta             `json:"meta"`
 	FormatVersion int              `json:"format_version"`
 	NameKeys      int              `json:"name_keys"` // distinct lower-cased names
-	PartKeys      int              `json:"part_keys"` // distinct lower-cased name parts
+	PartKeys      int              `json:"part_keys"` // keys of the parts index (see FORMAT.md)
 	ColdBlocks    int              `json:"cold_blocks"`
 	BM25          *bm25.Params     `json:"bm25,omitempty"` // nil when built without BM25
 	Sections      map[string]int64 `json:"sections"`       // byte size of every section but meta
@@ -137,7 +139,7 @@ func openBytes(data []byte) (*Snapshot, error) {
 	if len(data) < hVersion+4 {
 		return nil, fmt.Errorf("%w: %d bytes", ErrTruncated, len(data))
 	}
-	if v := le.Uint32(data[hVersion:]); v != Version1 {
+	if v := le.Uint32(data[hVersion:]); v != Version2 {
 		return nil, &VersionError{Found: v}
 	}
 	if len(data) < headerSize {
@@ -226,9 +228,8 @@ func openBytes(data []byte) (*Snapshot, error) {
 	if err != nil {
 		return nil, corruptf("graph: %v", err)
 	}
-	// Each edge takes at least two bytes (attribute, delta) in each row.
-	head := 4 * (uint64(s.nNodes) + 1)
-	if 2*uint64(s.nEdges) > uint64(len(out))-head || 2*uint64(s.nEdges) > uint64(len(in))-head {
+	// Each edge takes at least a byte in each row.
+	if uint64(s.nEdges) > uint64(g.Out.DataLen()) || uint64(s.nEdges) > uint64(g.In.DataLen()) {
 		return nil, corruptf("graph sections too small for %d edges", s.nEdges)
 	}
 	s.graph = g
@@ -238,14 +239,18 @@ func openBytes(data []byte) (*Snapshot, error) {
 	if s.parts, err = newFSTView(s.sec(secPartsFST)); err != nil {
 		return nil, fmt.Errorf("parts: %w", err)
 	}
-	s.nameIDs, s.partIDs = s.sec(secNamesIDs), s.sec(secPartsIDs)
-	if len(s.nameIDs)%4 != 0 || len(s.partIDs)%4 != 0 {
-		return nil, corruptf("id list sections are not whole uint32s")
+	if s.flags&flagNoBM25 == 0 {
+		// A damaged dictionary leaves the view empty; BM25 and Verify
+		// report it.
+		s.bm25Terms, _ = newFSTView(s.sec(secBM25Terms))
 	}
+	s.nameIDs, s.partIDs = s.sec(secNamesIDs), s.sec(secPartsIDs)
 	s.coldIdx, s.coldData = s.sec(secColdIndex), s.sec(secColdData)
-	if len(s.coldIdx)%coldIdxSize != 0 {
+	ranks := coldRankSize * ((uint64(s.nNodes) + 63) / 64)
+	if uint64(len(s.coldIdx)) < ranks || (uint64(len(s.coldIdx))-ranks)%coldIdxSize != 0 {
 		return nil, corruptf("cold index of %d bytes", len(s.coldIdx))
 	}
+	s.coldIdx, s.coldRanks = s.coldIdx[:uint64(len(s.coldIdx))-ranks], s.coldIdx[uint64(len(s.coldIdx))-ranks:]
 	if s.secs[secMeta].n == 0 {
 		return nil, corruptf("empty meta section")
 	}
@@ -272,8 +277,8 @@ func (s *Snapshot) Close() error {
 		s.mm = nil
 	}
 	s.data, s.strs, s.files, s.nodes = nil, nil, nil, nil
-	s.nameIDs, s.partIDs, s.coldIdx, s.coldData = nil, nil, nil, nil
-	s.names, s.parts = fstView{}, fstView{}
+	s.nameIDs, s.partIDs, s.coldIdx, s.coldData, s.coldRanks = nil, nil, nil, nil, nil
+	s.names, s.parts, s.bm25Terms = fstView{}, fstView{}, fstView{}
 	s.secs, s.extra = [numSectionIDs]section{}, nil
 	s.nNodes, s.nFiles, s.nEdges = 0, 0, 0
 	s.graph = &csr.Graph{}
@@ -365,11 +370,31 @@ func (s *Snapshot) frec(i int) []byte {
 
 // str returns the string at off, n in the strings section, or "" when it
 // does not fit. The string shares the mapping's memory.
-func (s *Snapshot) str(off, n uint32) string {
-	if n == 0 || uint64(off)+uint64(n) > uint64(len(s.strs)) {
+func (s *Snapshot) str(off, n uint64) string {
+	if n == 0 || off+n > uint64(len(s.strs)) {
 		return ""
 	}
 	return unsafe.String(&s.strs[off], int(n))
+}
+
+// qnameRef and nameRef locate a record's qualified name and name in the
+// strings section. The name is the last bytes of the qualified name or,
+// with nameFollows, the bytes right after it.
+func qnameRef(r []byte) (off, n uint64) {
+	return uint64(le.Uint32(r[nQName:])), uint64(le.Uint16(r[nQLen:]))
+}
+
+func nameRef(r []byte) (off, n uint64, ok bool) {
+	qoff, qn := qnameRef(r)
+	nl := le.Uint16(r[nNameLen:])
+	n = uint64(nl &^ nameFollows)
+	if nl&nameFollows != 0 {
+		return qoff + qn, n, true
+	}
+	if n > qn {
+		return 0, 0, false
+	}
+	return qoff + qn - n, n, true
 }
 
 // Name is node id's own name ("" for an id out of range). The string is
@@ -379,7 +404,11 @@ func (s *Snapshot) Name(id uint32) string {
 	if r == nil {
 		return ""
 	}
-	return s.str(le.Uint32(r[nName:]), le.Uint32(r[nNameLen:]))
+	off, n, ok := nameRef(r)
+	if !ok {
+		return ""
+	}
+	return s.str(off, n)
 }
 
 // QName is node id's qualified name, valid until Close.
@@ -388,7 +417,7 @@ func (s *Snapshot) QName(id uint32) string {
 	if r == nil {
 		return ""
 	}
-	return s.str(le.Uint32(r[nQName:]), le.Uint32(r[nQLen:]))
+	return s.str(qnameRef(r))
 }
 
 // Kind is node id's kind.
@@ -426,7 +455,7 @@ func (s *Snapshot) FileIndex(id uint32) int32 {
 // Lines are node id's first and last lines.
 func (s *Snapshot) Lines(id uint32) (start, end uint32) {
 	if r := s.rec(id); r != nil {
-		return le.Uint32(r[nStart:]), le.Uint32(r[nEnd:])
+		return le.Uint32(r[nStart:]) & lineMask, le.Uint32(r[nEnd:]) & lineMask
 	}
 	return 0, 0
 }
@@ -434,23 +463,26 @@ func (s *Snapshot) Lines(id uint32) (start, end uint32) {
 // SignatureLen is the length in bytes of node id's signature, known
 // without decompressing it (for token estimates).
 func (s *Snapshot) SignatureLen(id uint32) int {
-	if r := s.rec(id); r != nil {
-		return int(le.Uint32(r[nSigLen:]))
+	r := s.rec(id)
+	if r == nil {
+		return 0
 	}
-	return 0
+	if n := le.Uint16(r[nSigLen:]); n != sigLenMore {
+		return int(n)
+	}
+	sig, _ := s.coldPart(id, partSig) // a signature of 64 KiB or more: rare
+	return len(sig)
 }
 
 // Signature decompresses node id's signature. The returned string does not
 // point into the mapping.
 func (s *Snapshot) Signature(id uint32) (string, error) {
-	sig, _, err := s.coldText(id)
-	return sig, err
+	return s.coldPart(id, partSig)
 }
 
 // Doc decompresses node id's doc comment.
 func (s *Snapshot) Doc(id uint32) (string, error) {
-	_, doc, err := s.coldText(id)
-	return doc, err
+	return s.coldPart(id, partDoc)
 }
 
 // Node returns a copy of node id whose strings are independent of the
@@ -485,7 +517,7 @@ func (s *Snapshot) FilePath(i int) string {
 	if r == nil {
 		return ""
 	}
-	return s.str(le.Uint32(r[fPath:]), le.Uint32(r[fPathLen:]))
+	return s.str(uint64(le.Uint32(r[fPath:])), uint64(le.Uint32(r[fPathLen:])))
 }
 
 // FileLang is file i's language.

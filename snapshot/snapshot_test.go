@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/knowing-dev/knowing/bm25"
 )
@@ -146,7 +147,7 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 	checkKeys(t, "names", names, s.LookupName, s.NewNameIter())
-	checkKeys(t, "parts", parts, s.LookupPart, s.NewPartIter())
+	checkKeys(t, "parts", parts, s.LookupPart, nil)
 
 	info, err := s.Info()
 	if err != nil {
@@ -154,13 +155,13 @@ func TestRoundTrip(t *testing.T) {
 	}
 	m := g.Meta
 	m.Files, m.Nodes, m.Edges = len(g.Files), len(g.Nodes), len(g.Edges)
-	if !reflect.DeepEqual(info.Meta, m) || info.NameKeys != len(names) || info.PartKeys != len(parts) {
+	if !reflect.DeepEqual(info.Meta, m) || info.NameKeys != len(names) || info.PartKeys > len(parts) {
 		t.Fatalf("info %+v", info)
 	}
 	if got, _ := s.Meta(); !reflect.DeepEqual(got, m) {
 		t.Fatalf("meta %+v", got)
 	}
-	if info.Sections["graph.out"] == 0 || info.Sections["nodes"] != int64(40*len(g.Nodes)) {
+	if info.Sections["graph.out"] == 0 || info.Sections["nodes"] != int64(nodeRecSize*len(g.Nodes)) {
 		t.Fatalf("section sizes %v", info.Sections)
 	}
 
@@ -212,6 +213,9 @@ func checkKeys(t *testing.T, what string, want map[string][]uint32, lookup func(
 		}
 	}
 	sort.Strings(keys)
+	if it == nil {
+		return
+	}
 	for _, miss := range []string{"", "zzzzzz-missing", "PARSE", "\xff"} {
 		if _, ok := want[miss]; !ok && len(lookup(miss, nil)) != 0 {
 			t.Fatalf("%s %q: found", what, miss)
@@ -271,12 +275,24 @@ func TestEmptyGraph(t *testing.T) {
 }
 
 func TestNoBM25(t *testing.T) {
-	s := writeOpen(t, randomGraph(2, 5, 50, 100), &WriteOptions{NoBM25: true})
+	g := randomGraph(2, 5, 50, 100)
+	s := writeOpen(t, g, &WriteOptions{NoBM25: true})
 	if _, err := s.BM25(); err != ErrNoBM25 {
 		t.Fatalf("BM25: %v", err)
 	}
 	if err := s.Verify(); err != nil {
 		t.Fatal(err)
+	}
+	// Without BM25 the parts index holds every part itself.
+	parts := map[string][]uint32{}
+	for i, n := range g.Nodes {
+		for _, p := range expectedParts(n.Name) {
+			parts[p] = append(parts[p], uint32(i))
+		}
+	}
+	checkKeys(t, "parts", parts, s.LookupPart, nil)
+	if in, _ := s.Info(); in.PartKeys != len(parts) {
+		t.Fatalf("%d part keys, want %d", in.PartKeys, len(parts))
 	}
 }
 
@@ -379,5 +395,51 @@ func TestWriteOrderCoversSections(t *testing.T) {
 	}
 	if len(seen) != int(numSectionIDs)-1 {
 		t.Fatalf("writeOrder lists %d of %d sections", len(seen), numSectionIDs-1)
+	}
+}
+
+// TestRecordLimits writes fields wider than a node record holds: long
+// names are cut at a rune boundary, lines saturate, and a signature of 64
+// KiB or more still reports its exact length.
+func TestRecordLimits(t *testing.T) {
+	long := strings.Repeat("é", 40000) // 80,000 bytes
+	sig := strings.Repeat("s", 70000)
+	g := &Graph{Files: []File{{Path: "a.go", Lang: LangGo}}, Nodes: []Node{
+		{Name: long, QName: "pkg." + long, Kind: KindFunction, Lang: LangGo, File: 0, StartLine: 1 << 25, EndLine: 1<<25 + 5, Signature: sig},
+		{Name: "b", QName: "pkg.b", Kind: KindMethod, Lang: LangRust, Flags: FlagExported | FlagTest, File: -1, StartLine: 7, EndLine: 9, Signature: "x"},
+		{Name: "file.go", QName: "dir/file.go", Kind: KindFile, File: 0, StartLine: 1, EndLine: 0},
+	}}
+	img, err := encode(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := openBytes(img.bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	if q := s.QName(0); len(q) > maxQNameLen || !strings.HasPrefix("pkg."+long, q) || !utf8.ValidString(q) {
+		t.Errorf("qname of %d bytes", len(q))
+	}
+	if n := s.Name(0); len(n) > maxNameLen || !strings.HasPrefix(long, n) || !utf8.ValidString(n) {
+		t.Errorf("name of %d bytes", len(n))
+	}
+	if a, b := s.Lines(0); a != maxLine || b != maxLine {
+		t.Errorf("lines %d %d", a, b)
+	}
+	if n := s.SignatureLen(0); n != len(sig) {
+		t.Errorf("signature length %d, want %d", n, len(sig))
+	}
+	if s.Name(1) != "b" || s.QName(1) != "pkg.b" || s.Kind(1) != KindMethod || s.Lang(1) != LangRust ||
+		s.Flags(1) != FlagExported|FlagTest || s.FileIndex(1) != -1 || s.SignatureLen(1) != 1 {
+		t.Errorf("node 1: %q %q %v %v %v %d %d", s.Name(1), s.QName(1), s.Kind(1), s.Lang(1), s.Flags(1), s.FileIndex(1), s.SignatureLen(1))
+	}
+	if a, b := s.Lines(1); a != 7 || b != 9 {
+		t.Errorf("node 1 lines %d %d", a, b)
+	}
+	if a, b := s.Lines(2); a != 1 || b != 0 || s.Kind(2) != KindFile || s.Name(2) != "file.go" {
+		t.Errorf("node 2: lines %d %d, %v %q", a, b, s.Kind(2), s.Name(2))
 	}
 }

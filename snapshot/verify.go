@@ -85,18 +85,15 @@ func (s *Snapshot) verifyRecords() error {
 			return corruptf("file %d: path outside the strings section", i)
 		}
 	}
-	nBlocks := uint32(len(s.coldIdx) / coldIdxSize)
 	for id := uint32(0); id < uint32(s.nNodes); id++ {
 		r := s.rec(id)
-		if uint64(le.Uint32(r[nName:]))+uint64(le.Uint32(r[nNameLen:])) > ns ||
-			uint64(le.Uint32(r[nQName:]))+uint64(le.Uint32(r[nQLen:])) > ns {
+		qoff, qn := qnameRef(r)
+		noff, nn, ok := nameRef(r)
+		if !ok || noff+nn > ns || qoff+qn > ns {
 			return corruptf("node %d: name outside the strings section", id)
 		}
 		if f := int32(le.Uint32(r[nFile:])); f < -1 || int(f) >= s.nFiles {
 			return corruptf("node %d: file %d outside [-1,%d)", id, f, s.nFiles)
-		}
-		if c := le.Uint32(r[nCold:]); c != noCold && c>>coldSlotBits >= nBlocks {
-			return corruptf("node %d: cold block %d of %d", id, c>>coldSlotBits, nBlocks)
 		}
 	}
 	return nil
@@ -159,12 +156,15 @@ func (s *Snapshot) walkKeys(name string, f *fstView, ids []byte, maxKeys uint64,
 // checkIDs decodes a value strictly: ids in range and ascending, lists
 // inside their section and longer than one.
 func (s *Snapshot) checkIDs(name string, v uint64, ids []byte, dst []uint32) ([]uint32, error) {
-	dst = s.appendIDs(dst, v, ids)
 	if v&1 == 1 {
-		at := v >> 1
-		if at >= uint64(len(ids)/4) || uint64(len(dst)) != uint64(le.Uint32(ids[4*at:])) || len(dst) < 2 {
-			return nil, corruptf("%s: bad id list at %d", name, at)
+		var cnt uint64
+		var ok bool
+		dst, cnt, ok = appendIDList(dst, ids, v>>1, uint64(s.nNodes))
+		if !ok || uint64(len(dst)) != cnt || len(dst) < 2 {
+			return nil, corruptf("%s: bad id list at %d", name, v>>1)
 		}
+	} else {
+		dst = s.appendIDs(dst, v, ids)
 	}
 	if len(dst) == 0 {
 		return nil, corruptf("%s: value %d names no node", name, v)
@@ -202,7 +202,7 @@ func (s *Snapshot) verifyNames() error {
 func (s *Snapshot) verifyParts() error {
 	// A generous bound on the key count, only to stop walks of corrupt
 	// bytes early: parts come from names, lists from the ids section.
-	max := 64*uint64(s.nNodes) + 4*uint64(len(s.strs)) + uint64(len(s.partIDs)/4)
+	max := 64*uint64(s.nNodes) + 4*uint64(len(s.strs)) + uint64(len(s.partIDs))
 	return s.walkKeys("parts.fst", &s.parts, s.partIDs, max, func([]byte, []uint32) error { return nil })
 }
 
@@ -230,50 +230,75 @@ func (s *Snapshot) verifyCold() error {
 		if off := le.Uint64(e); off != pos {
 			return corruptf("cold block %d at %d, expected %d", i, off, pos)
 		}
-		pos += uint64(le.Uint32(e[8:]))
-		b, err := decodeColdBlock(s.coldIdx, s.coldData, uint32(i))
+		pos += uint64(le.Uint32(e[8:])) + uint64(le.Uint32(e[16:]))
+		sig, err := decodeColdBlock(s.coldIdx, s.coldData, uint32(i), partSig)
 		if err != nil {
 			return err
 		}
-		entries[i] = len(b.start) / 2
+		doc, err := decodeColdBlock(s.coldIdx, s.coldData, uint32(i), partDoc)
+		if err != nil {
+			return err
+		}
+		if sig.n() != doc.n() {
+			return corruptf("cold block %d: %d signatures, %d docs", i, sig.n(), doc.n())
+		}
+		entries[i] = sig.n()
 	}
 	if pos != uint64(len(s.coldData)) {
 		return corruptf("cold blocks cover %d of %d bytes", pos, len(s.coldData))
 	}
-	// Each entry of each block belongs to exactly one node, in order.
-	next := make([]int, nBlocks)
+	// Entries are numbered across the blocks in order: each block's first
+	// entry follows the previous block's last.
+	total := uint64(0)
+	for i := 0; i < nBlocks; i++ {
+		if first := le.Uint32(s.coldIdx[i*coldIdxSize+coldFirst:]); uint64(first) != total {
+			return corruptf("cold block %d starts at entry %d, expected %d", i, first, total)
+		}
+		total += uint64(entries[i])
+	}
+	// The rank groups: each counts the entries before it, and each entry
+	// belongs to exactly one node, in node order.
+	k := uint64(0)
 	var cur *coldBlock
-	for id := uint32(0); id < uint32(s.nNodes); id++ {
-		r := s.rec(id)
-		c := le.Uint32(r[nCold:])
-		if c == noCold {
-			if le.Uint32(r[nSigLen:]) != 0 {
-				return corruptf("node %d: signature length without cold data", id)
+	for g := 0; g < len(s.coldRanks)/coldRankSize; g++ {
+		e := s.coldRanks[g*coldRankSize:]
+		bits, base := le.Uint64(e), le.Uint32(e[8:])
+		if uint64(base) != k {
+			return corruptf("cold rank group %d counts %d entries before it, expected %d", g, base, k)
+		}
+		if n := s.nNodes - 64*g; n < 64 && bits>>n != 0 {
+			return corruptf("cold rank group %d marks nodes beyond the last", g)
+		}
+		for j := 0; j < 64 && 64*g+j < s.nNodes; j++ {
+			id := uint32(64*g + j)
+			r := s.rec(id)
+			if bits>>j&1 == 0 {
+				if le.Uint16(r[nSigLen:]) != 0 {
+					return corruptf("node %d: signature length without cold data", id)
+				}
+				continue
 			}
-			continue
-		}
-		blk, slot := c>>coldSlotBits, int(c&(1<<coldSlotBits-1))
-		if int(blk) >= nBlocks {
-			return corruptf("node %d: cold block %d of %d", id, blk, nBlocks)
-		}
-		if slot != next[blk] || slot >= entries[blk] {
-			return corruptf("node %d: cold slot %d of block %d out of order", id, slot, blk)
-		}
-		next[blk]++
-		if cur == nil || cur.index != blk {
-			var err error
-			if cur, err = decodeColdBlock(s.coldIdx, s.coldData, blk); err != nil {
-				return err
+			if k >= total {
+				return corruptf("node %d: cold entry %d of %d", id, k, total)
 			}
-		}
-		if got := len(cur.text(2 * slot)); got != int(le.Uint32(r[nSigLen:])) {
-			return corruptf("node %d: signature of %d bytes, record says %d", id, got, le.Uint32(r[nSigLen:]))
+			blk, slot := s.coldBlockOf(uint32(k))
+			k++
+			if cur == nil || cur.key != uint64(blk)<<1 {
+				var err error
+				if cur, err = decodeColdBlock(s.coldIdx, s.coldData, blk, partSig); err != nil {
+					return err
+				}
+			}
+			if slot < 0 || slot >= cur.n() {
+				return corruptf("node %d: cold entry beyond its block", id)
+			}
+			if got := len(cur.text(slot)); min(got, sigLenMore) != int(le.Uint16(r[nSigLen:])) {
+				return corruptf("node %d: signature of %d bytes, record says %d", id, got, le.Uint16(r[nSigLen:]))
+			}
 		}
 	}
-	for i := range next {
-		if next[i] != entries[i] {
-			return corruptf("cold block %d: %d entries, %d used", i, entries[i], next[i])
-		}
+	if k != total {
+		return corruptf("cold blocks hold %d entries, nodes use %d", total, k)
 	}
 	return nil
 }

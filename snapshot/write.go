@@ -32,9 +32,10 @@ type WriteOptions struct {
 	// returns ErrNoBM25.
 	NoBM25 bool
 	// ColdBlock is how many nodes' signatures and docs are compressed
-	// together: 16 when zero (smaller blocks decode faster for the few results a
-	// query prints; 64 would save 3% of the file), at most 256. A block also closes early once
-	// it holds 256 KiB of text.
+	// together: 64 when zero, at most 256. A block also closes early once
+	// it holds 256 KiB of text. Signatures and docs are separate frames, so
+	// the signatures a query prints decode without the docs; past 64 they
+	// start to cost query time.
 	ColdBlock int
 }
 
@@ -223,7 +224,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		o.BM25 = bm25.DefaultParams()
 	}
 	if o.ColdBlock == 0 {
-		o.ColdBlock = 16
+		o.ColdBlock = 64
 	}
 	if o.ColdBlock < 1 || o.ColdBlock > 1<<coldSlotBits {
 		return nil, fmt.Errorf("cold block size %d outside [1,256]", o.ColdBlock)
@@ -276,32 +277,33 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		r := nb[i*nodeRecSize:]
-		qoff, qlen, err := st.add(n.QName)
+		// Names and qualified names longer than a record holds are cut
+		// (at a rune boundary); identifiers are never that long.
+		qname, name := clip(n.QName, maxQNameLen), clip(n.Name, maxNameLen)
+		nl := uint16(len(name))
+		var qoff, qlen uint32
+		if strings.HasSuffix(qname, name) {
+			qoff, qlen, err = st.add(qname)
+		} else {
+			// The name follows the qualified name in one string.
+			nl |= nameFollows
+			qoff, _, err = st.add(qname + name)
+			qlen = uint32(len(qname))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("node %d: %w", i, err)
 		}
-		var noff, nlen uint32
-		if n.Name != "" && strings.HasSuffix(n.QName, n.Name) {
-			noff, nlen = qoff+qlen-uint32(len(n.Name)), uint32(len(n.Name))
-		} else if noff, nlen, err = st.add(n.Name); err != nil {
+		if err := cw.add(n.Signature, n.Doc); err != nil {
 			return nil, fmt.Errorf("node %d: %w", i, err)
 		}
-		cold, err := cw.add(n.Signature, n.Doc)
-		if err != nil {
-			return nil, fmt.Errorf("node %d: %w", i, err)
-		}
-		le.PutUint32(r[nName:], noff)
-		le.PutUint32(r[nNameLen:], nlen)
 		le.PutUint32(r[nQName:], qoff)
-		le.PutUint32(r[nQLen:], qlen)
+		le.PutUint16(r[nQLen:], uint16(qlen))
+		le.PutUint16(r[nNameLen:], nl)
+		le.PutUint32(r[nStart:], min(n.StartLine, maxLine)|uint32(n.Kind)<<24)
+		le.PutUint32(r[nEnd:], min(n.EndLine, maxLine)|uint32(n.Lang)<<24)
 		le.PutUint32(r[nFile:], uint32(n.File))
-		le.PutUint32(r[nStart:], n.StartLine)
-		le.PutUint32(r[nEnd:], n.EndLine)
-		le.PutUint32(r[nSigLen:], uint32(len(n.Signature)))
-		le.PutUint32(r[nCold:], cold)
-		r[nKind] = byte(n.Kind)
-		r[nLang] = byte(n.Lang)
 		le.PutUint16(r[nFlags:], uint16(n.Flags))
+		le.PutUint16(r[nSigLen:], uint16(min(len(n.Signature), sigLenMore)))
 	}
 	if img.sec[secColdIndex], img.sec[secColdData], err = cw.finish(); err != nil {
 		return nil, err
@@ -321,7 +323,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	ce = nil
 
 	// name and part lookups
-	names, parts := keyLists(g)
+	names, parts := keyLists(g, !o.NoBM25)
 	nameKeys := len(names)
 	if img.sec[secNamesFST], img.sec[secNamesIDs], err = buildKeyIndex(names); err != nil {
 		return nil, fmt.Errorf("names index: %w", err)
@@ -350,7 +352,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		FormatVersion: FormatVersion,
 		NameKeys:      nameKeys,
 		PartKeys:      partKeys,
-		ColdBlocks:    len(img.sec[secColdIndex]) / coldIdxSize,
+		ColdBlocks:    (len(img.sec[secColdIndex]) - coldRankSize*((len(g.Nodes)+63)/64)) / coldIdxSize,
 		Sections:      make(map[string]int64),
 	}
 	info.Meta.Files, info.Meta.Nodes, info.Meta.Edges = len(g.Files), len(g.Nodes), len(g.Edges)
@@ -420,19 +422,29 @@ func (t *strtab) add(s string) (off, n uint32, err error) {
 }
 
 // keyLists maps each lower-cased name, and each lower-cased part of a
-// name, to the ascending ids of the nodes that carry it.
-func keyLists(g *Graph) (names, parts map[string][]uint32) {
+// name, to the ascending ids of the nodes that carry it. With BM25 the
+// parts index is only the remainder that the BM25 name field and the
+// names index do not serve: the parts other than the whole name of the
+// nodes without a BM25 document.
+func keyLists(g *Graph, withBM25 bool) (names, parts map[string][]uint32) {
 	names = make(map[string][]uint32, len(g.Nodes))
-	parts = make(map[string][]uint32, len(g.Nodes))
+	parts = make(map[string][]uint32)
 	var toks, mine []string
 	for i := range g.Nodes {
 		id := uint32(i)
-		lower := strings.ToLower(g.Nodes[i].Name)
+		name := clip(g.Nodes[i].Name, maxNameLen) // as the record holds it
+		lower := strings.ToLower(name)
 		if lower == "" {
 			continue
 		}
 		names[lower] = append(names[lower], id)
-		mine = nodeParts(mine[:0], &toks, g.Nodes[i].Name, lower)
+		if withBM25 && searchable(&g.Nodes[i]) {
+			continue
+		}
+		mine = nodeParts(mine[:0], &toks, name, lower)
+		if withBM25 {
+			mine = mine[1:] // the whole name: the names index has it
+		}
 		for _, p := range mine {
 			parts[p] = append(parts[p], id)
 		}
@@ -466,7 +478,9 @@ func nodeParts(dst []string, toks *[]string, name, lower string) []string {
 
 // buildKeyIndex encodes keys as a vellum FST and their id lists. A key with
 // one node carries it inline (value id<<1); otherwise the value is
-// index<<1|1, where ids[index] is the count and the ids follow.
+// offset<<1|1, where the list at byte offset of ids is a uvarint count,
+// then the first id and each later id's difference from the one before,
+// as uvarints.
 func buildKeyIndex(m map[string][]uint32) (fst, ids []byte, err error) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -486,10 +500,12 @@ func buildKeyIndex(m map[string][]uint32) (fst, ids []byte, err error) {
 		if len(l) == 1 {
 			v = uint64(l[0]) << 1
 		} else {
-			v = uint64(len(lists)/4)<<1 | 1
-			lists = le.AppendUint32(lists, uint32(len(l)))
+			v = uint64(len(lists))<<1 | 1
+			lists = binary.AppendUvarint(lists, uint64(len(l)))
+			prev := uint32(0)
 			for _, id := range l {
-				lists = le.AppendUint32(lists, id)
+				lists = binary.AppendUvarint(lists, uint64(id-prev))
+				prev = id
 			}
 		}
 		kb = append(kb[:0], k...)
@@ -499,6 +515,9 @@ func buildKeyIndex(m map[string][]uint32) (fst, ids []byte, err error) {
 	}
 	if err := b.Close(); err != nil {
 		return nil, nil, err
+	}
+	if lists == nil {
+		lists = []byte{}
 	}
 	return buf.Bytes(), lists, nil
 }
@@ -567,13 +586,21 @@ func clip(s string, n int) string {
 	return s[:n]
 }
 
-// coldWriter packs signatures and docs into zstd-compressed blocks.
+// coldWriter packs signatures and docs into zstd-compressed blocks, and
+// records which nodes have an entry (the rank groups after the block
+// table in cold.index).
 type coldWriter struct {
 	enc       *zstd.Encoder
 	per       int
 	idx, data []byte
 	sig, doc  []string
 	raw       int
+	entries   uint32 // entries in the blocks flushed so far
+	ranks     []byte
+	bits      uint64 // the current group of 64 nodes
+	base      uint32 // entries before the current group
+	nodes     int
+	total     uint32 // entries so far
 }
 
 func newColdWriter(per int) (*coldWriter, error) {
@@ -584,54 +611,74 @@ func newColdWriter(per int) (*coldWriter, error) {
 	return &coldWriter{enc: enc, per: per}, nil
 }
 
-// add stores one node's texts and returns its cold reference.
-func (w *coldWriter) add(sig, doc string) (uint32, error) {
+// add stores the next node's texts, if it has any.
+func (w *coldWriter) add(sig, doc string) error {
+	if w.nodes%64 == 0 && w.nodes > 0 {
+		w.group()
+	}
+	w.nodes++
 	if sig == "" && doc == "" {
-		return noCold, nil
+		return nil
 	}
 	if len(sig)+len(doc) > maxColdNode {
-		return 0, fmt.Errorf("signature and doc of %d bytes exceed %d", len(sig)+len(doc), maxColdNode)
+		return fmt.Errorf("signature and doc of %d bytes exceed %d", len(sig)+len(doc), maxColdNode)
+	}
+	if w.total == math.MaxUint32 {
+		return errors.New("too many cold entries")
 	}
 	if len(w.sig) == w.per || w.raw >= coldBlockSoft {
 		w.flush()
 	}
-	block := len(w.idx) / coldIdxSize
-	if block >= 1<<(32-coldSlotBits)-1 {
-		return 0, errors.New("too many cold blocks")
-	}
-	ref := uint32(block)<<coldSlotBits | uint32(len(w.sig))
+	w.bits |= 1 << ((w.nodes - 1) % 64)
+	w.total++
 	w.sig = append(w.sig, sig)
 	w.doc = append(w.doc, doc)
 	w.raw += len(sig) + len(doc)
-	return ref, nil
+	return nil
 }
 
-// flush compresses the pending block: u32 count, count × (u32 signature
-// length, u32 doc length), then each entry's signature and doc.
+// group closes a rank group of 64 nodes.
+func (w *coldWriter) group() {
+	w.ranks = le.AppendUint64(w.ranks, w.bits)
+	w.ranks = le.AppendUint32(w.ranks, w.base)
+	w.base = w.total
+	w.bits = 0
+}
+
+// flush compresses the pending block as two frames, each u32 count, count
+// × u32 length, then the texts: the signatures, then the docs.
 func (w *coldWriter) flush() {
 	if len(w.sig) == 0 {
 		return
 	}
-	raw := make([]byte, 0, 4+8*len(w.sig)+w.raw)
-	raw = le.AppendUint32(raw, uint32(len(w.sig)))
-	for i := range w.sig {
-		raw = le.AppendUint32(raw, uint32(len(w.sig[i])))
-		raw = le.AppendUint32(raw, uint32(len(w.doc[i])))
-	}
-	for i := range w.sig {
-		raw = append(raw, w.sig[i]...)
-		raw = append(raw, w.doc[i]...)
-	}
 	off := len(w.data)
-	w.data = w.enc.EncodeAll(raw, w.data)
 	w.idx = le.AppendUint64(w.idx, uint64(off))
-	w.idx = le.AppendUint32(w.idx, uint32(len(w.data)-off))
-	w.idx = le.AppendUint32(w.idx, uint32(len(raw)))
+	for _, texts := range [2][]string{w.sig, w.doc} {
+		raw := make([]byte, 0, 4+4*len(texts)+w.raw)
+		raw = le.AppendUint32(raw, uint32(len(texts)))
+		for _, t := range texts {
+			raw = le.AppendUint32(raw, uint32(len(t)))
+		}
+		for _, t := range texts {
+			raw = append(raw, t...)
+		}
+		start := len(w.data)
+		w.data = w.enc.EncodeAll(raw, w.data)
+		w.idx = le.AppendUint32(w.idx, uint32(len(w.data)-start))
+		w.idx = le.AppendUint32(w.idx, uint32(len(raw)))
+	}
+	w.idx = le.AppendUint32(w.idx, w.entries)
+	w.entries += uint32(len(w.sig))
 	w.sig, w.doc, w.raw = w.sig[:0], w.doc[:0], 0
 }
 
+// finish returns cold.index (the block table, then the rank groups) and
+// cold.data.
 func (w *coldWriter) finish() (idx, data []byte, err error) {
 	w.flush()
+	if w.nodes > 0 {
+		w.group()
+	}
 	err = w.enc.Close()
-	return w.idx, w.data, err
+	return append(w.idx, w.ranks...), w.data, err
 }
