@@ -108,7 +108,7 @@
 //	                   non-zero impact (0 only in a combined list whose
 //	                   weights are all zero, whose scale is then 0);
 //	                   absent when uniform is 1: every q is then 255
-//	                   (n ≤ 65,536)
+//	                   (n ≤ 256)
 //
 // The writer packs a list of at most 4,096 documents when that is no
 // larger than its roaring bitmap (a bitmap costs at least 18 bytes, so every

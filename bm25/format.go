@@ -29,8 +29,8 @@ const (
 
 // allMax stands for the omitted impacts of a uniform list, which may be
 // this long at most.
-var allMax = func() *[1 << 16]byte {
-	var a [1 << 16]byte
+var allMax = func() *[256]byte {
+	var a [256]byte
 	for i := range a {
 		a[i] = quantMax
 	}
