@@ -125,9 +125,9 @@
 // Postings bytes.
 //
 // On the benchmark's synthetic corpus (250,000 code-like documents, 397,000
-// distinct terms) Terms is 6.5 MB and Postings 24.2 MB (27.9 MB with every
-// list a roaring bitmap, as in format 1). On the Go standard library
-// (237,000 nodes) Postings is 11.4 MB, down from 15.0 MB.
+// distinct terms) Terms is 6.5 MB and Postings 23.6 MB (27.9 MB in format
+// 1, where every list was a roaring bitmap). On the Go standard library
+// (237,000 nodes) Postings is 11.0 MB, down from 15.0 MB in format 1.
 //
 // # Query evaluation
 //
