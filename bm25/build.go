@@ -33,6 +33,7 @@ type Builder struct {
 	tok   []string            // AppendTokens scratch
 	tf    map[string]uint32   // term frequency scratch
 	imps  []float64           // Finish scratch
+	qs    []byte              // Finish scratch
 	docs  []uint32            // Finish scratch
 	bm    *roaring.Bitmap     // Finish scratch
 	cnt   [NumFields]int      // Finish scratch
@@ -324,8 +325,25 @@ func (b *Builder) writeList(w *bytes.Buffer) error {
 	var hdr [4]byte
 	binary.LittleEndian.PutUint32(hdr[:], math.Float32bits(scale))
 	w.Write(hdr[:])
+	// The quantized impacts; a list whose impacts all round to the
+	// largest (a term with the same weight in every document) omits them.
+	b.qs = b.qs[:0]
+	uniform := len(b.imps) <= len(allMax)
+	for _, x := range b.imps {
+		q := math.Round(x / maxImp * quantMax)
+		if x > 0 {
+			q = max(q, 1) // a match never rounds to nothing
+		}
+		q = min(max(q, 0), quantMax)
+		uniform = uniform && q == quantMax
+		b.qs = append(b.qs, byte(q))
+	}
+	flags := kind
+	if uniform {
+		flags |= listUniform
+	}
 	w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(len(b.docs))))
-	w.Write(binary.AppendUvarint(b.vbuf[:0], size<<1|kind))
+	w.Write(binary.AppendUvarint(b.vbuf[:0], size<<2|flags))
 	start := w.Len()
 	if kind == docsRoaring {
 		if _, err := b.bm.WriteTo(w); err != nil {
@@ -343,12 +361,8 @@ func (b *Builder) writeList(w *bytes.Buffer) error {
 	if uint64(w.Len()-start) != size {
 		return errors.New("bm25: document list size mismatch")
 	}
-	for _, x := range b.imps {
-		q := math.Round(x / maxImp * quantMax)
-		if x > 0 {
-			q = max(q, 1) // a match never rounds to nothing
-		}
-		w.WriteByte(byte(min(max(q, 0), quantMax)))
+	if !uniform {
+		w.Write(b.qs)
 	}
 	return nil
 }

@@ -301,7 +301,7 @@ func TestWriteFuzzSeeds(t *testing.T) {
 
 // packedLists returns, for each term whose record holds a list of delta
 // uvarint ids, the term and the offset in Postings of that list's ids.
-func packedLists(t *testing.T, enc *Encoded) (terms []string, at []int, roaring int) {
+func packedLists(t *testing.T, enc *Encoded) (terms []string, at []int, roaring, uniform int) {
 	ix, err := Open(enc.Terms, enc.Postings, enc.Stats)
 	if err != nil {
 		t.Fatal(err)
@@ -324,28 +324,31 @@ func packedLists(t *testing.T, enc *Encoded) (terms []string, at []int, roaring 
 				}
 				if l.packed && len(l.docs) > 0 {
 					terms = append(terms, string(k))
-					start := int(v) + l.end - len(l.imps) - len(l.docs)
+					start := cap(enc.Postings) - cap(l.docs) // l.docs views Postings
 					at = append(at, start, start+len(l.docs))
 					break
 				}
 				if !l.packed {
 					roaring++
 				}
+				if len(l.imps) > 0 && &l.imps[0] == &allMax[0] {
+					uniform++
+				}
 				pos = l.end
 			}
 		}
 		err = it.Next()
 	}
-	return terms, at, roaring
+	return terms, at, roaring, uniform
 }
 
 // TestCorruptPackedList damages the ids of delta-uvarint lists: a search
 // reading one reports it, Verify fails, and nothing panics.
 func TestCorruptPackedList(t *testing.T) {
 	enc := corruptIndex()
-	terms, at, roaring := packedLists(t, enc)
-	if len(terms) < 10 || roaring == 0 {
-		t.Fatalf("%d packed lists, %d roaring lists: want both kinds", len(terms), roaring)
+	terms, at, roaring, uniform := packedLists(t, enc)
+	if len(terms) < 10 || roaring == 0 || uniform == 0 {
+		t.Fatalf("%d packed lists, %d roaring lists, %d with uniform impacts: want all kinds", len(terms), roaring, uniform)
 	}
 	for i := 0; i < len(terms) && i < 40; i++ {
 		at := at[2*i:]

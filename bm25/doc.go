@@ -95,8 +95,8 @@
 //
 //	scale     4 bytes  float32: the list's largest impact / 255
 //	n         uvarint  number of documents in the list (≥ 1)
-//	dlen      uvarint  length of the ids in bytes << 1 | kind
-//	ids       dlen>>1 bytes, the list's document ids, ascending:
+//	dlen      uvarint  length of the ids in bytes << 2 | uniform << 1 | kind
+//	ids       dlen>>2 bytes, the list's document ids, ascending:
 //	          kind 0, packed: n uvarints, the first id, then each id minus
 //	                  the previous one minus 1;
 //	          kind 1, roaring: a roaring bitmap in the portable
@@ -106,13 +106,17 @@
 //	q         n bytes  quantized impacts in increasing document order:
 //	                   round(impact / largest · 255), at least 1 for a
 //	                   non-zero impact (0 only in a combined list whose
-//	                   weights are all zero, whose scale is then 0)
+//	                   weights are all zero, whose scale is then 0);
+//	                   absent when uniform is 1: every q is then 255
+//	                   (n ≤ 256)
 //
 // The writer packs a list of at most 4,096 documents when that is no
 // larger than its roaring bitmap (a bitmap costs at least 18 bytes, so every
 // short list is packed), and writes longer lists as roaring bitmaps, whose
 // containers a query adds faster than it decodes uvarints. Readers accept
-// either kind at any length.
+// either kind at any length. A list whose impacts all quantize to 255 (the
+// same weight in every document of the list, common in short lists) is
+// written uniform, without its q bytes.
 //
 // A query term costs one FST lookup plus, unless the term is inline, a
 // sequential read of its record; lists a query does not use are skipped by
@@ -121,9 +125,9 @@
 // Postings bytes.
 //
 // On the benchmark's synthetic corpus (250,000 code-like documents, 397,000
-// distinct terms) Terms is 6.5 MB and Postings 24.2 MB (27.9 MB with every
-// list a roaring bitmap, as in format 1). On the Go standard library
-// (237,000 nodes) Postings is 11.4 MB, down from 15.0 MB.
+// distinct terms) Terms is 6.5 MB and Postings 23.6 MB (27.9 MB in format
+// 1, where every list was a roaring bitmap). On the Go standard library
+// (237,000 nodes) Postings is 11.0 MB, down from 15.0 MB in format 1.
 //
 // # Query evaluation
 //

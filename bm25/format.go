@@ -13,16 +13,29 @@ import (
 //
 //	1: first version: every list's ids a roaring bitmap.
 //	2: a list's ids are delta uvarints or a roaring bitmap, whichever is
-//	   smaller (this package comment describes it).
+//	   smaller, and uniform impacts are omitted (this package comment
+//	   describes it).
 const (
 	formatVersion = 2
 )
 
-// How a list stores its document ids: bit 0 of the list's length field.
+// The low bits of a list's length field: bit 0 says how the list stores
+// its document ids, bit 1 that its impacts are all quantMax and omitted.
 const (
 	docsPacked  = 0 // delta uvarints
 	docsRoaring = 1 // portable roaring bitmap
+	listUniform = 2
 )
+
+// allMax stands for the omitted impacts of a uniform list, which may be
+// this long at most.
+var allMax = func() *[256]byte {
+	var a [256]byte
+	for i := range a {
+		a[i] = quantMax
+	}
+	return &a
+}()
 
 // Stats section layout (all little-endian); statsSize bytes.
 const (

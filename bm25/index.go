@@ -356,13 +356,25 @@ func parseList(p []byte, pos int) (l list, ok bool) {
 	}
 	pos += k
 	l.packed = rl&1 == docsPacked
-	rl >>= 1
+	uniform := rl&listUniform != 0
+	rl >>= 2
 	rest := uint64(len(p) - pos)
-	if rl > rest || n > rest-rl {
+	if rl > rest {
 		return l, false
 	}
 	l.docs = p[pos : pos+int(rl)]
 	pos += int(rl)
+	if uniform {
+		if n > uint64(len(allMax)) {
+			return l, false
+		}
+		l.imps = allMax[:n:n]
+		l.end = pos
+		return l, true
+	}
+	if n > rest-rl {
+		return l, false
+	}
 	l.imps = p[pos : pos+int(n)]
 	l.end = pos + int(n)
 	return l, true

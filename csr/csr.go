@@ -343,28 +343,35 @@ func (it *Iter) Next() bool {
 	if it.left == 0 {
 		return false
 	}
-	if it.pos >= len(it.data) {
+	p := it.pos
+	if p >= len(it.data) {
 		it.bad, it.left = true, 0
 		return false
 	}
 	var v uint64
-	var k int
-	if b := it.data[it.pos]; b < 0x80 { // most edges: one or two bytes
-		v, k = uint64(b), 1
-	} else if p := it.pos + 1; p < len(it.data) && it.data[p] < 0x80 {
-		v, k = uint64(b&0x7f)|uint64(it.data[p])<<7, 2
+	if b := it.data[p]; b < 0x80 { // most edges: one or two bytes
+		v = uint64(b)
+		p++
+	} else if p+1 < len(it.data) && it.data[p+1] < 0x80 {
+		v = uint64(b&0x7f) | uint64(it.data[p+1])<<7
+		p += 2
 	} else {
-		v, k = binary.Uvarint(it.data[it.pos:])
+		var k int
+		if v, k = binary.Uvarint(it.data[p:]); k <= 0 {
+			it.bad, it.left = true, 0
+			return false
+		}
+		p += k
 	}
-	d := v >> it.k
-	if k <= 0 || it.attrs == nil || it.prev+d > 1<<32-1 {
+	node := it.prev + v>>it.k
+	if node > 1<<32-1 {
 		it.bad, it.left = true, 0
 		return false
 	}
-	it.pos += k
-	it.prev += d
+	// attrs is set whenever a row has edges left (Reset sets both).
+	it.pos, it.prev = p, node
 	it.left--
-	it.Node, it.Attr = uint32(it.prev), it.attrs[uint8(v)&(1<<it.k-1)]
+	it.Node, it.Attr = uint32(node), it.attrs[uint8(v)&(1<<it.k-1)]
 	return true
 }
 
