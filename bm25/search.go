@@ -546,12 +546,21 @@ func (s *Searcher) addPackedCand(r, imps []byte, mult float32) bool {
 }
 
 // uvarint decodes the uvarint at r[pos:], returning its length, 0 when it
-// is truncated or longer than 10 bytes.
+// is truncated or longer than 10 bytes. Gaps in a packed list take one to
+// three bytes; those are decoded inline.
 func uvarint(r []byte, pos int) (uint64, int) {
-	if pos < len(r) && r[pos] < 0x80 { // the common one-byte case
-		return uint64(r[pos]), 1
+	if pos+2 < len(r) { // room for three bytes
+		b0, b1, b2 := r[pos], r[pos+1], r[pos+2]
+		switch {
+		case b0 < 0x80:
+			return uint64(b0), 1
+		case b1 < 0x80:
+			return uint64(b0&0x7f) | uint64(b1)<<7, 2
+		case b2 < 0x80:
+			return uint64(b0&0x7f) | uint64(b1&0x7f)<<7 | uint64(b2)<<14, 3
+		}
 	}
-	if pos > len(r) {
+	if pos >= len(r) {
 		return 0, 0
 	}
 	v, k := binary.Uvarint(r[pos:])
