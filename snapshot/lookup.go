@@ -105,15 +105,13 @@ func appendIDList(dst []uint32, ids []byte, at, n uint64) (out []uint32, cnt uin
 //		ids = it.Nodes(ids[:0])
 //	}
 type KeyIter struct {
-	s    *Snapshot
-	view *fstView
-	ids  []byte
-	w    fstWalk
+	s *Snapshot
+	w fstWalk
 }
 
 // NewNameIter returns an iterator over lower-cased names.
 func (s *Snapshot) NewNameIter() *KeyIter {
-	it := &KeyIter{s: s, view: &s.names}
+	it := &KeyIter{s: s}
 	it.Reset("")
 	return it
 }
@@ -122,8 +120,7 @@ func (s *Snapshot) NewNameIter() *KeyIter {
 // (lower-case it first: keys are lower-case). An empty prefix walks every
 // key.
 func (it *KeyIter) Reset(prefix string) {
-	it.ids = it.s.nameIDs
-	it.w.reset(it.view, prefix)
+	it.w.reset(&it.s.names, prefix)
 }
 
 // Next advances to the next key; it returns false at the end, or when the
@@ -135,7 +132,7 @@ func (it *KeyIter) Next() bool { return it.w.next() }
 func (it *KeyIter) Key() []byte { return it.w.key }
 
 // Nodes appends the current key's node ids to dst, ascending.
-func (it *KeyIter) Nodes(dst []uint32) []uint32 { return it.s.appendIDs(dst, it.w.val, it.ids) }
+func (it *KeyIter) Nodes(dst []uint32) []uint32 { return it.s.appendIDs(dst, it.w.val, it.s.nameIDs) }
 
 // Err reports corruption met by the last Reset or Next.
 func (it *KeyIter) Err() error { return it.w.err }
