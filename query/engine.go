@@ -713,11 +713,8 @@ func (e *Engine) isDetail(id uint32) bool {
 	case snapshot.KindFunction:
 		it := e.s.Neighbors(id, snapshot.Out)
 		for it.Next() {
-			if it.Type() == snapshot.EdgeMemberOf {
-				switch e.s.Kind(it.Node()) {
-				case snapshot.KindFunction, snapshot.KindMethod, snapshot.KindConstructor:
-					return true
-				}
+			if it.Type() == snapshot.EdgeMemberOf && e.s.Kind(it.Node()).IsCallable() {
+				return true
 			}
 		}
 	case snapshot.KindTypeAlias:
