@@ -415,14 +415,19 @@ func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 	if r.memberMemo == nil {
 		return r.memberWalk(t, name, fl)
 	}
-	k := memberKey{t, name, fl}
+	return r.memo(r.memberMemo, memberKey{t, name, fl}, func() []uint32 { return r.memberWalk(t, name, fl) })
+}
+
+// memo returns m[k], computing and storing it on a miss; files resolve on
+// all cores, so m is guarded by memberMu.
+func (r *resolver) memo(m map[memberKey][]uint32, k memberKey, compute func() []uint32) []uint32 {
 	r.memberMu.RLock()
-	ids, ok := r.memberMemo[k]
+	ids, ok := m[k]
 	r.memberMu.RUnlock()
 	if !ok {
-		ids = slices.Clip(r.memberWalk(t, name, fl))
+		ids = slices.Clip(compute())
 		r.memberMu.Lock()
-		r.memberMemo[k] = ids
+		m[k] = ids
 		r.memberMu.Unlock()
 	}
 	return ids
@@ -915,16 +920,10 @@ func (r *resolver) unique(name string, methodsOnly bool) ([]uint32, float32) {
 	if methodsOnly {
 		k.t = 1
 	}
-	r.memberMu.RLock()
-	ids, ok := r.uniqueMemo[k]
-	r.memberMu.RUnlock()
-	if !ok {
-		ids, _ = r.uniqueScan(name, methodsOnly)
-		ids = slices.Clip(ids)
-		r.memberMu.Lock()
-		r.uniqueMemo[k] = ids
-		r.memberMu.Unlock()
-	}
+	ids := r.memo(r.uniqueMemo, k, func() []uint32 {
+		ids, _ := r.uniqueScan(name, methodsOnly)
+		return ids
+	})
 	if ids == nil {
 		return nil, 0
 	}
