@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 )
 
@@ -42,7 +43,28 @@ Run 'knowing COMMAND --help' for a command's flags.
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
+}
+
+// profiled runs f, writing a CPU profile to $KNOWING_CPUPROFILE when it is
+// set (for measuring builds; see BENCHMARKS.md).
+func profiled(f func() int) int {
+	path := os.Getenv("KNOWING_CPUPROFILE")
+	if path == "" {
+		return f()
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "knowing: cpu profile:", err)
+		return f()
+	}
+	defer out.Close()
+	if err := pprof.StartCPUProfile(out); err != nil {
+		fmt.Fprintln(os.Stderr, "knowing: cpu profile:", err)
+		return f()
+	}
+	defer pprof.StopCPUProfile()
+	return f()
 }
 
 // run is main without the exit, for tests.
