@@ -453,6 +453,13 @@ func (b *kwBuilder) addPath(p string) {
 var codeExt = set(`go py rb rs java cs js ts tsx jsx mjs cjs kt scala c h cc cpp hpp php swift erb yaml yml toml json md
 lock txt cfg ini xml html htm css scss sh gradle properties gemspec sql proto`)
 
+// isFileName reports a dotted token ending in a known file extension
+// ("Cargo.lock", "setup.py").
+func isFileName(s string) bool {
+	i := strings.LastIndexByte(s, '.')
+	return i > 0 && i < len(s)-1 && codeExt[strings.ToLower(s[i+1:])]
+}
+
 // codePatterns picks tokens that are clearly code: calls with parens,
 // Class.method, dotted paths with underscores, a::b paths, file paths.
 func (b *kwBuilder) codePatterns(toks []token) {
@@ -578,7 +585,9 @@ func (b *kwBuilder) words(toks []token) {
 		if t.brk {
 			prevContent = ""
 		}
-		if strings.ContainsAny(s, "/") {
+		if strings.ContainsAny(s, "/") || isFileName(s) {
+			// A path or a file name ("Cargo.lock") is matched as a path;
+			// its words are no subject of the task.
 			prevContent = ""
 			continue
 		}

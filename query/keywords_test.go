@@ -195,6 +195,12 @@ func TestKeywordsHooksShoutingAndFileNames(t *testing.T) {
 	if slices.Contains(k.Compounds, "Cargo.lock") || slices.Contains(k.Compounds, "lock") {
 		t.Errorf("file name taken as Type.member: %v", k.Compounds)
 	}
+	if slices.Contains(k.Components, "lock") || slices.Contains(k.Components, "cargo") || slices.Contains(k.Compounds, "CargoLock") {
+		t.Errorf("a file name's words taken as the task's subject: %v %v", k.Components, k.Compounds)
+	}
+	if !slices.Contains(k.Components, "merge") || !slices.Contains(k.Compounds, "MergeConflict") {
+		t.Errorf("the words after a file name lost: %v %v", k.Components, k.Compounds)
+	}
 }
 
 func TestKeywordsContractions(t *testing.T) {
