@@ -3,8 +3,6 @@ package rust
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 )
 
@@ -52,8 +50,8 @@ func init() {
 
 // body records the calls, type uses and typed locals of a function body or
 // an initializer.
-func (x *extractor) body(n *sitter.Node, from int32) {
-	switch kind(n) {
+func (x *extractor) body(n int32, from int32) {
+	switch x.kind(n) {
 	case "call_expression":
 		x.call(n, from)
 		return
@@ -64,48 +62,48 @@ func (x *extractor) body(n *sitter.Node, from int32) {
 		x.let(n, from)
 		return
 	case "struct_expression":
-		if name := fld(n, "name"); name != nil {
-			if kind(name) == "generic_type_with_turbofish" {
-				name = fld(name, "type")
+		if name := x.fld(n, "name"); name >= 0 {
+			if x.kind(name) == "generic_type_with_turbofish" {
+				name = x.fld(name, "type")
 			}
 			x.typeRefs(name, from, extract.RefType)
 		}
-		if b := fld(n, "body"); b != nil {
+		if b := x.fld(n, "body"); b >= 0 {
 			x.body(b, from)
 		}
 		return
 	case "type_cast_expression":
-		x.typeRefs(fld(n, "type"), from, extract.RefType)
-		if v := fld(n, "value"); v != nil {
+		x.typeRefs(x.fld(n, "type"), from, extract.RefType)
+		if v := x.fld(n, "value"); v >= 0 {
 			x.body(v, from)
 		}
 		return
 	case "function_item":
 		// A nested function: its calls are the enclosing function's.
-		if b := fld(n, "body"); b != nil {
+		if b := x.fld(n, "body"); b >= 0 {
 			x.body(b, from)
 		}
 		return
 	case "closure_expression":
-		if ps := fld(n, "parameters"); ps != nil && x.locals != nil {
-			for _, p := range x.kids(ps) {
-				switch kind(p) {
+		if ps := x.fld(n, "parameters"); ps >= 0 && x.locals != nil {
+			for p := x.first(ps); p >= 0; p = x.next(p) {
+				switch x.kind(p) {
 				case "identifier":
-					x.locals[x.f.Text(p)] = local{}
+					x.locals[x.text(p)] = local{}
 				case "parameter":
-					if pat := fld(p, "pattern"); pat != nil && kind(pat) == "identifier" {
-						x.locals[x.f.Text(pat)] = x.localOf(x.principal(fld(p, "type")))
+					if pat := x.fld(p, "pattern"); pat >= 0 && x.kind(pat) == "identifier" {
+						x.locals[x.text(pat)] = x.localOf(x.principal(x.fld(p, "type")))
 					}
 				}
 			}
 		}
-		if b := fld(n, "body"); b != nil {
+		if b := x.fld(n, "body"); b >= 0 {
 			x.body(b, from)
 		}
 		return
 	case "use_declaration":
-		if arg := fld(n, "argument"); arg != nil && x.sc != nil {
-			for _, e := range parseUse(x.f.Text(arg)) {
+		if arg := x.fld(n, "argument"); arg >= 0 && x.sc != nil {
+			for _, e := range parseUse(x.text(arg)) {
 				x.use(x.sc, e)
 			}
 		}
@@ -115,37 +113,37 @@ func (x *extractor) body(n *sitter.Node, from int32) {
 		"raw_string_literal", "const_item", "static_item":
 		return
 	}
-	for _, kid := range x.kids(n) {
+	for kid := x.first(n); kid >= 0; kid = x.next(kid) {
 		x.body(kid, from)
 	}
 }
 
-func (x *extractor) let(n *sitter.Node, from int32) {
-	typ := fld(n, "type")
-	val := fld(n, "value")
-	if typ != nil {
+func (x *extractor) let(n int32, from int32) {
+	typ := x.fld(n, "type")
+	val := x.fld(n, "value")
+	if typ >= 0 {
 		x.typeRefs(typ, from, extract.RefType)
 	}
-	if val != nil {
+	if val >= 0 {
 		x.body(val, from)
 	}
-	if alt := fld(n, "alternative"); alt != nil {
+	if alt := x.fld(n, "alternative"); alt >= 0 {
 		x.body(alt, from)
 	}
-	pat := fld(n, "pattern")
-	if pat == nil || x.locals == nil {
+	pat := x.fld(n, "pattern")
+	if pat < 0 || x.locals == nil {
 		return
 	}
-	if kind(pat) != "identifier" {
+	if x.kind(pat) != "identifier" {
 		// Names bound by a pattern: unknown types.
 		x.unbind(pat)
 		return
 	}
-	name := x.f.Text(pat)
+	name := x.text(pat)
 	switch {
-	case typ != nil:
+	case typ >= 0:
 		x.locals[name] = x.localOf(x.principal(typ))
-	case val != nil:
+	case val >= 0:
 		r := x.exprInfo(val)
 		switch {
 		case r.ext:
@@ -161,12 +159,12 @@ func (x *extractor) let(n *sitter.Node, from int32) {
 }
 
 // unbind forgets the types of the names a pattern binds.
-func (x *extractor) unbind(n *sitter.Node) {
-	if kind(n) == "identifier" {
-		x.locals[x.f.Text(n)] = local{}
+func (x *extractor) unbind(n int32) {
+	if x.kind(n) == "identifier" {
+		x.locals[x.text(n)] = local{}
 		return
 	}
-	for _, kid := range x.kids(n) {
+	for kid := x.first(n); kid >= 0; kid = x.next(kid) {
 		x.unbind(kid)
 	}
 }
@@ -182,29 +180,29 @@ func (x *extractor) selfRecv() recv {
 }
 
 // exprInfo finds what the extractor knows of the value of an expression.
-func (x *extractor) exprInfo(n *sitter.Node) recv {
-	for n != nil {
-		switch kind(n) {
+func (x *extractor) exprInfo(n int32) recv {
+	for n >= 0 {
+		switch x.kind(n) {
 		case "self":
 			return x.selfRecv()
 		case "identifier":
-			return x.varRecv(x.f.Text(n))
+			return x.varRecv(x.text(n))
 		case "field_expression":
-			field := fld(n, "field")
-			if field == nil || kind(field) != "field_identifier" {
+			field := x.fld(n, "field")
+			if field < 0 || x.kind(field) != "field_identifier" {
 				return recv{chain: "()"}
 			}
-			r := x.exprInfo(fld(n, "value"))
+			r := x.exprInfo(x.fld(n, "value"))
 			if r.chain == "" {
 				return recv{chain: "()"}
 			}
-			r.chain += "." + x.f.Text(field)
+			r.chain += "." + x.text(field)
 			return r
 		case "call_expression":
-			fn := fld(n, "function")
-			if fn != nil && kind(fn) == "field_expression" {
-				if f := fld(fn, "field"); f != nil && peel[x.f.Text(f)] {
-					n = fld(fn, "value")
+			fn := x.fld(n, "function")
+			if fn >= 0 && x.kind(fn) == "field_expression" {
+				if f := x.fld(fn, "field"); f >= 0 && peel[x.text(f)] {
+					n = x.fld(fn, "value")
 					continue
 				}
 			}
@@ -215,9 +213,9 @@ func (x *extractor) exprInfo(n *sitter.Node) recv {
 			}
 			return recv{chain: "()"}
 		case "struct_expression":
-			name := fld(n, "name")
-			if name != nil && kind(name) == "generic_type_with_turbofish" {
-				name = fld(name, "type")
+			name := x.fld(n, "name")
+			if name >= 0 && x.kind(name) == "generic_type_with_turbofish" {
+				name = x.fld(name, "type")
 			}
 			t := x.principal(name)
 			if t.self {
@@ -228,9 +226,9 @@ func (x *extractor) exprInfo(n *sitter.Node) recv {
 			}
 			return recv{chain: "()", qt: t.abs, ext: t.ext, known: true}
 		case "try_expression", "parenthesized_expression", "unary_expression", "await_expression":
-			n = n.NamedChild(0)
+			n = x.first(n)
 		case "reference_expression":
-			n = fld(n, "value")
+			n = x.fld(n, "value")
 		default:
 			return recv{chain: "()"}
 		}
@@ -256,24 +254,24 @@ func (x *extractor) varRecv(name string) recv {
 
 // callType is the QualType ("call:...") for the result of a call, or "".
 // ext reports a call known to leave the repository.
-func (x *extractor) callType(n *sitter.Node) (string, bool) {
-	fn := fld(n, "function")
-	if fn != nil && kind(fn) == "generic_function" {
-		fn = fld(fn, "function")
+func (x *extractor) callType(n int32) (string, bool) {
+	fn := x.fld(n, "function")
+	if fn >= 0 && x.kind(fn) == "generic_function" {
+		fn = x.fld(fn, "function")
 	}
-	if fn == nil {
+	if fn < 0 {
 		return "", false
 	}
-	switch kind(fn) {
+	switch x.kind(fn) {
 	case "identifier":
-		qual, name, ok := x.bareRef(x.f.Text(fn))
+		qual, name, ok := x.bareRef(x.text(fn))
 		if !ok {
 			return "", true
 		}
 		return "call:" + joinMod(qual, name), false
 	case "scoped_identifier":
-		segs, ok := x.pathSegs(fld(fn, "path"), nil)
-		name := x.f.Text(fld(fn, "name"))
+		segs, ok := x.pathSegs(x.fld(fn, "path"), nil)
+		name := x.text(x.fld(fn, "name"))
 		if !ok || name == "" {
 			return "", false
 		}
@@ -283,15 +281,15 @@ func (x *extractor) callType(n *sitter.Node) (string, bool) {
 		}
 		return "call:" + joinMod(qual, name), false
 	case "field_expression":
-		field := fld(fn, "field")
-		if field == nil {
+		field := x.fld(fn, "field")
+		if field < 0 {
 			return "", false
 		}
-		r := x.exprInfo(fld(fn, "value"))
+		r := x.exprInfo(x.fld(fn, "value"))
 		if r.ext {
 			return "", true
 		}
-		return x.methodResult(r, x.f.Text(field)), false
+		return x.methodResult(r, x.text(field)), false
 	}
 	return "", false
 }
@@ -439,36 +437,36 @@ func (x *extractor) modToken(mod string) string {
 	return tok
 }
 
-func (x *extractor) call(n *sitter.Node, from int32) {
-	fn := fld(n, "function")
-	if fn != nil && kind(fn) == "generic_function" {
-		x.typeRefs(fld(fn, "type_arguments"), from, extract.RefType)
-		fn = fld(fn, "function")
+func (x *extractor) call(n int32, from int32) {
+	fn := x.fld(n, "function")
+	if fn >= 0 && x.kind(fn) == "generic_function" {
+		x.typeRefs(x.fld(fn, "type_arguments"), from, extract.RefType)
+		fn = x.fld(fn, "function")
 	}
-	line := extract.Line(n)
-	if fn != nil {
-		switch kind(fn) {
+	line := x.t.Line(n)
+	if fn >= 0 {
+		switch x.kind(fn) {
 		case "identifier":
-			x.bareCall(x.f.Text(fn), from, line)
+			x.bareCall(x.text(fn), from, line)
 		case "scoped_identifier":
-			segs, ok := x.pathSegs(fld(fn, "path"), nil)
+			segs, ok := x.pathSegs(x.fld(fn, "path"), nil)
 			if ok {
-				x.pathCall(segs, x.f.Text(fld(fn, "name")), from, line)
+				x.pathCall(segs, x.text(x.fld(fn, "name")), from, line)
 			}
-			if p := fld(fn, "path"); p != nil && kind(p) == "generic_type" {
-				x.typeRefs(fld(p, "type_arguments"), from, extract.RefType)
+			if p := x.fld(fn, "path"); p >= 0 && x.kind(p) == "generic_type" {
+				x.typeRefs(x.fld(p, "type_arguments"), from, extract.RefType)
 			}
 		case "field_expression":
-			if field := fld(fn, "field"); field != nil && kind(field) == "field_identifier" {
-				value := fld(fn, "value")
-				x.methodCall(x.exprInfo(value), x.f.Text(field), from, line)
+			if field := x.fld(fn, "field"); field >= 0 && x.kind(field) == "field_identifier" {
+				value := x.fld(fn, "value")
+				x.methodCall(x.exprInfo(value), x.text(field), from, line)
 			}
-			x.body(fld(fn, "value"), from)
+			x.body(x.fld(fn, "value"), from)
 		default:
 			x.body(fn, from)
 		}
 	}
-	if args := fld(n, "arguments"); args != nil {
+	if args := x.fld(n, "arguments"); args >= 0 {
 		x.body(args, from)
 	}
 }
@@ -536,23 +534,23 @@ func (x *extractor) methodCall(r recv, name string, from int32, line uint32) {
 
 // macro reports the invocation of a macro of the repository and the calls
 // written in its arguments (assert_eq!(f(x), 1), format!("{}", p.name())).
-func (x *extractor) macro(n *sitter.Node, from int32) {
-	if m := fld(n, "macro"); m != nil && kind(m) == "identifier" && x.sc != nil {
-		name := x.f.Text(m)
+func (x *extractor) macro(n int32, from int32) {
+	if m := x.fld(n, "macro"); m >= 0 && x.kind(m) == "identifier" && x.sc != nil {
+		name := x.text(m)
 		if b, ok := x.lookup(x.sc, name); ok && !b.ext && (b.kind == itemMacro || b.kind == itemUnknown || b.kind == itemFn) {
 			if k, own := x.sc.items[name]; own && k == itemMacro {
-				x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: extract.Line(n)})
+				x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)})
 			} else if !own {
 				// An imported macro: #[macro_export] puts it at the crate
 				// root whatever module declares it, so the name is left to
 				// the resolver alone.
 				_, last := splitLast(b.abs)
-				x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: last, Line: extract.Line(n)})
+				x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: last, Line: x.t.Line(n)})
 			}
 		}
 	}
-	for _, kid := range x.kids(n) {
-		if c := kid; kind(c) == "token_tree" {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) == "token_tree" {
 			x.tokenTree(c, from)
 		}
 	}
@@ -566,46 +564,50 @@ var rustKeywords = map[string]bool{
 }
 
 // tokenTree finds calls in the tokens of a macro argument: name(...),
-// a::b::name(...), recv.name(...).
-func (x *extractor) tokenTree(tt *sitter.Node, from int32) {
-	toks := x.allKids(tt)
-	kinds := make([]string, len(toks))
-	for i, c := range toks {
-		kinds[i] = kind(c)
-	}
-	for i, c := range toks {
-		if kinds[i] != "token_tree" {
+// a::b::name(...), recv.name(...). The tokens are all the children of the
+// tree, anonymous ones included; tokenCall reads back from the name.
+func (x *extractor) tokenTree(tt int32, from int32) {
+	for c := x.t.FirstChild(tt); c >= 0; c = x.t.N[c].Next {
+		if x.kind(c) != "token_tree" {
 			continue
 		}
-		if i > 0 && kinds[i-1] == "identifier" && c.StartByte() < uint(len(x.f.Src)) && x.f.Src[c.StartByte()] == '(' {
-			x.tokenCall(toks, kinds, i-1, from)
+		start := x.t.N[c].Start
+		if p := x.prev(c); p >= 0 && x.kind(p) == "identifier" && start < uint32(len(x.t.Src)) && x.t.Src[start] == '(' {
+			x.tokenCall(p, from)
 		}
 		x.tokenTree(c, from)
 	}
 }
 
-func (x *extractor) tokenCall(toks []*sitter.Node, kinds []string, j int, from int32) {
-	name := x.f.Text(toks[j])
+// tokenCall reports the call of the identifier token id, reading the
+// tokens before it (through Prev) for a path or a receiver.
+func (x *extractor) tokenCall(id int32, from int32) {
+	name := x.text(id)
 	if rustKeywords[name] {
 		return
 	}
-	line := extract.Line(toks[j])
-	if j == 0 {
+	line := x.t.Line(id)
+	before := x.prev(id)
+	if before < 0 {
 		x.bareCall(name, from, line)
 		return
 	}
-	switch kinds[j-1] {
+	switch x.kind(before) {
 	case "::":
 		var segs []string
-		k := j - 1
-		for k >= 1 && kinds[k] == "::" {
-			switch kinds[k-1] {
+		k := before
+		for k >= 0 && x.kind(k) == "::" {
+			p := x.prev(k)
+			if p < 0 {
+				break
+			}
+			switch x.kind(p) {
 			case "identifier", "self", "super", "crate":
-				segs = append(segs, x.f.Text(toks[k-1]))
+				segs = append(segs, x.text(p))
 			default:
 				return
 			}
-			k -= 2
+			k = x.prev(p)
 		}
 		for a, b := 0, len(segs)-1; a < b; a, b = a+1, b-1 {
 			segs[a], segs[b] = segs[b], segs[a]
@@ -615,12 +617,16 @@ func (x *extractor) tokenCall(toks []*sitter.Node, kinds []string, j int, from i
 		}
 	case ".":
 		var segs []string
-		k := j - 1
-		for k >= 1 && kinds[k] == "." && (kinds[k-1] == "identifier" || kinds[k-1] == "self") {
-			segs = append(segs, x.f.Text(toks[k-1]))
-			k -= 2
+		k := before
+		for k >= 0 && x.kind(k) == "." {
+			p := x.prev(k)
+			if p < 0 || x.kind(p) != "identifier" && x.kind(p) != "self" {
+				break
+			}
+			segs = append(segs, x.text(p))
+			k = x.prev(p)
 		}
-		if len(segs) == 0 || k >= 0 && kinds[k] == "." {
+		if len(segs) == 0 || k >= 0 && x.kind(k) == "." {
 			// The receiver is an expression: a call, an index.
 			x.methodCall(recv{chain: "()"}, name, from, line)
 			return

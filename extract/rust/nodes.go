@@ -1,12 +1,20 @@
 package rust
 
 import (
+	"sync"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+
+	"github.com/knowing-dev/knowing/extract"
 )
 
-// fieldIDs maps the grammar's field names to ids: ChildByFieldName copies
-// the name into C memory on every call, a measurable cost per node.
+// The extractor reads a file's tree flattened into Go memory
+// (extract.FlatTree): one cgo call copies every node, and walking the copy
+// crosses into C no more. Nodes are indices into the flat tree, -1 is none.
+
+// fieldIDs maps the grammar's field names to ids. A name missing here
+// reads as no field: list every name the extractor asks for.
 var fieldIDs = func() map[string]uint16 {
 	lang := sitter.NewLanguage(tsrust.Language())
 	m := map[string]uint16{}
@@ -18,8 +26,7 @@ var fieldIDs = func() map[string]uint16 {
 	return m
 }()
 
-// kindNames are the grammar's node kinds by id: Node.Kind copies the name
-// out of C on every call.
+// kindNames are the grammar's node kinds by id, the flat tree's Names.
 var kindNames = func() []string {
 	lang := sitter.NewLanguage(tsrust.Language())
 	out := make([]string, lang.NodeKindCount())
@@ -29,55 +36,35 @@ var kindNames = func() []string {
 	return out
 }()
 
-// kind is n.Kind(), without the copy.
-func kind(n *sitter.Node) string {
-	if id := int(n.KindId()); id < len(kindNames) {
-		return kindNames[id]
+// trees recycles the flat trees of parsed files.
+var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
+
+// kind is the node kind of n.
+func (x *extractor) kind(n int32) string { return x.t.Kind(n) }
+
+// text is the source text of n ("" for -1).
+func (x *extractor) text(n int32) string { return x.t.Text(n) }
+
+// fld is the child of n in the named field, or -1 (n may be -1).
+func (x *extractor) fld(n int32, name string) int32 { return x.t.Field(n, fieldIDs[name]) }
+
+// first is the first named child of n, or -1 (n may be -1); with next it
+// walks the named children: for c := x.first(n); c >= 0; c = x.next(c).
+func (x *extractor) first(n int32) int32 {
+	if n < 0 {
+		return -1
 	}
-	return n.Kind()
+	return x.t.FirstNamed(n)
 }
 
-// fld is n.ChildByFieldName(name), by field id.
-func fld(n *sitter.Node, name string) *sitter.Node {
-	if n == nil {
-		return nil
-	}
-	id, ok := fieldIDs[name]
-	if !ok || id == 0 {
-		return n.ChildByFieldName(name)
-	}
-	return n.ChildByFieldId(id)
+// next is the next named sibling of n, or -1.
+func (x *extractor) next(n int32) int32 { return x.t.NextNamed(n) }
+
+// atLineStart reports whether byte offset off is at column 0 of its line,
+// as the node positions of tree-sitter count columns.
+func (x *extractor) atLineStart(off uint32) bool {
+	return off == 0 || int(off) <= len(x.t.Src) && x.t.Src[off-1] == '\n'
 }
 
-// kids returns the named children of n. NamedChild(i) walks from the
-// first child each time: long lists are walked once with the cursor.
-func (x *extractor) kids(n *sitter.Node) []*sitter.Node {
-	if n == nil {
-		return nil
-	}
-	count := n.NamedChildCount()
-	if count <= 32 {
-		// One C call per child: cheaper than the cursor's several.
-		out := make([]*sitter.Node, count)
-		for i := range out {
-			out[i] = n.NamedChild(uint(i))
-		}
-		return out
-	}
-	nodes := n.NamedChildren(x.cur)
-	out := make([]*sitter.Node, len(nodes))
-	for i := range nodes {
-		out[i] = &nodes[i]
-	}
-	return out
-}
-
-// allKids returns all children of n, anonymous tokens included.
-func (x *extractor) allKids(n *sitter.Node) []*sitter.Node {
-	nodes := n.Children(x.cur)
-	out := make([]*sitter.Node, len(nodes))
-	for i := range nodes {
-		out[i] = &nodes[i]
-	}
-	return out
-}
+// prev is the previous sibling of n, named or not, or -1.
+func (x *extractor) prev(n int32) int32 { return x.t.N[n].Prev }

@@ -20,8 +20,6 @@ package rust
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
 )
@@ -66,7 +64,7 @@ type scope struct {
 	// uses: `use crate::version;` binds module version and fn version.
 	values map[string]binding
 	globs  []string // glob-imported modules
-	nodes  []*sitter.Node
+	nodes  []int32  // its use and extern crate declarations
 	inner  []*scope // inline modules, in order
 	// methods are the method names of the impl and trait blocks of this
 	// module, by type name; fields the field types of its structs.
@@ -91,12 +89,12 @@ type local struct {
 type extractor struct {
 	f      *extract.File
 	r      *extract.FileResult
-	cur    *sitter.TreeCursor
+	t      *extract.FlatTree
 	c      *repoCache
 	ci     *crateInfo // the file's crate, nil outside packages
 	root   string
 	scopes map[string]*scope // by module path (the first of cfg'd twins)
-	byNode map[uint]*scope   // inline module scopes by start byte
+	byNode map[int32]*scope  // inline module scopes by mod_item node
 	tokens map[string]bool
 
 	// The enclosing impl or trait.
@@ -113,16 +111,24 @@ func extractRust(f *extract.File, r *extract.FileResult) {
 	c := cacheFor(f.Repo)
 	pkg, root, ci := c.locate(f.Path)
 	r.Package, r.Scope = pkg, pkg
-	x := &extractor{f: f, r: r, c: c, ci: ci, root: root, scopes: map[string]*scope{}, byNode: map[uint]*scope{}, tokens: map[string]bool{}}
-	x.cur = f.Root.Walk()
-	defer x.cur.Close()
-	top := x.declare(f.Root, pkg, nil)
+	t := trees.Get().(*extract.FlatTree)
+	defer func() {
+		t.Src = nil
+		if cap(t.N) <= 1<<20 {
+			trees.Put(t)
+		}
+	}()
+	t.Names = kindNames
+	t.Flatten(f.Root, f.Src)
+	x := &extractor{f: f, r: r, t: t, c: c, ci: ci, root: root, scopes: map[string]*scope{}, byNode: map[int32]*scope{}, tokens: map[string]bool{}}
+	const rootNode = 0
+	top := x.declare(rootNode, pkg, nil)
 	x.resolveUses(top)
-	x.items(f.Root, top, -1, false)
+	x.items(rootNode, top, -1, false)
 }
 
 // declare records the names declared in a module and its inline modules.
-func (x *extractor) declare(n *sitter.Node, mod string, parent *scope) *scope {
+func (x *extractor) declare(n int32, mod string, parent *scope) *scope {
 	sc := &scope{mod: mod, parent: parent, items: map[string]uint8{}, syms: map[string]int32{}, uses: map[string]binding{}, values: map[string]binding{},
 		methods: map[string]map[string]bool{}, fields: map[string]map[string]typeInfo{}}
 	if x.scopes[mod] == nil {
@@ -131,9 +137,9 @@ func (x *extractor) declare(n *sitter.Node, mod string, parent *scope) *scope {
 	if parent != nil {
 		parent.inner = append(parent.inner, sc)
 	}
-	for _, c := range x.kids(n) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
 		k := itemUnknown
-		switch kind(c) {
+		switch x.kind(c) {
 		case "use_declaration", "extern_crate_declaration":
 			sc.nodes = append(sc.nodes, c)
 			continue
@@ -141,11 +147,11 @@ func (x *extractor) declare(n *sitter.Node, mod string, parent *scope) *scope {
 			k = itemType
 		case "trait_item":
 			k = itemType
-			x.declareMethods(sc, x.f.Text(fld(c, "name")), fld(c, "body"))
+			x.declareMethods(sc, x.text(x.fld(c, "name")), x.fld(c, "body"))
 		case "function_item":
 			k = itemFn
 		case "impl_item":
-			x.declareMethods(sc, x.implName(fld(c, "type")), fld(c, "body"))
+			x.declareMethods(sc, x.implName(x.fld(c, "type")), x.fld(c, "body"))
 			continue
 		case "const_item", "static_item":
 			k = itemValue
@@ -153,23 +159,23 @@ func (x *extractor) declare(n *sitter.Node, mod string, parent *scope) *scope {
 			k = itemMacro
 		case "mod_item":
 			k = itemMod
-			if b := fld(c, "body"); b != nil {
-				if name := x.f.Text(fld(c, "name")); name != "" {
-					x.byNode[c.StartByte()] = x.declare(b, joinMod(mod, name), sc)
+			if b := x.fld(c, "body"); b >= 0 {
+				if name := x.text(x.fld(c, "name")); name != "" {
+					x.byNode[c] = x.declare(b, joinMod(mod, name), sc)
 				}
 			}
 		default:
 			continue
 		}
-		if name := x.f.Text(fld(c, "name")); name != "" {
+		if name := x.text(x.fld(c, "name")); name != "" {
 			sc.items[name] = k
 		}
 	}
 	return sc
 }
 
-func (x *extractor) declareMethods(sc *scope, typ string, body *sitter.Node) {
-	if typ == "" || body == nil {
+func (x *extractor) declareMethods(sc *scope, typ string, body int32) {
+	if typ == "" || body < 0 {
 		return
 	}
 	m := sc.methods[typ]
@@ -177,9 +183,9 @@ func (x *extractor) declareMethods(sc *scope, typ string, body *sitter.Node) {
 		m = map[string]bool{}
 		sc.methods[typ] = m
 	}
-	for _, kid := range x.kids(body) {
-		if c := kid; kind(c) == "function_item" || kind(c) == "function_signature_item" {
-			m[x.f.Text(fld(c, "name"))] = true
+	for c := x.first(body); c >= 0; c = x.next(c) {
+		if x.kind(c) == "function_item" || x.kind(c) == "function_signature_item" {
+			m[x.text(x.fld(c, "name"))] = true
 		}
 	}
 }
@@ -188,19 +194,19 @@ func (x *extractor) declareMethods(sc *scope, typ string, body *sitter.Node) {
 // modules) into bindings and imports.
 func (x *extractor) resolveUses(sc *scope) {
 	for _, n := range sc.nodes {
-		if kind(n) == "extern_crate_declaration" {
-			name := x.f.Text(fld(n, "name"))
-			alias := x.f.Text(fld(n, "alias"))
+		if x.kind(n) == "extern_crate_declaration" {
+			name := x.text(x.fld(n, "name"))
+			alias := x.text(x.fld(n, "alias"))
 			if alias != "" && name != "" {
 				sc.uses[alias] = binding{abs: name, ext: !x.c.visible(x.ci, name), kind: itemMod}
 			}
 			continue
 		}
-		arg := fld(n, "argument")
-		if arg == nil {
+		arg := x.fld(n, "argument")
+		if arg < 0 {
 			continue
 		}
-		for _, e := range parseUse(x.f.Text(arg)) {
+		for _, e := range parseUse(x.text(arg)) {
 			x.use(sc, e)
 		}
 	}
@@ -423,33 +429,33 @@ type leadInfo struct {
 	cfgTest bool // #[cfg(test)]
 }
 
-func (x *extractor) leading(n *sitter.Node) leadInfo {
+func (x *extractor) leading(n int32) leadInfo {
 	var li leadInfo
 	var parts []string
-	line := extract.Line(n)
-	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
-		k := kind(p)
+	line := x.t.Line(n)
+	for p := x.prev(n); p >= 0; p = x.prev(p) {
+		k := x.kind(p)
 		if k == "attribute_item" {
 			x.attribute(p, &li, &parts)
-			line = extract.Line(p)
+			line = x.t.Line(p)
 			continue
 		}
 		if k != "line_comment" && k != "block_comment" {
 			break
 		}
-		end := p.EndPosition()
-		endLine := uint32(end.Row) + 1
-		if end.Column == 0 && end.Row > p.StartPosition().Row {
+		endLine := x.t.EndLine(p)
+		if x.atLineStart(x.t.N[p].End) && x.t.N[p].EndRow > x.t.N[p].StartRow {
+			// A line comment ends with its newline, at column 0.
 			endLine--
 		}
 		if endLine+1 < line {
 			break
 		}
-		text := x.f.Text(p)
+		text := x.text(p)
 		if strings.HasPrefix(text, "//!") || strings.HasPrefix(text, "/*!") {
 			break
 		}
-		line = extract.Line(p)
+		line = x.t.Line(p)
 		parts = append(parts, extract.CleanComment(text, "///"))
 		if len(parts) > 40 {
 			break
@@ -462,23 +468,23 @@ func (x *extractor) leading(n *sitter.Node) leadInfo {
 	return li
 }
 
-func (x *extractor) attribute(n *sitter.Node, li *leadInfo, parts *[]string) {
-	a := n.NamedChild(0)
-	if a == nil || kind(a) != "attribute" || a.NamedChildCount() == 0 {
+func (x *extractor) attribute(n int32, li *leadInfo, parts *[]string) {
+	a := x.first(n)
+	if a < 0 || x.kind(a) != "attribute" || x.first(a) < 0 {
 		return
 	}
-	name := x.f.Text(a.NamedChild(0))
+	name := x.text(x.first(a))
 	last := name
 	if i := strings.LastIndex(name, "::"); i >= 0 {
 		last = name[i+2:]
 	}
 	switch {
 	case name == "doc":
-		if v := fld(a, "value"); v != nil {
-			*parts = append(*parts, strings.TrimSpace(strings.Trim(x.f.Text(v), `"`)))
+		if v := x.fld(a, "value"); v >= 0 {
+			*parts = append(*parts, strings.TrimSpace(strings.Trim(x.text(v), `"`)))
 		}
 	case name == "cfg":
-		args := x.f.Text(fld(a, "arguments"))
+		args := x.text(x.fld(a, "arguments"))
 		if strings.Contains(args, "test") && !strings.Contains(args, "not(test") {
 			li.cfgTest = true
 		}
@@ -488,15 +494,15 @@ func (x *extractor) attribute(n *sitter.Node, li *leadInfo, parts *[]string) {
 }
 
 // exported reports `pub` visibility (any but pub(self)).
-func (x *extractor) exported(n *sitter.Node) snapshot.Flags {
-	for _, c := range x.kids(n) {
-		if kind(c) == "visibility_modifier" {
-			if t := x.f.Text(c); strings.HasPrefix(t, "pub") && !strings.Contains(t, "self") {
+func (x *extractor) exported(n int32) snapshot.Flags {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) == "visibility_modifier" {
+			if t := x.text(c); strings.HasPrefix(t, "pub") && !strings.Contains(t, "self") {
 				return snapshot.FlagExported
 			}
 			return 0
 		}
-		if kind(c) != "attribute_item" {
+		if x.kind(c) != "attribute_item" {
 			break
 		}
 	}
@@ -512,10 +518,10 @@ func testFlag(b bool) snapshot.Flags {
 
 // items extracts the items of a module body. impl blocks come last, so
 // that the types they extend are declared first.
-func (x *extractor) items(n *sitter.Node, sc *scope, parent int32, inTest bool) {
-	var impls []*sitter.Node
-	for _, c := range x.kids(n) {
-		switch kind(c) {
+func (x *extractor) items(n int32, sc *scope, parent int32, inTest bool) {
+	var impls []int32
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "impl_item":
 			impls = append(impls, c)
 		case "function_item":
@@ -531,31 +537,31 @@ func (x *extractor) items(n *sitter.Node, sc *scope, parent int32, inTest bool) 
 		case "type_item":
 			x.sc = sc
 			li := x.leading(c)
-			name := x.f.Text(fld(c, "name"))
+			name := x.text(x.fld(c, "name"))
 			if name == "" {
 				continue
 			}
 			id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindTypeAlias, Parent: parent,
-				Start: extract.Line(c), End: extract.EndLine(c), Signature: extract.FirstLine(x.f.Text(c)),
+				Start: x.t.Line(c), End: x.t.EndLine(c), Signature: extract.FirstLine(x.text(c)),
 				Doc: li.doc, Flags: x.exported(c) | testFlag(inTest || li.cfgTest)})
 			sc.syms[name] = id
-			x.withGenerics(c, nil, func() { x.typeRefs(fld(c, "type"), id, extract.RefType) })
+			x.withGenerics(c, nil, func() { x.typeRefs(x.fld(c, "type"), id, extract.RefType) })
 		case "const_item", "static_item":
 			x.sc = sc
 			x.valueItem(c, sc, parent, inTest, "", "")
 		case "macro_definition":
 			li := x.leading(c)
-			name := x.f.Text(fld(c, "name"))
+			name := x.text(x.fld(c, "name"))
 			if name == "" {
 				continue
 			}
 			x.add(extract.Symbol{Name: name, Kind: snapshot.KindFunction, Parent: parent,
-				Start: extract.Line(c), End: extract.EndLine(c), Signature: "macro_rules! " + name,
+				Start: x.t.Line(c), End: x.t.EndLine(c), Signature: "macro_rules! " + name,
 				Doc: li.doc, Flags: testFlag(inTest || li.cfgTest)})
 		case "mod_item":
-			body := fld(c, "body")
-			name := x.f.Text(fld(c, "name"))
-			if body == nil || name == "" {
+			body := x.fld(c, "body")
+			name := x.text(x.fld(c, "name"))
+			if body < 0 || name == "" {
 				continue
 			}
 			li := x.leading(c)
@@ -565,9 +571,9 @@ func (x *extractor) items(n *sitter.Node, sc *scope, parent int32, inTest bool) 
 			}
 			test := inTest || li.cfgTest || li.test
 			id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindModule, Parent: parent,
-				Start: extract.Line(c), End: extract.EndLine(c), Signature: extract.Signature(x.f, c, body),
+				Start: x.t.Line(c), End: x.t.EndLine(c), Signature: x.t.Signature(c, body),
 				Doc: doc, Flags: x.exported(c) | testFlag(test)})
-			if child := x.byNode[c.StartByte()]; child != nil {
+			if child := x.byNode[c]; child != nil {
 				x.items(body, child, id, test)
 			}
 		}
@@ -579,13 +585,13 @@ func (x *extractor) items(n *sitter.Node, sc *scope, parent int32, inTest bool) 
 }
 
 // innerDoc collects the //! comments at the start of a module body.
-func (x *extractor) innerDoc(body *sitter.Node) string {
+func (x *extractor) innerDoc(body int32) string {
 	var parts []string
-	for _, c := range x.kids(body) {
-		if kind(c) != "line_comment" && kind(c) != "block_comment" {
+	for c := x.first(body); c >= 0; c = x.next(c) {
+		if x.kind(c) != "line_comment" && x.kind(c) != "block_comment" {
 			break
 		}
-		t := x.f.Text(c)
+		t := x.text(c)
 		if strings.HasPrefix(t, "//!") || strings.HasPrefix(t, "/*!") {
 			parts = append(parts, extract.CleanComment(strings.Replace(t, "/*!", "/*", 1), "//!"))
 		}
@@ -593,35 +599,35 @@ func (x *extractor) innerDoc(body *sitter.Node) string {
 	return strings.TrimSpace(strings.Join(parts, "\n"))
 }
 
-func (x *extractor) structItem(n *sitter.Node, sc *scope, parent int32, inTest bool) {
-	name := x.f.Text(fld(n, "name"))
+func (x *extractor) structItem(n int32, sc *scope, parent int32, inTest bool) {
+	name := x.text(x.fld(n, "name"))
 	if name == "" {
 		return
 	}
 	x.sc = sc
 	li := x.leading(n)
-	body := fld(n, "body")
+	body := x.fld(n, "body")
 	flags := x.exported(n) | testFlag(inTest || li.cfgTest)
-	sig := extract.Signature(x.f, n, body)
-	if body != nil && kind(body) == "ordered_field_declaration_list" {
-		sig = extract.Signature(x.f, n, nil)
+	sig := x.t.Signature(n, body)
+	if body >= 0 && x.kind(body) == "ordered_field_declaration_list" {
+		sig = x.t.Signature(n, -1)
 	}
 	id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindStruct, Parent: parent,
-		Start: extract.Line(n), End: extract.EndLine(n), Signature: sig, Doc: li.doc, Flags: flags})
+		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: sig, Doc: li.doc, Flags: flags})
 	sc.syms[name] = id
 	x.withGenerics(n, nil, func() { x.fields(body, id, flags&snapshot.FlagTest) })
 }
 
 // fields adds the named fields of a struct or struct variant.
-func (x *extractor) fields(body *sitter.Node, owner int32, test snapshot.Flags) {
-	if body == nil {
+func (x *extractor) fields(body int32, owner int32, test snapshot.Flags) {
+	if body < 0 {
 		return
 	}
-	for _, fd := range x.kids(body) {
-		switch kind(fd) {
+	for fd := x.first(body); fd >= 0; fd = x.next(fd) {
+		switch x.kind(fd) {
 		case "field_declaration":
-			name := x.f.Text(fld(fd, "name"))
-			typ := fld(fd, "type")
+			name := x.text(x.fld(fd, "name"))
+			typ := x.fld(fd, "type")
 			if name == "" {
 				continue
 			}
@@ -635,7 +641,7 @@ func (x *extractor) fields(body *sitter.Node, owner int32, test snapshot.Flags) 
 				owners[name] = t
 			}
 			x.add(extract.Symbol{Name: name, Kind: snapshot.KindField, Parent: owner,
-				Start: extract.Line(fd), End: extract.EndLine(fd), Signature: extract.FirstLine(x.f.Text(fd)),
+				Start: x.t.Line(fd), End: x.t.EndLine(fd), Signature: extract.FirstLine(x.text(fd)),
 				Doc: x.leading(fd).doc, Type: x.typeString(t), Flags: x.exported(fd) | test})
 			x.typeRefs(typ, owner, extract.RefType)
 		case "visibility_modifier", "attribute_item", "line_comment", "block_comment":
@@ -646,53 +652,53 @@ func (x *extractor) fields(body *sitter.Node, owner int32, test snapshot.Flags) 
 	}
 }
 
-func (x *extractor) enumItem(n *sitter.Node, sc *scope, parent int32, inTest bool) {
-	name := x.f.Text(fld(n, "name"))
+func (x *extractor) enumItem(n int32, sc *scope, parent int32, inTest bool) {
+	name := x.text(x.fld(n, "name"))
 	if name == "" {
 		return
 	}
 	x.sc = sc
 	li := x.leading(n)
-	body := fld(n, "body")
+	body := x.fld(n, "body")
 	flags := x.exported(n) | testFlag(inTest || li.cfgTest)
 	id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindEnum, Parent: parent,
-		Start: extract.Line(n), End: extract.EndLine(n), Signature: extract.Signature(x.f, n, body), Doc: li.doc, Flags: flags})
+		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.t.Signature(n, body), Doc: li.doc, Flags: flags})
 	sc.syms[name] = id
-	if body == nil {
+	if body < 0 {
 		return
 	}
 	x.withGenerics(n, nil, func() {
-		for _, v := range x.kids(body) {
-			if kind(v) != "enum_variant" {
+		for v := x.first(body); v >= 0; v = x.next(v) {
+			if x.kind(v) != "enum_variant" {
 				continue
 			}
-			vname := x.f.Text(fld(v, "name"))
+			vname := x.text(x.fld(v, "name"))
 			if vname == "" {
 				continue
 			}
 			x.add(extract.Symbol{Name: vname, Kind: snapshot.KindConstant, Parent: id,
-				Start: extract.Line(v), End: extract.EndLine(v), Signature: extract.FirstLine(x.f.Text(v)),
+				Start: x.t.Line(v), End: x.t.EndLine(v), Signature: extract.FirstLine(x.text(v)),
 				Doc: x.leading(v).doc, Flags: flags})
-			if vb := fld(v, "body"); vb != nil {
+			if vb := x.fld(v, "body"); vb >= 0 {
 				x.typeRefs(vb, id, extract.RefType)
 			}
 		}
 	})
 }
 
-func (x *extractor) traitItem(n *sitter.Node, sc *scope, parent int32, inTest bool) {
-	name := x.f.Text(fld(n, "name"))
+func (x *extractor) traitItem(n int32, sc *scope, parent int32, inTest bool) {
+	name := x.text(x.fld(n, "name"))
 	if name == "" {
 		return
 	}
 	x.sc = sc
 	li := x.leading(n)
-	body := fld(n, "body")
+	body := x.fld(n, "body")
 	flags := x.exported(n) | testFlag(inTest || li.cfgTest)
 	s := extract.Symbol{Name: name, Kind: snapshot.KindTrait, Parent: parent,
-		Start: extract.Line(n), End: extract.EndLine(n), Signature: extract.Signature(x.f, n, body), Doc: li.doc, Flags: flags}
-	if b := fld(n, "bounds"); b != nil {
-		for _, kid := range x.kids(b) {
+		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.t.Signature(n, body), Doc: li.doc, Flags: flags}
+	if b := x.fld(n, "bounds"); b >= 0 {
+		for kid := x.first(b); kid >= 0; kid = x.next(kid) {
 			if t := x.baseName(kid); t != "" {
 				s.Extends = append(s.Extends, t)
 			}
@@ -700,7 +706,7 @@ func (x *extractor) traitItem(n *sitter.Node, sc *scope, parent int32, inTest bo
 	}
 	id := x.add(s)
 	sc.syms[name] = id
-	if body == nil {
+	if body < 0 {
 		return
 	}
 	saved, savedAtt, savedName := x.selfType, x.selfAttached, x.selfName
@@ -711,7 +717,7 @@ func (x *extractor) traitItem(n *sitter.Node, sc *scope, parent int32, inTest bo
 
 // baseName renders a trait or type bound for Extends/Implements: the
 // absolute path of a repository type, else the path as written (dotted).
-func (x *extractor) baseName(n *sitter.Node) string {
+func (x *extractor) baseName(n int32) string {
 	t := x.principal(n)
 	if t.abs == "" || t.self {
 		return ""
@@ -720,21 +726,21 @@ func (x *extractor) baseName(n *sitter.Node) string {
 		// As written, so that the resolver can link a node standing for
 		// the external trait through a module import (fmt.Display).
 		w := n
-		if kind(w) == "generic_type" {
-			w = fld(w, "type")
+		if x.kind(w) == "generic_type" {
+			w = x.fld(w, "type")
 		}
-		return strings.ReplaceAll(x.f.Text(w), "::", ".")
+		return strings.ReplaceAll(x.text(w), "::", ".")
 	}
 	return t.abs
 }
 
-func (x *extractor) implItem(n *sitter.Node, sc *scope, parent int32, inTest bool) {
+func (x *extractor) implItem(n int32, sc *scope, parent int32, inTest bool) {
 	x.sc = sc
 	li := x.leading(n)
 	inTest = inTest || li.cfgTest
-	body := fld(n, "body")
-	typ := fld(n, "type")
-	if body == nil || typ == nil {
+	body := x.fld(n, "body")
+	typ := x.fld(n, "type")
+	if body < 0 || typ < 0 {
 		return
 	}
 	var target typeInfo
@@ -754,7 +760,7 @@ func (x *extractor) implItem(n *sitter.Node, sc *scope, parent int32, inTest boo
 		owner, attached = id, true
 	}
 	trait := ""
-	if tr := fld(n, "trait"); tr != nil {
+	if tr := x.fld(n, "trait"); tr >= 0 {
 		x.withGenerics(n, nil, func() { trait = x.baseName(tr) })
 	}
 	if attached && trait != "" {
@@ -770,12 +776,12 @@ func (x *extractor) implItem(n *sitter.Node, sc *scope, parent int32, inTest boo
 	if attached && trait != "" && (trait == "Deref" || strings.HasSuffix(trait, ".Deref")) {
 		// Methods and fields of the deref target are reached through T:
 		// for the resolver, T extends the target.
-		for _, c := range x.kids(body) {
-			if kind(c) != "type_item" || x.f.Text(fld(c, "name")) != "Target" {
+		for c := x.first(body); c >= 0; c = x.next(c) {
+			if x.kind(c) != "type_item" || x.text(x.fld(c, "name")) != "Target" {
 				continue
 			}
 			var t typeInfo
-			x.withGenerics(n, nil, func() { t = x.principal(fld(c, "type")) })
+			x.withGenerics(n, nil, func() { t = x.principal(x.fld(c, "type")) })
 			if t.abs != "" && !t.ext && !t.self {
 				x.r.Symbols[owner].Extends = append(x.r.Symbols[owner].Extends, t.abs)
 			}
@@ -808,9 +814,9 @@ func (x *extractor) implItem(n *sitter.Node, sc *scope, parent int32, inTest boo
 // implBody extracts the functions and constants of an impl or trait body.
 // traitRef, when set, is the implemented trait of a type not declared in
 // this file: each method references it, the one link the file can give.
-func (x *extractor) implBody(body *sitter.Node, sc *scope, parent int32, flags snapshot.Flags, recv, qual, traitRef string) {
-	for _, c := range x.kids(body) {
-		switch kind(c) {
+func (x *extractor) implBody(body int32, sc *scope, parent int32, flags snapshot.Flags, recv, qual, traitRef string) {
+	for c := x.first(body); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "function_item", "function_signature_item":
 			li := x.leading(c)
 			fl := flags | x.exported(c) | testFlag(li.test || li.cfgTest)
@@ -820,7 +826,7 @@ func (x *extractor) implBody(body *sitter.Node, sc *scope, parent int32, flags s
 			id := x.function(c, sc, parent, snapshot.KindMethod, fl, li, recv, qual)
 			if id >= 0 && traitRef != "" {
 				mod, name := splitLast(traitRef)
-				x.r.Refs = append(x.r.Refs, extract.Ref{From: id, Kind: extract.RefType, Name: name, Qual: mod, Line: extract.Line(c)})
+				x.r.Refs = append(x.r.Refs, extract.Ref{From: id, Kind: extract.RefType, Name: name, Qual: mod, Line: x.t.Line(c)})
 			}
 		case "const_item":
 			x.valueItem(c, sc, parent, flags&snapshot.FlagTest != 0, recv, qual)
@@ -828,22 +834,22 @@ func (x *extractor) implBody(body *sitter.Node, sc *scope, parent int32, flags s
 	}
 }
 
-func (x *extractor) valueItem(n *sitter.Node, sc *scope, parent int32, inTest bool, recv, qual string) {
-	name := x.f.Text(fld(n, "name"))
+func (x *extractor) valueItem(n int32, sc *scope, parent int32, inTest bool, recv, qual string) {
+	name := x.text(x.fld(n, "name"))
 	if name == "" {
 		return
 	}
 	li := x.leading(n)
 	symKind := snapshot.KindConstant
-	if kind(n) == "static_item" {
+	if x.kind(n) == "static_item" {
 		symKind = snapshot.KindVariable
 	}
-	typ := fld(n, "type")
+	typ := x.fld(n, "type")
 	id := x.add(extract.Symbol{Name: name, Kind: symKind, Parent: parent, Receiver: recv, Qual: qual,
-		Start: extract.Line(n), End: extract.EndLine(n), Signature: extract.FirstLine(x.f.Text(n)),
+		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: extract.FirstLine(x.text(n)),
 		Doc: li.doc, Type: x.typeString(x.principal(typ)), Flags: x.exported(n) | testFlag(inTest || li.cfgTest)})
 	x.typeRefs(typ, id, extract.RefType)
-	if v := fld(n, "value"); v != nil {
+	if v := x.fld(n, "value"); v >= 0 {
 		x.locals = map[string]local{}
 		x.body(v, id)
 		x.locals = nil
@@ -851,44 +857,44 @@ func (x *extractor) valueItem(n *sitter.Node, sc *scope, parent int32, inTest bo
 }
 
 // function extracts a function or method with its parameters and body.
-func (x *extractor) function(n *sitter.Node, sc *scope, parent int32, symKind snapshot.Kind, flags snapshot.Flags, li leadInfo, recv, qual string) int32 {
-	name := x.f.Text(fld(n, "name"))
+func (x *extractor) function(n int32, sc *scope, parent int32, symKind snapshot.Kind, flags snapshot.Flags, li leadInfo, recv, qual string) int32 {
+	name := x.text(x.fld(n, "name"))
 	if name == "" {
 		return -1
 	}
-	body := fld(n, "body")
+	body := x.fld(n, "body")
 	x.sc = sc
 	id := int32(-1)
 	x.withGenerics(n, map[string]local{}, func() {
 		s := extract.Symbol{Name: name, Kind: symKind, Parent: parent, Receiver: recv, Qual: qual,
-			Start: extract.Line(n), End: extract.EndLine(n), Signature: extract.Signature(x.f, n, body),
+			Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.t.Signature(n, body),
 			Doc: li.doc, Flags: flags}
-		ret := fld(n, "return_type")
-		if ret != nil {
+		ret := x.fld(n, "return_type")
+		if ret >= 0 {
 			s.Type = x.typeString(x.principal(ret))
 		}
 		id = x.add(s)
-		if ps := fld(n, "parameters"); ps != nil {
+		if ps := x.fld(n, "parameters"); ps >= 0 {
 			x.params(ps, id)
 		}
 		x.typeRefs(ret, id, extract.RefTypeHint)
-		if body != nil {
+		if body >= 0 {
 			x.body(body, id)
 		}
 	})
 	return id
 }
 
-func (x *extractor) params(ps *sitter.Node, from int32) {
-	for _, p := range x.kids(ps) {
-		if kind(p) != "parameter" {
+func (x *extractor) params(ps int32, from int32) {
+	for p := x.first(ps); p >= 0; p = x.next(p) {
+		if x.kind(p) != "parameter" {
 			continue
 		}
-		typ := fld(p, "type")
-		pat := fld(p, "pattern")
-		if pat != nil && kind(pat) == "identifier" && typ != nil {
+		typ := x.fld(p, "type")
+		pat := x.fld(p, "pattern")
+		if pat >= 0 && x.kind(pat) == "identifier" && typ >= 0 {
 			t := x.principal(typ)
-			x.locals[x.f.Text(pat)] = x.localOf(t)
+			x.locals[x.text(pat)] = x.localOf(t)
 		}
 		x.typeRefs(typ, from, extract.RefTypeHint)
 	}
@@ -921,37 +927,37 @@ func (x *extractor) typeString(t typeInfo) string {
 
 // withGenerics runs fn with the type parameters of n (and its where clause)
 // in scope, and with locals when given.
-func (x *extractor) withGenerics(n *sitter.Node, locals map[string]local, fn func()) {
+func (x *extractor) withGenerics(n int32, locals map[string]local, fn func()) {
 	savedG, savedL := x.generics, x.locals
-	tp := fld(n, "type_parameters")
-	var where *sitter.Node
-	for _, kid := range x.kids(n) {
-		if c := kid; kind(c) == "where_clause" {
+	tp := x.fld(n, "type_parameters")
+	where := int32(-1)
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) == "where_clause" {
 			where = c
 		}
 	}
-	if tp != nil || where != nil {
+	if tp >= 0 || where >= 0 {
 		g := make(map[string]typeInfo, len(savedG)+4)
 		for k, v := range savedG {
 			g[k] = v
 		}
 		x.generics = g
-		if tp != nil {
-			for _, p := range x.kids(tp) {
-				if kind(p) != "type_parameter" {
+		if tp >= 0 {
+			for p := x.first(tp); p >= 0; p = x.next(p) {
+				if x.kind(p) != "type_parameter" {
 					continue
 				}
-				name := x.f.Text(fld(p, "name"))
+				name := x.text(x.fld(p, "name"))
 				g[name] = typeInfo{ext: true}
-				x.bound(g, name, fld(p, "bounds"))
+				x.bound(g, name, x.fld(p, "bounds"))
 			}
 		}
-		if where != nil {
-			for _, p := range x.kids(where) {
-				if l := fld(p, "left"); l != nil && kind(l) == "type_identifier" {
-					name := x.f.Text(l)
+		if where >= 0 {
+			for p := x.first(where); p >= 0; p = x.next(p) {
+				if l := x.fld(p, "left"); l >= 0 && x.kind(l) == "type_identifier" {
+					name := x.text(l)
 					if _, ok := g[name]; ok {
-						x.bound(g, name, fld(p, "bounds"))
+						x.bound(g, name, x.fld(p, "bounds"))
 					}
 				}
 			}
@@ -965,11 +971,11 @@ func (x *extractor) withGenerics(n *sitter.Node, locals map[string]local, fn fun
 }
 
 // bound makes the first repository trait bound of a type parameter its type.
-func (x *extractor) bound(g map[string]typeInfo, name string, bounds *sitter.Node) {
-	if bounds == nil || !g[name].ext {
+func (x *extractor) bound(g map[string]typeInfo, name string, bounds int32) {
+	if bounds < 0 || !g[name].ext {
 		return
 	}
-	for _, kid := range x.kids(bounds) {
+	for kid := x.first(bounds); kid >= 0; kid = x.next(kid) {
 		if t := x.principal(kid); t.abs != "" && !t.ext {
 			g[name] = t
 			return

@@ -3,8 +3,6 @@ package rust
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 )
 
@@ -76,16 +74,16 @@ func (x *extractor) pathType(segs []string) typeInfo {
 }
 
 // pathSegs flattens a path expression or type path.
-func (x *extractor) pathSegs(n *sitter.Node, out []string) ([]string, bool) {
-	if n == nil {
+func (x *extractor) pathSegs(n int32, out []string) ([]string, bool) {
+	if n < 0 {
 		return out, false
 	}
-	switch kind(n) {
+	switch x.kind(n) {
 	case "identifier", "type_identifier", "crate", "self", "super", "metavariable", "primitive_type":
-		return append(out, x.f.Text(n)), true
+		return append(out, x.text(n)), true
 	case "scoped_identifier", "scoped_type_identifier":
-		p := fld(n, "path")
-		if p == nil {
+		p := x.fld(n, "path")
+		if p < 0 {
 			out = append(out, "::")
 		} else {
 			var ok bool
@@ -93,18 +91,18 @@ func (x *extractor) pathSegs(n *sitter.Node, out []string) ([]string, bool) {
 				return out, false
 			}
 		}
-		name := fld(n, "name")
-		if name == nil {
+		name := x.fld(n, "name")
+		if name < 0 {
 			return out, false
 		}
-		return append(out, x.f.Text(name)), true
+		return append(out, x.text(name)), true
 	case "generic_type":
-		return x.pathSegs(fld(n, "type"), out)
+		return x.pathSegs(x.fld(n, "type"), out)
 	case "bracketed_type":
 		// <T as Trait>::f, <T>::f: the type T.
-		c := n.NamedChild(0)
-		if c != nil && kind(c) == "qualified_type" {
-			c = fld(c, "type")
+		c := x.first(n)
+		if c >= 0 && x.kind(c) == "qualified_type" {
+			c = x.fld(c, "type")
 		}
 		return x.pathSegs(c, out)
 	}
@@ -114,11 +112,11 @@ func (x *extractor) pathSegs(n *sitter.Node, out []string) ([]string, bool) {
 // principal is the type a value of type n is used as: references, smart
 // pointers, Option and Result are seen through (`?` and unwrap are
 // everywhere), trait objects and `impl Trait` are their trait.
-func (x *extractor) principal(n *sitter.Node) typeInfo {
-	for n != nil {
-		switch kind(n) {
+func (x *extractor) principal(n int32) typeInfo {
+	for n >= 0 {
+		switch x.kind(n) {
 		case "type_identifier", "identifier":
-			return x.namedType(x.f.Text(n))
+			return x.namedType(x.text(n))
 		case "scoped_type_identifier", "scoped_identifier":
 			segs, ok := x.pathSegs(n, nil)
 			if !ok {
@@ -126,24 +124,24 @@ func (x *extractor) principal(n *sitter.Node) typeInfo {
 			}
 			return x.pathType(segs)
 		case "generic_type":
-			base := fld(n, "type")
-			name := x.f.Text(base)
+			base := x.fld(n, "type")
+			name := x.text(base)
 			if i := strings.LastIndex(name, "::"); i >= 0 {
 				name = name[i+2:]
 			}
 			if wrappers[name] || strings.HasSuffix(name, "Result") {
-				if arg := firstTypeArg(n); arg != nil {
+				if arg := x.firstTypeArg(n); arg >= 0 {
 					n = arg
 					continue
 				}
 			}
 			n = base
 		case "reference_type", "pointer_type":
-			n = fld(n, "type")
+			n = x.fld(n, "type")
 		case "dynamic_type", "abstract_type":
-			n = fld(n, "trait")
+			n = x.fld(n, "trait")
 		case "bounded_type":
-			n = n.NamedChild(0)
+			n = x.first(n)
 		default:
 			return typeInfo{}
 		}
@@ -151,29 +149,26 @@ func (x *extractor) principal(n *sitter.Node) typeInfo {
 	return typeInfo{}
 }
 
-func firstTypeArg(n *sitter.Node) *sitter.Node {
-	args := fld(n, "type_arguments")
-	if args == nil {
-		return nil
-	}
-	for i := uint(0); i < args.NamedChildCount(); i++ {
-		if a := args.NamedChild(i); kind(a) != "lifetime" {
+// firstTypeArg is the first type argument of a generic type, or -1.
+func (x *extractor) firstTypeArg(n int32) int32 {
+	for a := x.first(x.fld(n, "type_arguments")); a >= 0; a = x.next(a) {
+		if x.kind(a) != "lifetime" {
 			return a
 		}
 	}
-	return nil
+	return -1
 }
 
 // implTarget resolves the type of an impl block (no wrapper is seen through).
-func (x *extractor) implTarget(n *sitter.Node) typeInfo {
-	for n != nil {
-		switch kind(n) {
+func (x *extractor) implTarget(n int32) typeInfo {
+	for n >= 0 {
+		switch x.kind(n) {
 		case "generic_type":
-			n = fld(n, "type")
+			n = x.fld(n, "type")
 		case "reference_type", "pointer_type":
-			n = fld(n, "type")
+			n = x.fld(n, "type")
 		case "dynamic_type":
-			n = fld(n, "trait")
+			n = x.fld(n, "trait")
 		case "type_identifier", "scoped_type_identifier":
 			return x.principal(n)
 		default:
@@ -184,17 +179,17 @@ func (x *extractor) implTarget(n *sitter.Node) typeInfo {
 }
 
 // implName is the last name of the type of an impl block, as written.
-func (x *extractor) implName(n *sitter.Node) string {
-	for n != nil {
-		switch kind(n) {
+func (x *extractor) implName(n int32) string {
+	for n >= 0 {
+		switch x.kind(n) {
 		case "generic_type", "reference_type", "pointer_type":
-			n = fld(n, "type")
+			n = x.fld(n, "type")
 		case "dynamic_type":
-			n = fld(n, "trait")
+			n = x.fld(n, "trait")
 		case "scoped_type_identifier":
-			n = fld(n, "name")
+			n = x.fld(n, "name")
 		case "type_identifier", "primitive_type":
-			return x.f.Text(n)
+			return x.text(n)
 		default:
 			return ""
 		}
@@ -203,13 +198,13 @@ func (x *extractor) implName(n *sitter.Node) string {
 }
 
 // typeRefs records a reference to every named type in a type expression.
-func (x *extractor) typeRefs(n *sitter.Node, from int32, refKind extract.RefKind) {
-	if n == nil {
+func (x *extractor) typeRefs(n int32, from int32, refKind extract.RefKind) {
+	if n < 0 {
 		return
 	}
-	switch kind(n) {
+	switch x.kind(n) {
 	case "type_identifier":
-		name := x.f.Text(n)
+		name := x.text(n)
 		if _, generic := x.generics[name]; generic || name == "Self" {
 			return
 		}
@@ -225,25 +220,25 @@ func (x *extractor) typeRefs(n *sitter.Node, from int32, refKind extract.RefKind
 		// Result-like and pointer wrappers (CargoResult<T>, Box<T>) are
 		// not recorded: only what they wrap. A repository's result alias
 		// would otherwise be a hint of every fallible function.
-		base := fld(n, "type")
-		name := x.f.Text(base)
+		base := x.fld(n, "type")
+		name := x.text(base)
 		if i := strings.LastIndex(name, "::"); i >= 0 {
 			name = name[i+2:]
 		}
 		if !wrappers[name] && !strings.HasSuffix(name, "Result") {
 			x.typeRefs(base, from, refKind)
 		}
-		x.typeRefs(fld(n, "type_arguments"), from, refKind)
+		x.typeRefs(x.fld(n, "type_arguments"), from, refKind)
 		return
 	case "primitive_type", "lifetime", "block", "string_literal", "integer_literal":
 		return
 	}
-	for _, kid := range x.kids(n) {
+	for kid := x.first(n); kid >= 0; kid = x.next(kid) {
 		x.typeRefs(kid, from, refKind)
 	}
 }
 
-func (x *extractor) typeRef(t typeInfo, written string, from int32, refKind extract.RefKind, n *sitter.Node) {
+func (x *extractor) typeRef(t typeInfo, written string, from int32, refKind extract.RefKind, n int32) {
 	if t.abs == "" || t.self {
 		return
 	}
@@ -258,5 +253,5 @@ func (x *extractor) typeRef(t typeInfo, written string, from int32, refKind extr
 		name = written
 	}
 	mod, last := splitLast(name)
-	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: refKind, Name: last, Qual: mod, Line: extract.Line(n)})
+	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: refKind, Name: last, Qual: mod, Line: x.t.Line(n)})
 }
