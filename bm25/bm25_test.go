@@ -552,6 +552,9 @@ func TestAppendFieldDocs(t *testing.T) {
 		b.Add(id, &docs[i])
 		for f := Field(0); f < NumFields; f++ {
 			for _, tok := range AppendTokens(nil, docs[i].Fields[f]) {
+				if !indexed(f, tok) {
+					continue
+				}
 				m := want[tok]
 				if m == nil {
 					m = map[Field][]uint32{}
@@ -582,5 +585,25 @@ func TestAppendFieldDocs(t *testing.T) {
 				t.Fatalf("term %q field %d: %v %v, want %v", tok, f, ok, got, m[f])
 			}
 		}
+	}
+}
+
+// TestQNamePathNotIndexed: a qualified name's whole-path term names one
+// symbol; it is not indexed, its parts are, and paths in other fields are.
+func TestQNamePathNotIndexed(t *testing.T) {
+	docs := append(filler(10),
+		doc("Serve", "", "net/http.Server.Serve", "", "", "see net/http.Server.Serve"),
+	)
+	ix, _ := build(t, DefaultParams(), seqIDs(len(docs)), docs)
+	if n := ix.DocFreq("net/http.server.serve"); n != 1 {
+		t.Errorf("doc-field path term: DocFreq %d, want 1", n)
+	}
+	hs, _ := search(ix, 5, QueryTerm{Text: "net/http.server.serve", Fields: 1 << FieldQName})
+	if len(hs) != 0 {
+		t.Errorf("qualified-name path term indexed: %v", hs)
+	}
+	hs, _ = search(ix, 5, QueryTerm{Text: "http", Fields: 1 << FieldQName})
+	if got := docIDs(hs); !reflect.DeepEqual(got, []uint32{10}) {
+		t.Errorf("qualified-name part: got %v, want [10]", got)
 	}
 }

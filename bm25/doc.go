@@ -18,6 +18,9 @@
 // Each field is scored as its own BM25 collection. For term t, field f and
 // document d with term frequency tf (occurrences of t among the tokens of
 // field f of d) and field length len (number of tokens of that field):
+// every token counts toward len, but the whole-path token of the
+// qualified-name field (net/http.server.serve) gets no posting, since it
+// names a single symbol that the snapshot's name index finds exactly.
 //
 //	idf_f(t) = ln(1 + (N_f − df_f(t) + 0.5) / (df_f(t) + 0.5))
 //	impact   = idf_f(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen_f))

@@ -41,7 +41,9 @@ func newRef(p Params, ids []uint32, docs []Doc) *refIndex {
 			lens[f] = len(toks)
 			tfs[f] = map[string]int{}
 			for _, t := range toks {
-				tfs[f][t]++
+				if indexed(Field(f), t) {
+					tfs[f][t]++
+				}
 			}
 			if len(toks) > 0 {
 				r.n[f]++
