@@ -116,6 +116,9 @@ type Stats struct {
 	Edges       int
 	ParseErrors int // files whose tree had syntax errors (kept anyway)
 	Elapsed     time.Duration
+	// Phases of Elapsed: walking, parsing and extracting the files (on
+	// all cores), then resolving names into the graph.
+	Parse, Resolve time.Duration
 }
 
 // Extensions lists the file extensions knowing parses.
@@ -170,12 +173,14 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	if perr != nil {
 		return nil, nil, perr
 	}
+	stats.Parse = time.Since(start)
 	if opt.ParseOnly {
 		stats.Files = len(results)
 		stats.Elapsed = time.Since(start)
 		return &snapshot.Graph{}, stats, nil
 	}
 	g := Resolve(results)
+	stats.Resolve = time.Since(start) - stats.Parse
 	g.Meta.RepoRoot = root
 	g.Meta.GitCommit = gitHead(root)
 	g.Meta.BuildTime = time.Now().UTC()

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
@@ -32,6 +33,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "parser goroutines (0: one per core)")
 	quiet := fs.Bool("quiet", false, "no progress and no summary")
 	parseOnly := fs.Bool("parse-only", false, "measure: parse every file with tree-sitter and stop (writes nothing)")
+	timings := fs.Bool("timings", false, "print how long each phase took (parse, resolve, write)")
 	pos, err := parse(fs, args, buildHelp, stderr)
 	if err != nil {
 		return err
@@ -54,6 +56,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) && !*quiet {
 		opt.Progress = stderr
 	}
+	start := time.Now()
 	g, st, err := extract.Build(ctx, opt)
 	if err != nil {
 		return err
@@ -66,8 +69,13 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	g.Meta.ToolVersion = version
+	wstart := time.Now()
 	if err := snapshot.Write(out, g, nil); err != nil {
 		return err
+	}
+	if *timings {
+		fmt.Fprintf(stderr, "timings: walk+parse+extract %.2fs, resolve %.2fs, write %.2fs, total %.2fs\n",
+			st.Parse.Seconds(), st.Resolve.Seconds(), time.Since(wstart).Seconds(), time.Since(start).Seconds())
 	}
 	info, err := os.Stat(out)
 	if err != nil {
@@ -75,7 +83,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	if !*quiet {
 		fmt.Fprintf(stderr, "built %s: %d files, %d symbols, %d edges in %.1fs; snapshot %s for %s of source\n",
-			out, st.Files, len(g.Nodes), len(g.Edges), st.Elapsed.Seconds(), humanBytes(info.Size()), humanBytes(st.SourceBytes))
+			out, st.Files, len(g.Nodes), len(g.Edges), time.Since(start).Seconds(), humanBytes(info.Size()), humanBytes(st.SourceBytes))
 		if st.ParseErrors > 0 {
 			fmt.Fprintf(stderr, "note: %d files had syntax errors; what parsed was kept\n", st.ParseErrors)
 		}

@@ -34,8 +34,12 @@ func goroot(t *testing.T) string {
 
 func TestBuildQueryInspectWhy(t *testing.T) {
 	snap := filepath.Join(t.TempDir(), "shop.snap")
-	if code, _, errs := knowing(t, "", "build", "--repo", "../../testdata/go", snap); code != 0 {
+	code, _, errs := knowing(t, "", "build", "--timings", "--repo", "../../testdata/go", snap)
+	if code != 0 {
 		t.Fatalf("build: %d %s", code, errs)
+	}
+	if !strings.Contains(errs, "timings: walk+parse+extract") || !strings.Contains(errs, "built "+snap) {
+		t.Errorf("build --timings printed no phases or no summary:\n%s", errs)
 	}
 	code, out, errs := knowing(t, "", "query", snap, "call MemoryStore.Get to fetch an item", "--json", "--limit", "5")
 	if code != 0 {
