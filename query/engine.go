@@ -529,6 +529,10 @@ type tuning struct {
 	// methods, 30% of classes). Implementation details (isDetail) get it
 	// too: 0 of 15 returned Python type aliases were relevant.
 	ValuePenalty float64
+	// TypeBoost gives a type candidate this share of its best member's
+	// score (relative to the best candidate), capped at that member's
+	// score: methods that match a task point at their class.
+	TypeBoost float64
 	// Fusion weights of the seed channels.
 	Tiered, BM25, Equiv, Path, Alias, Vector float64
 	// Focus promotes the package holding most of the fused evidence to
@@ -556,7 +560,7 @@ type tuning struct {
 
 var tune = loadTuning(tuning{
 	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7,
-	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6,
+	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6, TypeBoost: 0.2,
 	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, StemTiered: 10, Late: 0.6,
 })
 
@@ -618,6 +622,8 @@ func loadTuning(t tuning) tuning {
 			t.Stem = x
 		case "stemtiered":
 			t.StemTiered = x
+		case "typeboost":
+			t.TypeBoost = x
 		case "late":
 			t.Late = x
 		}
@@ -733,7 +739,8 @@ func (e *Engine) isDetail(id uint32) bool {
 }
 
 // boostMembers adds to each member a share of its container's score, when
-// the container is itself a candidate, then re-sorts.
+// the container is itself a candidate, and to each type a share of its best
+// member's (TypeBoost), then re-sorts.
 func (e *Engine) boostMembers(ws *workspace, out []*candidate) {
 	if len(out) == 0 || out[0].score <= 0 {
 		return
@@ -750,6 +757,29 @@ func (e *Engine) boostMembers(ws *workspace, out []*candidate) {
 				add[i] = tune.ParentBoost * p.score / best
 			}
 			break
+		}
+	}
+	if tune.TypeBoost > 0 {
+		for i, cd := range out {
+			if !e.s.Kind(cd.id).IsType() {
+				continue
+			}
+			bestM := 0.0
+			it := e.s.Neighbors(cd.id, snapshot.Out)
+			for it.Next() {
+				if it.Type() != snapshot.EdgeContains {
+					continue
+				}
+				if m := ws.lookup(it.Node()); m != nil && m.score > bestM {
+					bestM = m.score
+				}
+			}
+			// The type rises toward its best member, never past it: when
+			// the task names the member, the member stays first.
+			boost := min(tune.TypeBoost*bestM/best, bestM+add[i]-cd.score)
+			if boost > 0 {
+				add[i] += boost
+			}
 		}
 	}
 	for i, cd := range out {

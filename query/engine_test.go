@@ -334,3 +334,33 @@ func TestConcurrentQueriesAgree(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestTypeRisesTowardItsMember: a type whose member matches the task gains
+// from it, but never passes that member.
+func TestTypeRisesTowardItsMember(t *testing.T) {
+	sh := newShop()
+	e := sh.engine(t)
+	ws := e.pool.Get().(*workspace)
+	defer e.pool.Put(ws)
+	run := func(memberFused float64) map[string]float64 {
+		ws.reset()
+		for q, f := range map[string]float64{"server.Server.HandleGet": memberFused, "server.Server": 0.005, "store.Item": 0.005} {
+			cd := ws.get(sh.ids[q])
+			cd.fused, cd.walkP, cd.seed = f, 0.01, true
+		}
+		score := map[string]float64{}
+		for _, cd := range e.score(ws, &Keywords{}) {
+			score[strings.TrimPrefix(e.s.QName(cd.id), "shop/")] = cd.score
+		}
+		return score
+	}
+	s := run(0.05)
+	if !(s["server.Server"] > s["store.Item"]) {
+		t.Errorf("the type of a strongly matched method (%v) did not rise above an equal type (%v)", s["server.Server"], s["store.Item"])
+	}
+	// A member barely above its type: the type catches up, no further.
+	s = run(0.0055)
+	if !(s["server.Server"] <= s["server.Server.HandleGet"]) {
+		t.Errorf("the type (%v) passed its matched member (%v)", s["server.Server"], s["server.Server.HandleGet"])
+	}
+}
