@@ -159,7 +159,7 @@ type kinds struct {
 
 	fName, fAlias, fBody, fParameters, fReturnType, fSuperclasses, fDefinition uint16
 	fLeft, fRight, fType, fFunction, fArguments, fObject, fAttribute, fValue   uint16
-	fModuleName, fSubscript, fCondition, fConsequence, fAlternative            uint16
+	fModuleName, fSubscript                                                    uint16
 }
 
 var (
@@ -185,8 +185,7 @@ func kindTable() *kinds {
 		k.fReturnType, k.fSuperclasses, k.fDefinition = f("return_type"), f("superclasses"), f("definition")
 		k.fLeft, k.fRight, k.fType, k.fFunction = f("left"), f("right"), f("type"), f("function")
 		k.fArguments, k.fObject, k.fAttribute, k.fValue = f("arguments"), f("object"), f("attribute"), f("value")
-		k.fModuleName, k.fSubscript, k.fCondition = f("module_name"), f("subscript"), f("condition")
-		k.fConsequence, k.fAlternative = f("consequence"), f("alternative")
+		k.fModuleName, k.fSubscript = f("module_name"), f("subscript")
 		kindTab = k
 	})
 	return kindTab
