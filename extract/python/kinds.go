@@ -1,11 +1,14 @@
 package python
 
 import (
+	"bytes"
 	"sync"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+
+	"github.com/knowing-dev/knowing/extract"
 )
 
 func tspythonLanguage() unsafe.Pointer { return tspython.Language() }
@@ -151,11 +154,12 @@ var kindNames = map[string]uint8{
 
 // kinds maps grammar symbols to the codes above, and holds field ids.
 type kinds struct {
-	byID []uint8
+	byID  []uint8
+	names []string // the grammar's node kinds by id, for FlatTree.Names
 
 	fName, fAlias, fBody, fParameters, fReturnType, fSuperclasses, fDefinition uint16
 	fLeft, fRight, fType, fFunction, fArguments, fObject, fAttribute, fValue   uint16
-	fModuleName, fSubscript, fCondition, fConsequence, fAlternative            uint16
+	fModuleName, fSubscript                                                    uint16
 }
 
 var (
@@ -166,12 +170,13 @@ var (
 func kindTable() *kinds {
 	kindOnce.Do(func() {
 		l := pyLang
-		k := &kinds{byID: make([]uint8, l.NodeKindCount()+1)}
+		k := &kinds{byID: make([]uint8, l.NodeKindCount()+1), names: make([]string, l.NodeKindCount())}
 		for id := uint16(0); uint32(id) < l.NodeKindCount(); id++ {
+			k.names[id] = l.NodeKindForId(id)
 			if !l.NodeKindIsNamed(id) {
 				continue
 			}
-			if c, ok := kindNames[l.NodeKindForId(id)]; ok {
+			if c, ok := kindNames[k.names[id]]; ok {
 				k.byID[id] = c
 			}
 		}
@@ -180,64 +185,74 @@ func kindTable() *kinds {
 		k.fReturnType, k.fSuperclasses, k.fDefinition = f("return_type"), f("superclasses"), f("definition")
 		k.fLeft, k.fRight, k.fType, k.fFunction = f("left"), f("right"), f("type"), f("function")
 		k.fArguments, k.fObject, k.fAttribute, k.fValue = f("arguments"), f("object"), f("attribute"), f("value")
-		k.fModuleName, k.fSubscript, k.fCondition = f("module_name"), f("subscript"), f("condition")
-		k.fConsequence, k.fAlternative = f("consequence"), f("alternative")
+		k.fModuleName, k.fSubscript = f("module_name"), f("subscript")
 		kindTab = k
 	})
 	return kindTab
 }
 
-func (k *kinds) of(n *sitter.Node) uint8 {
-	if n == nil {
+// of is the code of node n of t (kOther for -1).
+func (k *kinds) of(t *extract.FlatTree, n int32) uint8 {
+	if n < 0 {
 		return kOther
 	}
-	id := n.KindId()
-	if int(id) < len(k.byID) {
+	if id := t.N[n].Kind; int(id) < len(k.byID) {
 		return k.byID[id]
 	}
 	return kOther
 }
 
-type child struct {
-	node  sitter.Node
-	field uint16
-	named bool
+// The extractor reads a file's tree flattened into Go memory
+// (extract.FlatTree), copied out of tree-sitter in one cgo call: walking
+// it costs no call into C per node. Nodes are indices, -1 is none.
+
+// trees recycles the flat trees of parsed files.
+var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
+
+// flatten copies the tree under root into a pooled FlatTree; release gives
+// it back.
+func flatten(root *sitter.Node, src []byte) *extract.FlatTree {
+	t := trees.Get().(*extract.FlatTree)
+	t.Names = kindTable().names
+	t.Flatten(root, src)
+	return t
 }
 
-// children lists the children of n (named and anonymous) with their field
-// ids, walking a cursor once. The result does not alias the cursor, so the
-// cursor can be reused while iterating.
-func children(n *sitter.Node, cur *sitter.TreeCursor) []child {
-	cur.Reset(*n)
-	if !cur.GotoFirstChild() {
-		return nil
+func release(t *extract.FlatTree) {
+	t.Src = nil
+	if cap(t.N) <= 1<<20 {
+		trees.Put(t)
 	}
-	var out []child
-	for {
-		nd := cur.Node()
-		out = append(out, child{node: *nd, field: cur.FieldId(), named: nd.IsNamed()})
-		if !cur.GotoNextSibling() {
-			break
-		}
-	}
-	return out
 }
 
-// named lists the named children of n.
-func named(n *sitter.Node, cur *sitter.TreeCursor) []sitter.Node {
-	cur.Reset(*n)
-	if !cur.GotoFirstChild() {
-		return nil
+// only is the one named child of n, or -1 when n has none or several (or
+// n is -1).
+func only(t *extract.FlatTree, n int32) int32 {
+	if n < 0 {
+		return -1
 	}
-	var out []sitter.Node
-	for {
-		nd := cur.Node()
-		if nd.IsNamed() {
-			out = append(out, *nd)
-		}
-		if !cur.GotoNextSibling() {
-			break
-		}
+	c := t.FirstNamed(n)
+	if c < 0 || t.NextNamed(c) >= 0 {
+		return -1
 	}
-	return out
+	return c
+}
+
+// nextNamedSibling is the named sibling after n, as
+// Node.NextNamedSibling finds it: an empty node ending where n ends does
+// not count.
+func nextNamedSibling(t *extract.FlatTree, n int32) int32 {
+	end := t.N[n].End
+	c := t.NextNamed(n)
+	for c >= 0 && t.N[c].End <= end {
+		c = t.NextNamed(c)
+	}
+	return c
+}
+
+// column is the byte column of n's start, as Node.StartPosition reports
+// it: tree-sitter counts bytes from the last newline.
+func column(t *extract.FlatTree, n int32) uint32 {
+	s := min(int(t.N[n].Start), len(t.Src))
+	return uint32(s - (bytes.LastIndexByte(t.Src[:s], '\n') + 1))
 }

@@ -285,20 +285,19 @@ type rawImport struct {
 
 type nameAlias struct{ name, alias string }
 
-// readImport turns an import statement node into a rawImport list.
-func readImport(k *kinds, f func(*sitter.Node) string, n *sitter.Node, cur *sitter.TreeCursor) []rawImport {
+// readImport turns an import statement node of t into a rawImport list.
+func readImport(k *kinds, t *extract.FlatTree, n int32) []rawImport {
 	var out []rawImport
-	switch k.of(n) {
+	switch k.of(t, n) {
 	case kImport:
-		for _, ch := range children(n, cur) {
-			ch := ch
+		for ch := t.FirstChild(n); ch >= 0; ch = t.N[ch].Next {
 			name, alias := "", ""
-			switch k.of(&ch.node) {
+			switch k.of(t, ch) {
 			case kDottedName:
-				name = f(&ch.node)
+				name = t.Text(ch)
 			case kAliasedImport:
-				name = f(ch.node.ChildByFieldId(k.fName))
-				alias = f(ch.node.ChildByFieldId(k.fAlias))
+				name = t.Text(t.Field(ch, k.fName))
+				alias = t.Text(t.Field(ch, k.fAlias))
 			default:
 				continue
 			}
@@ -308,31 +307,29 @@ func readImport(k *kinds, f func(*sitter.Node) string, n *sitter.Node, cur *sitt
 		}
 	case kImportFrom:
 		ri := rawImport{from: true}
-		for _, ch := range children(n, cur) {
-			ch := ch
-			switch {
-			case ch.field == k.fModuleName:
-				if k.of(&ch.node) == kRelativeImport {
-					for _, rc := range children(&ch.node, cur) {
-						rc := rc
-						switch k.of(&rc.node) {
+		for ch := t.FirstChild(n); ch >= 0; ch = t.N[ch].Next {
+			switch field := t.N[ch].Field; {
+			case field == k.fModuleName:
+				if k.of(t, ch) == kRelativeImport {
+					for rc := t.FirstChild(ch); rc >= 0; rc = t.N[rc].Next {
+						switch k.of(t, rc) {
 						case kImportPrefix:
-							ri.level = strings.Count(f(&rc.node), ".")
+							ri.level = strings.Count(t.Text(rc), ".")
 						case kDottedName:
-							ri.module = stripSpace(f(&rc.node))
+							ri.module = stripSpace(t.Text(rc))
 						}
 					}
 				} else {
-					ri.module = stripSpace(f(&ch.node))
+					ri.module = stripSpace(t.Text(ch))
 				}
-			case ch.field == k.fName:
-				switch k.of(&ch.node) {
+			case field == k.fName:
+				switch k.of(t, ch) {
 				case kDottedName:
-					ri.names = append(ri.names, nameAlias{name: stripSpace(f(&ch.node))})
+					ri.names = append(ri.names, nameAlias{name: stripSpace(t.Text(ch))})
 				case kAliasedImport:
-					ri.names = append(ri.names, nameAlias{name: stripSpace(f(ch.node.ChildByFieldId(k.fName))), alias: f(ch.node.ChildByFieldId(k.fAlias))})
+					ri.names = append(ri.names, nameAlias{name: stripSpace(t.Text(t.Field(ch, k.fName))), alias: t.Text(t.Field(ch, k.fAlias))})
 				}
-			case k.of(&ch.node) == kWildcard:
+			case k.of(t, ch) == kWildcard:
 				ri.star = true
 			}
 		}
@@ -456,38 +453,26 @@ func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]t
 	if tree == nil {
 		return names
 	}
-	defer tree.Close()
-	root := tree.RootNode()
-	cur := root.Walk()
-	defer cur.Close()
+	t := flatten(tree.RootNode(), src)
+	tree.Close()
+	defer release(t)
 	k := kindTable()
-	text := func(n *sitter.Node) string {
-		if n == nil {
-			return ""
-		}
-		s, e := n.StartByte(), n.EndByte()
-		if e > uint(len(src)) || s > e {
-			return ""
-		}
-		return string(src[s:e])
-	}
-	var visit func(n *sitter.Node, depth int)
-	visit = func(n *sitter.Node, depth int) {
-		for _, ch := range children(n, cur) {
-			ch := ch
-			switch k.of(&ch.node) {
+	var visit func(n int32, depth int)
+	visit = func(n int32, depth int) {
+		for ch := t.FirstChild(n); ch >= 0; ch = t.N[ch].Next {
+			switch k.of(t, ch) {
 			case kImport, kImportFrom:
-				for _, ri := range readImport(k, text, &ch.node, cur) {
+				for _, ri := range readImport(k, t, ch) {
 					c.addReexport(fs, pkgKey, ri, names, re)
 				}
 			case kIf, kTry, kElse, kElif, kExcept, kFinally, kBlock, kWith:
 				if depth < 4 {
-					visit(&ch.node, depth+1)
+					visit(ch, depth+1)
 				}
 			}
 		}
 	}
-	visit(root, 0)
+	visit(0, 0) // the root
 	return names
 }
 

@@ -21,8 +21,6 @@ import (
 	"sort"
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
 )
@@ -110,11 +108,11 @@ type check struct {
 }
 
 type ex struct {
-	f   *extract.File
-	r   *extract.FileResult
-	k   *kinds
-	cur *sitter.TreeCursor
-	c   *repoCache
+	f *extract.File
+	t *extract.FlatTree // the file's syntax tree
+	r *extract.FileResult
+	k *kinds
+	c *repoCache
 
 	dir    string
 	mod    string
@@ -152,13 +150,18 @@ func extractPython(f *extract.File, r *extract.FileResult) {
 	}
 	x.mod, x.isInit = moduleKey(x.c, f.Path)
 	r.Package, r.Scope = x.mod, ""
-	x.cur = f.Root.Walk()
-	defer x.cur.Close()
-	x.walk(f.Root, ctx{from: -1, parent: -1, class: -1})
+	x.t = flatten(f.Root, f.Src)
+	defer release(x.t)
+	const root = 0
+	x.walk(root, ctx{from: -1, parent: -1, class: -1})
 	x.finish()
 }
 
-func (x *ex) text(n *sitter.Node) string { return x.f.Text(n) }
+// of is the kind code of n (kOther for -1).
+func (x *ex) of(n int32) uint8 { return x.k.of(x.t, n) }
+
+// text is the source text of n ("" for -1).
+func (x *ex) text(n int32) string { return x.t.Text(n) }
 
 func (x *ex) add(s extract.Symbol) int32 {
 	x.r.Symbols = append(x.r.Symbols, s)
@@ -315,9 +318,13 @@ func (x *ex) resolveFixtures() {
 
 const conftestAlias = "__conftest__"
 
-// walk visits a statement or expression.
-func (x *ex) walk(n *sitter.Node, c ctx) {
-	switch x.k.of(n) {
+// walk visits a statement or expression (none for -1).
+func (x *ex) walk(n int32, c ctx) {
+	if n < 0 {
+		return
+	}
+	t := x.t
+	switch x.of(n) {
 	case kFuncDef:
 		x.function(n, n, nil, c)
 		return
@@ -325,14 +332,14 @@ func (x *ex) walk(n *sitter.Node, c ctx) {
 		x.class(n, n, nil, c)
 		return
 	case kDecorated:
-		def := n.ChildByFieldId(x.k.fDefinition)
-		var decos []sitter.Node
-		for _, ch := range named(n, x.cur) {
-			if x.k.of(&ch) == kDecorator {
+		def := t.Field(n, x.k.fDefinition)
+		var decos []int32
+		for ch := t.FirstNamed(n); ch >= 0; ch = t.NextNamed(ch) {
+			if x.of(ch) == kDecorator {
 				decos = append(decos, ch)
 			}
 		}
-		switch x.k.of(def) {
+		switch x.of(def) {
 		case kFuncDef:
 			x.function(def, n, decos, c)
 		case kClassDef:
@@ -340,7 +347,7 @@ func (x *ex) walk(n *sitter.Node, c ctx) {
 		}
 		return
 	case kImport, kImportFrom:
-		for _, ri := range readImport(x.k, x.text, n, x.cur) {
+		for _, ri := range readImport(x.k, t, n) {
 			x.addImport(ri)
 		}
 		return
@@ -348,11 +355,11 @@ func (x *ex) walk(n *sitter.Node, c ctx) {
 		kTrue, kFalse, kEllipsis, kStringContent, kPass, kKeywordIdentifier:
 		return
 	case kExprStmt:
-		for _, ch := range named(n, x.cur) {
-			if x.k.of(&ch) == kAssignment {
-				x.assign(&ch, n, c)
+		for ch := t.FirstNamed(n); ch >= 0; ch = t.NextNamed(ch) {
+			if x.of(ch) == kAssignment {
+				x.assign(ch, n, c)
 			} else {
-				x.walk(&ch, c)
+				x.walk(ch, c)
 			}
 		}
 		return
@@ -370,7 +377,7 @@ func (x *ex) walk(n *sitter.Node, c ctx) {
 		return
 	case kFor:
 		if c.sc != nil {
-			x.bindNames(n.ChildByFieldId(x.k.fLeft), c.sc)
+			x.bindNames(t.Field(n, x.k.fLeft), c.sc)
 		}
 	case kWithItem:
 		x.withItem(n, c)
@@ -379,12 +386,12 @@ func (x *ex) walk(n *sitter.Node, c ctx) {
 		x.except(n, c)
 		return
 	case kNamedExpr:
-		v := n.ChildByFieldId(x.k.fValue)
-		if v != nil {
+		v := t.Field(n, x.k.fValue)
+		if v >= 0 {
 			x.walk(v, c)
 		}
 		if c.sc != nil {
-			if nm := n.ChildByFieldId(x.k.fName); nm != nil {
+			if nm := t.Field(n, x.k.fName); nm >= 0 {
 				x.setLocal(c.sc, x.text(nm), x.valueType(v, c))
 			}
 		}
@@ -402,24 +409,27 @@ func (x *ex) walk(n *sitter.Node, c ctx) {
 		x.typeAlias(n, c)
 		return
 	}
-	for _, ch := range named(n, x.cur) {
-		x.walk(&ch, c)
+	for ch := t.FirstNamed(n); ch >= 0; ch = t.NextNamed(ch) {
+		x.walk(ch, c)
 	}
 }
 
 // returned infers an unannotated function's result type from what it
 // returns (or, for a pytest fixture, yields): a class instance, a typed
 // local, self.
-func (x *ex) returned(n *sitter.Node, c ctx) {
-	if c.from < 0 || x.annotated[c.from] || c.sc == nil || n.NamedChildCount() != 1 {
+func (x *ex) returned(n int32, c ctx) {
+	if c.from < 0 || x.annotated[c.from] || c.sc == nil {
+		return
+	}
+	e := only(x.t, n)
+	if e < 0 {
 		return
 	}
 	s := &x.r.Symbols[c.from]
 	if !s.Kind.IsCallable() || s.Type != "" {
 		return
 	}
-	e := n.NamedChild(0)
-	if x.k.of(e) == kIdentifier && c.sc.isSelf(x.text(e)) && !c.sc.clsParam {
+	if x.of(e) == kIdentifier && c.sc.isSelf(x.text(e)) && !c.sc.clsParam {
 		s.Type = "Self"
 		return
 	}
@@ -436,15 +446,15 @@ type decoInfo struct {
 	static, classm, prop, overload, accessor bool
 }
 
-func (x *ex) decoFlags(decos []sitter.Node, name string) decoInfo {
+func (x *ex) decoFlags(decos []int32, name string) decoInfo {
 	var d decoInfo
-	for i := range decos {
-		e := x.decoExpr(&decos[i])
-		if e == nil {
+	for _, deco := range decos {
+		e := x.decoExpr(deco)
+		if e < 0 {
 			continue
 		}
-		if x.k.of(e) == kCall {
-			e = e.ChildByFieldId(x.k.fFunction)
+		if x.of(e) == kCall {
+			e = x.t.Field(e, x.k.fFunction)
 		}
 		ch := x.chain(e)
 		switch lastPart(ch) {
@@ -465,41 +475,40 @@ func (x *ex) decoFlags(decos []sitter.Node, name string) decoInfo {
 	return d
 }
 
-func (x *ex) decoExpr(d *sitter.Node) *sitter.Node {
-	for _, ch := range named(d, x.cur) {
-		if x.k.of(&ch) != kComment {
-			c := ch
-			return &c
+func (x *ex) decoExpr(d int32) int32 {
+	for ch := x.t.FirstNamed(d); ch >= 0; ch = x.t.NextNamed(ch) {
+		if x.of(ch) != kComment {
+			return ch
 		}
 	}
-	return nil
+	return -1
 }
 
-// headerEnd is where a def or class header ends: before its colon.
-func (x *ex) header(def *sitter.Node) string {
-	end := def.EndByte()
-	for _, ch := range children(def, x.cur) {
-		if !ch.named && x.text(&ch.node) == ":" {
-			end = ch.node.StartByte()
+// header is a def or class header, on one line: up to its colon.
+func (x *ex) header(def int32) string {
+	t := x.t
+	start, end := t.N[def].Start, t.N[def].End
+	for ch := t.FirstChild(def); ch >= 0; ch = t.N[ch].Next {
+		if n := &t.N[ch]; !n.Named && n.End == n.Start+1 && int(n.End) <= len(t.Src) && t.Src[n.Start] == ':' {
+			end = n.Start
 			break
 		}
 	}
-	start := def.StartByte()
-	if end > uint(len(x.f.Src)) || start > end {
+	if end > uint32(len(t.Src)) || start > end {
 		return ""
 	}
-	return strings.Join(strings.Fields(string(x.f.Src[start:end])), " ")
+	return strings.Join(strings.Fields(string(t.Src[start:end])), " ")
 }
 
 // signature is the header with its decorators, on one line.
-func (x *ex) signature(def *sitter.Node, decos []sitter.Node) string {
+func (x *ex) signature(def int32, decos []int32) string {
 	h := x.header(def)
 	if len(h) > 240 {
 		return capText(h, 240)
 	}
 	var b strings.Builder
-	for i := range decos {
-		d := extract.FirstLine(x.text(&decos[i]))
+	for _, deco := range decos {
+		d := extract.FirstLine(x.text(deco))
 		if len(d) > 80 {
 			d = capText(d, 80)
 		}
@@ -514,52 +523,43 @@ func (x *ex) signature(def *sitter.Node, decos []sitter.Node) string {
 }
 
 // blockDoc is the docstring opening a block.
-func (x *ex) blockDoc(body *sitter.Node) string {
-	if body == nil {
+func (x *ex) blockDoc(body int32) string {
+	if body < 0 {
 		return ""
 	}
-	x.cur.Reset(*body)
-	if !x.cur.GotoFirstChild() {
-		return ""
-	}
-	for {
-		n := *x.cur.Node()
-		switch x.k.of(&n) {
+	for n := x.t.FirstChild(body); n >= 0; n = x.t.N[n].Next {
+		switch x.of(n) {
 		case kComment:
 		case kExprStmt:
-			if n.NamedChildCount() == 1 {
-				s := n.NamedChild(0)
-				if x.k.of(s) == kString {
-					return docstring(x.text(s))
-				}
+			if s := only(x.t, n); x.of(s) == kString {
+				return docstring(x.text(s))
 			}
 			return ""
 		default:
-			if n.IsNamed() {
+			if x.t.N[n].Named {
 				return ""
 			}
 		}
-		if !x.cur.GotoNextSibling() {
-			return ""
-		}
 	}
+	return ""
 }
 
 // comments is the block of comment lines right above n, at its indentation.
-func (x *ex) comments(n *sitter.Node) string {
-	line := extract.Line(n)
-	col := n.StartPosition().Column
-	p := n.PrevSibling()
-	if p == nil {
-		if par := n.Parent(); par != nil && x.k.of(par) == kBlock {
-			p = par.PrevSibling()
+func (x *ex) comments(n int32) string {
+	t := x.t
+	line := t.Line(n)
+	col := column(t, n)
+	p := t.N[n].Prev
+	if p < 0 {
+		if par := t.N[n].Parent; par >= 0 && x.of(par) == kBlock {
+			p = t.N[par].Prev
 		}
 	}
 	var parts []string
-	for p != nil && x.k.of(p) == kComment && extract.EndLine(p)+1 >= line && p.StartPosition().Column == col && len(parts) < 40 {
+	for p >= 0 && x.of(p) == kComment && t.EndLine(p)+1 >= line && column(t, p) == col && len(parts) < 40 {
 		parts = append(parts, cleanComment(x.text(p)))
-		line = extract.Line(p)
-		p = p.PrevSibling()
+		line = t.Line(p)
+		p = t.N[p].Prev
 	}
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
@@ -568,20 +568,21 @@ func (x *ex) comments(n *sitter.Node) string {
 }
 
 // attrDoc documents an attribute: #: comments above, or a string below.
-func (x *ex) attrDoc(stmt *sitter.Node) string {
+func (x *ex) attrDoc(stmt int32) string {
 	if d := x.comments(stmt); d != "" {
 		return d
 	}
-	if nx := stmt.NextNamedSibling(); nx != nil && x.k.of(nx) == kExprStmt && nx.NamedChildCount() == 1 {
-		if s := nx.NamedChild(0); x.k.of(s) == kString {
+	if nx := nextNamedSibling(x.t, stmt); x.of(nx) == kExprStmt {
+		if s := only(x.t, nx); x.of(s) == kString {
 			return docstring(x.text(s))
 		}
 	}
 	return ""
 }
 
-func (x *ex) function(def, outer *sitter.Node, decos []sitter.Node, c ctx) {
-	name := x.text(def.ChildByFieldId(x.k.fName))
+func (x *ex) function(def, outer int32, decos []int32, c ctx) {
+	t := x.t
+	name := x.text(t.Field(def, x.k.fName))
 	if name == "" {
 		return
 	}
@@ -590,13 +591,13 @@ func (x *ex) function(def, outer *sitter.Node, decos []sitter.Node, c ctx) {
 		return // a typing stub; the implementation follows
 	}
 	isMethod := c.class >= 0
-	body := def.ChildByFieldId(x.k.fBody)
-	ret := def.ChildByFieldId(x.k.fReturnType)
+	body := t.Field(def, x.k.fBody)
+	ret := t.Field(def, x.k.fReturnType)
 	var id int32 = -1
 	if d.accessor && isMethod {
 		if m, ok := x.methods[c.class][name]; ok {
 			id = m // a property's setter or deleter: part of the property
-			if e := extract.EndLine(def); e > x.r.Symbols[id].End {
+			if e := t.EndLine(def); e > x.r.Symbols[id].End {
 				x.r.Symbols[id].End = e
 			}
 		}
@@ -610,17 +611,17 @@ func (x *ex) function(def, outer *sitter.Node, decos []sitter.Node, c ctx) {
 			}
 		}
 		s := extract.Symbol{
-			Name: name, Kind: kind, Parent: c.parent, Start: extract.Line(outer), End: extract.EndLine(def),
+			Name: name, Kind: kind, Parent: c.parent, Start: t.Line(outer), End: t.EndLine(def),
 			Signature: x.signature(def, decos), Doc: x.blockDoc(body), Flags: x.exported(name, c.parent),
 		}
 		if s.Doc == "" {
 			s.Doc = x.comments(outer)
 		}
-		if ret != nil {
+		if ret >= 0 {
 			s.Type = typeOnly(x.typeName(ret))
 		}
 		id = x.add(s)
-		if ret != nil {
+		if ret >= 0 {
 			x.annotated[id] = true
 		}
 		x.defined[name] = true
@@ -643,8 +644,8 @@ func (x *ex) function(def, outer *sitter.Node, decos []sitter.Node, c ctx) {
 		}
 	}
 	dc := ctx{from: id, parent: c.parent, class: c.class, sc: c.sc}
-	for i := range decos {
-		x.decorator(&decos[i], dc)
+	for _, deco := range decos {
+		x.decorator(deco, dc)
 	}
 	sc := newScope(c.sc)
 	hasSelf := isMethod && !d.static
@@ -654,62 +655,58 @@ func (x *ex) function(def, outer *sitter.Node, decos []sitter.Node, c ctx) {
 			sc.cls, sc.clsParam = c.class, d.classm
 		}
 	}
-	x.params(def.ChildByFieldId(x.k.fParameters), id, sc, hasSelf, d.classm, dc)
-	if ret != nil {
+	x.params(t.Field(def, x.k.fParameters), id, sc, hasSelf, d.classm, dc)
+	if ret >= 0 {
 		x.typeRefs(ret, id, extract.RefTypeHint)
 	}
-	if body != nil {
+	if body >= 0 {
 		x.walk(body, ctx{from: id, parent: id, class: -1, sc: sc})
 	}
 }
 
-func (x *ex) params(pl *sitter.Node, id int32, sc *scope, hasSelf, classm bool, outer ctx) {
-	if pl == nil {
+func (x *ex) params(pl int32, id int32, sc *scope, hasSelf, classm bool, outer ctx) {
+	if pl < 0 {
 		return
 	}
+	t := x.t
 	first := true
-	for _, p := range named(pl, x.cur) {
-		var nameNode, typ, def *sitter.Node
+	for p := t.FirstNamed(pl); p >= 0; p = t.NextNamed(p) {
+		nameNode, typ, def := int32(-1), int32(-1), int32(-1)
 		splat := false
-		switch x.k.of(&p) {
+		switch x.of(p) {
 		case kIdentifier:
-			nameNode = &p
+			nameNode = p
 		case kTypedParam:
-			typ = p.ChildByFieldId(x.k.fType)
-			for _, ch := range named(&p, x.cur) {
-				switch x.k.of(&ch) {
+			typ = t.Field(p, x.k.fType)
+			for ch := t.FirstNamed(p); ch >= 0; ch = t.NextNamed(ch) {
+				switch x.of(ch) {
 				case kIdentifier:
-					c := ch
-					nameNode = &c
+					nameNode = ch
 				case kListSplatPattern, kDictSplatPattern:
 					splat = true
-					if ch.NamedChildCount() > 0 {
-						nameNode = ch.NamedChild(0)
-					}
+					nameNode = t.FirstNamed(ch)
 				}
-				if nameNode != nil {
+				if nameNode >= 0 {
 					break
 				}
 			}
 		case kDefaultParam:
-			nameNode, def = p.ChildByFieldId(x.k.fName), p.ChildByFieldId(x.k.fValue)
+			nameNode, def = t.Field(p, x.k.fName), t.Field(p, x.k.fValue)
 		case kTypedDefaultParam:
-			nameNode, typ, def = p.ChildByFieldId(x.k.fName), p.ChildByFieldId(x.k.fType), p.ChildByFieldId(x.k.fValue)
+			nameNode, typ, def = t.Field(p, x.k.fName), t.Field(p, x.k.fType), t.Field(p, x.k.fValue)
 		case kListSplatPattern, kDictSplatPattern:
 			splat = true
-			if p.NamedChildCount() > 0 {
-				nameNode = p.NamedChild(0)
-			}
+			nameNode = t.FirstNamed(p)
 		default:
 			continue
 		}
-		if def != nil {
+		if def >= 0 {
 			x.walk(def, outer)
 		}
-		if typ != nil {
+		if typ >= 0 {
 			x.typeRefs(typ, id, extract.RefTypeHint)
 		}
-		if nameNode == nil || x.k.of(nameNode) != kIdentifier {
+		if x.of(nameNode) != kIdentifier {
 			first = false
 			continue
 		}
@@ -718,7 +715,7 @@ func (x *ex) params(pl *sitter.Node, id int32, sc *scope, hasSelf, classm bool, 
 			first = false
 			sc.self = name
 			switch {
-			case typ != nil:
+			case typ >= 0:
 				sc.vars[name] = x.typeName(typ)
 			case classm && name != "cls":
 				sc.vars[name] = "=cls"
@@ -731,32 +728,32 @@ func (x *ex) params(pl *sitter.Node, id int32, sc *scope, hasSelf, classm bool, 
 		if name == sc.self {
 			sc.cls, sc.self = -1, "" // a nested function's own parameter hides self
 		}
-		t := ""
+		vt := ""
 		switch {
 		case splat:
-			t = vExt // *args is a tuple, **kwargs a dict
-		case typ != nil:
-			t = x.typeName(typ)
-		case x.test && def == nil && pytestBuiltin[name]:
-			t = vExt
-		case x.test && def == nil:
-			t = vFix + name
+			vt = vExt // *args is a tuple, **kwargs a dict
+		case typ >= 0:
+			vt = x.typeName(typ)
+		case x.test && def < 0 && pytestBuiltin[name]:
+			vt = vExt
+		case x.test && def < 0:
+			vt = vFix + name
 		}
-		sc.vars[name] = t
+		sc.vars[name] = vt
 	}
 }
 
-func (x *ex) decorator(d *sitter.Node, c ctx) {
+func (x *ex) decorator(d int32, c ctx) {
 	e := x.decoExpr(d)
-	if e == nil {
+	if e < 0 {
 		return
 	}
-	line := extract.Line(d)
-	switch x.k.of(e) {
+	line := x.t.Line(d)
+	switch x.of(e) {
 	case kIdentifier:
 		x.bareCall(x.text(e), c, line)
 	case kAttribute:
-		switch x.text(e.ChildByFieldId(x.k.fAttribute)) {
+		switch x.text(x.t.Field(e, x.k.fAttribute)) {
 		case "setter", "getter", "deleter":
 			return
 		}
@@ -768,23 +765,24 @@ func (x *ex) decorator(d *sitter.Node, c ctx) {
 	}
 }
 
-func (x *ex) class(def, outer *sitter.Node, decos []sitter.Node, c ctx) {
-	name := x.text(def.ChildByFieldId(x.k.fName))
+func (x *ex) class(def, outer int32, decos []int32, c ctx) {
+	t := x.t
+	name := x.text(t.Field(def, x.k.fName))
 	if name == "" {
 		return
 	}
 	kind := snapshot.KindClass
 	var ext []string
-	var rest []sitter.Node
+	var rest []int32
 	repoBase := false // a base that may be in the repository
-	if sup := def.ChildByFieldId(x.k.fSuperclasses); sup != nil {
-		for _, a := range named(sup, x.cur) {
-			base := &a
-			switch x.k.of(base) {
+	if sup := t.Field(def, x.k.fSuperclasses); sup >= 0 {
+		for a := t.FirstNamed(sup); a >= 0; a = t.NextNamed(a) {
+			base := a
+			switch x.of(base) {
 			case kSubscript:
-				base = base.ChildByFieldId(x.k.fValue)
+				base = t.Field(base, x.k.fValue)
 			case kKeywordArg:
-				if x.text(a.ChildByFieldId(x.k.fName)) == "metaclass" && lastPart(x.chain(a.ChildByFieldId(x.k.fValue))) == "ABCMeta" {
+				if x.text(t.Field(a, x.k.fName)) == "metaclass" && lastPart(x.chain(t.Field(a, x.k.fValue))) == "ABCMeta" {
 					kind = snapshot.KindInterface
 				}
 				rest = append(rest, a)
@@ -814,9 +812,9 @@ func (x *ex) class(def, outer *sitter.Node, decos []sitter.Node, c ctx) {
 			ext = append(ext, x.baseName(ch))
 		}
 	}
-	body := def.ChildByFieldId(x.k.fBody)
+	body := t.Field(def, x.k.fBody)
 	s := extract.Symbol{
-		Name: name, Kind: kind, Parent: c.parent, Start: extract.Line(outer), End: extract.EndLine(def),
+		Name: name, Kind: kind, Parent: c.parent, Start: t.Line(outer), End: t.EndLine(def),
 		Signature: x.signature(def, decos), Doc: x.blockDoc(body), Flags: x.exported(name, c.parent), Extends: ext,
 	}
 	if s.Doc == "" {
@@ -840,13 +838,13 @@ func (x *ex) class(def, outer *sitter.Node, decos []sitter.Node, c ctx) {
 		}
 	}
 	dc := ctx{from: id, parent: c.parent, class: c.class, sc: c.sc}
-	for i := range decos {
-		x.decorator(&decos[i], dc)
+	for _, deco := range decos {
+		x.decorator(deco, dc)
 	}
-	for i := range rest {
-		x.walk(&rest[i], dc)
+	for _, a := range rest {
+		x.walk(a, dc)
 	}
-	if body != nil {
+	if body >= 0 {
 		x.walk(body, ctx{from: id, parent: id, class: id, sc: c.sc})
 	}
 }
@@ -884,45 +882,47 @@ func (x *ex) baseName(ch string) string {
 	return q + "." + nm
 }
 
-func (x *ex) typeAlias(n *sitter.Node, c ctx) {
-	left, right := n.ChildByFieldId(x.k.fLeft), n.ChildByFieldId(x.k.fRight)
+func (x *ex) typeAlias(n int32, c ctx) {
+	t := x.t
+	left, right := t.Field(n, x.k.fLeft), t.Field(n, x.k.fRight)
 	name := ""
-	if left != nil && left.NamedChildCount() > 0 {
-		l := left.NamedChild(0)
-		if x.k.of(l) == kGenericType && l.NamedChildCount() > 0 {
-			l = l.NamedChild(0)
+	if left >= 0 && t.FirstNamed(left) >= 0 {
+		l := t.FirstNamed(left)
+		if x.of(l) == kGenericType && t.FirstNamed(l) >= 0 {
+			l = t.FirstNamed(l)
 		}
-		if x.k.of(l) == kIdentifier {
+		if x.of(l) == kIdentifier {
 			name = x.text(l)
 		}
 	}
 	from := c.from
 	if name != "" && c.sc == nil {
 		from = x.add(extract.Symbol{Name: name, Kind: snapshot.KindTypeAlias, Parent: c.parent,
-			Start: extract.Line(n), End: extract.EndLine(n), Signature: extract.FirstLine(x.text(n)),
+			Start: t.Line(n), End: t.EndLine(n), Signature: extract.FirstLine(x.text(n)),
 			Doc: x.comments(n), Flags: x.exported(name, c.parent)})
 		if c.parent < 0 {
 			x.top[name] = from
 		}
 	}
-	if right != nil {
+	if right >= 0 {
 		x.typeRefs(right, from, extract.RefType)
 	}
 }
 
 // ---- assignments ----
 
-func (x *ex) assign(n, stmt *sitter.Node, c ctx) {
-	left, right, typ := n.ChildByFieldId(x.k.fLeft), n.ChildByFieldId(x.k.fRight), n.ChildByFieldId(x.k.fType)
+func (x *ex) assign(n, stmt int32, c ctx) {
+	t := x.t
+	left, right, typ := t.Field(n, x.k.fLeft), t.Field(n, x.k.fRight), t.Field(n, x.k.fType)
 	vt := ""
-	if typ != nil {
+	if typ >= 0 {
 		vt = x.typeName(typ)
 	}
-	if vt == "" && right != nil {
+	if vt == "" && right >= 0 {
 		vt = x.valueType(right, c)
 	}
 	from := c.from
-	switch x.k.of(left) {
+	switch x.of(left) {
 	case kIdentifier:
 		name := x.text(left)
 		switch {
@@ -938,23 +938,21 @@ func (x *ex) assign(n, stmt *sitter.Node, c ctx) {
 			}
 		}
 	case kAttribute:
-		obj := left.ChildByFieldId(x.k.fObject)
-		if c.sc != nil && x.k.of(obj) == kIdentifier && c.sc.isSelf(x.text(obj)) {
-			x.instanceField(c.sc.cls, x.text(left.ChildByFieldId(x.k.fAttribute)), stmt, vt)
+		obj := t.Field(left, x.k.fObject)
+		if c.sc != nil && x.of(obj) == kIdentifier && c.sc.isSelf(x.text(obj)) {
+			x.instanceField(c.sc.cls, x.text(t.Field(left, x.k.fAttribute)), stmt, vt)
 		} else if x.chain(obj) == "" {
 			x.walk(obj, c)
 		}
 	case kPatternList, kTuplePattern, kListPattern, kTuple, kList:
 		x.bindTargets(left, stmt, c)
 	default:
-		if left != nil {
-			x.walk(left, c)
-		}
+		x.walk(left, c)
 	}
-	if typ != nil {
+	if typ >= 0 {
 		x.typeRefs(typ, from, extract.RefType)
 	}
-	if right != nil {
+	if right >= 0 {
 		rc := c
 		rc.from = from
 		x.walk(right, rc)
@@ -962,43 +960,44 @@ func (x *ex) assign(n, stmt *sitter.Node, c ctx) {
 }
 
 // bindTargets declares the names of an unpacking assignment.
-func (x *ex) bindTargets(n, stmt *sitter.Node, c ctx) {
-	for _, t := range named(n, x.cur) {
-		switch x.k.of(&t) {
+func (x *ex) bindTargets(n, stmt int32, c ctx) {
+	t := x.t
+	for tg := t.FirstNamed(n); tg >= 0; tg = t.NextNamed(tg) {
+		switch x.of(tg) {
 		case kIdentifier:
-			name := x.text(&t)
+			name := x.text(tg)
 			switch {
 			case c.class >= 0:
-				x.classAttr(c.class, name, stmt, nil, nil, "")
+				x.classAttr(c.class, name, stmt, -1, -1, "")
 			case c.sc != nil:
 				x.setLocal(c.sc, name, "")
 			default:
-				x.moduleVar(name, stmt, nil, nil, "")
+				x.moduleVar(name, stmt, -1, -1, "")
 			}
 		case kAttribute:
-			obj := t.ChildByFieldId(x.k.fObject)
-			if c.sc != nil && x.k.of(obj) == kIdentifier && c.sc.isSelf(x.text(obj)) {
-				x.instanceField(c.sc.cls, x.text(t.ChildByFieldId(x.k.fAttribute)), stmt, "")
+			obj := t.Field(tg, x.k.fObject)
+			if c.sc != nil && x.of(obj) == kIdentifier && c.sc.isSelf(x.text(obj)) {
+				x.instanceField(c.sc.cls, x.text(t.Field(tg, x.k.fAttribute)), stmt, "")
 			}
 		case kPatternList, kTuplePattern, kListPattern, kTuple, kList, kListSplatPattern, kListSplat:
-			x.bindTargets(&t, stmt, c)
+			x.bindTargets(tg, stmt, c)
 		default:
-			x.walk(&t, c)
+			x.walk(tg, c)
 		}
 	}
 }
 
 // bindNames declares loop and comprehension variables as untyped locals.
-func (x *ex) bindNames(n *sitter.Node, sc *scope) {
-	if n == nil || sc == nil {
+func (x *ex) bindNames(n int32, sc *scope) {
+	if n < 0 || sc == nil {
 		return
 	}
-	switch x.k.of(n) {
+	switch x.of(n) {
 	case kIdentifier:
 		sc.vars[x.text(n)] = ""
 	case kPatternList, kTuplePattern, kListPattern, kTuple, kList, kListSplatPattern, kParenExpr:
-		for _, t := range named(n, x.cur) {
-			x.bindNames(&t, sc)
+		for tg := x.t.FirstNamed(n); tg >= 0; tg = x.t.NextNamed(tg) {
+			x.bindNames(tg, sc)
 		}
 	}
 }
@@ -1051,7 +1050,7 @@ func (x *ex) noteFieldType(cls int32, name, vt string) {
 	}
 }
 
-func (x *ex) classAttr(cls int32, name string, stmt, right, typ *sitter.Node, vt string) int32 {
+func (x *ex) classAttr(cls int32, name string, stmt, right, typ int32, vt string) int32 {
 	x.noteFieldType(cls, name, vt)
 	if fs := x.fields[cls]; fs != nil {
 		if id, ok := fs[name]; ok {
@@ -1065,16 +1064,16 @@ func (x *ex) classAttr(cls int32, name string, stmt, right, typ *sitter.Node, vt
 		return -1
 	}
 	kind := snapshot.KindField
-	if x.enums[cls] && typ == nil && !isDunder(name) && !strings.HasPrefix(name, "_") {
+	if x.enums[cls] && typ < 0 && !isDunder(name) && !strings.HasPrefix(name, "_") {
 		kind = snapshot.KindConstant // an enum member is an instance of its enum
 		vt = x.r.Symbols[cls].Name
 	}
 	return x.newField(cls, name, kind, stmt, vt)
 }
 
-func (x *ex) newField(cls int32, name string, kind snapshot.Kind, stmt *sitter.Node, vt string) int32 {
+func (x *ex) newField(cls int32, name string, kind snapshot.Kind, stmt int32, vt string) int32 {
 	id := x.add(extract.Symbol{
-		Name: name, Kind: kind, Parent: cls, Start: extract.Line(stmt), End: extract.EndLine(stmt),
+		Name: name, Kind: kind, Parent: cls, Start: x.t.Line(stmt), End: x.t.EndLine(stmt),
 		Signature: extract.FirstLine(x.text(stmt)), Doc: x.attrDoc(stmt), Type: typeOnly(vt), Flags: x.exported(name, cls),
 	})
 	fs := x.fields[cls]
@@ -1087,7 +1086,7 @@ func (x *ex) newField(cls int32, name string, kind snapshot.Kind, stmt *sitter.N
 }
 
 // instanceField declares self.name, assigned in a method, on the class.
-func (x *ex) instanceField(cls int32, name string, stmt *sitter.Node, vt string) {
+func (x *ex) instanceField(cls int32, name string, stmt int32, vt string) {
 	if cls < 0 || name == "" {
 		return
 	}
@@ -1107,7 +1106,7 @@ func (x *ex) instanceField(cls int32, name string, stmt *sitter.Node, vt string)
 
 var typeVarCalls = setOf(`TypeVar NewType ParamSpec TypeVarTuple TypeAliasType`)
 
-func (x *ex) moduleVar(name string, stmt, right, typ *sitter.Node, vt string) int32 {
+func (x *ex) moduleVar(name string, stmt, right, typ int32, vt string) int32 {
 	if isDunder(name) || name == "_" {
 		return -1
 	}
@@ -1122,11 +1121,11 @@ func (x *ex) moduleVar(name string, stmt, right, typ *sitter.Node, vt string) in
 	}
 	kind := snapshot.KindVariable
 	switch {
-	case typ != nil && lastPart(x.text(typ)) == "TypeAlias":
+	case typ >= 0 && lastPart(x.text(typ)) == "TypeAlias":
 		kind = snapshot.KindTypeAlias
-	case right != nil && x.k.of(right) == kCall && typeVarCalls[lastPart(x.chain(right.ChildByFieldId(x.k.fFunction)))]:
+	case x.of(right) == kCall && typeVarCalls[lastPart(x.chain(x.t.Field(right, x.k.fFunction)))]:
 		kind = snapshot.KindTypeAlias
-	case right != nil && x.k.of(right) == kSubscript && startsUpper(name) && typingNames[lastPart(x.chain(right.ChildByFieldId(x.k.fValue)))]:
+	case x.of(right) == kSubscript && startsUpper(name) && typingNames[lastPart(x.chain(x.t.Field(right, x.k.fValue)))]:
 		kind = snapshot.KindTypeAlias
 	case isUpperName(name):
 		kind = snapshot.KindConstant
@@ -1136,7 +1135,7 @@ func (x *ex) moduleVar(name string, stmt, right, typ *sitter.Node, vt string) in
 		t = ""
 	}
 	id := x.add(extract.Symbol{
-		Name: name, Kind: kind, Parent: -1, Start: extract.Line(stmt), End: extract.EndLine(stmt),
+		Name: name, Kind: kind, Parent: -1, Start: x.t.Line(stmt), End: x.t.EndLine(stmt),
 		Signature: extract.FirstLine(x.text(stmt)), Doc: x.attrDoc(stmt), Type: t, Flags: x.exported(name, -1),
 	})
 	x.top[name] = id
@@ -1146,40 +1145,35 @@ func (x *ex) moduleVar(name string, stmt, right, typ *sitter.Node, vt string) in
 // ---- expressions ----
 
 // chain renders a.b.c for identifiers and attribute chains, else "".
-func (x *ex) chain(n *sitter.Node) string {
-	if n == nil {
-		return ""
-	}
-	switch x.k.of(n) {
+func (x *ex) chain(n int32) string {
+	switch x.of(n) {
 	case kIdentifier:
 		return x.text(n)
 	case kAttribute:
-		left := x.chain(n.ChildByFieldId(x.k.fObject))
+		left := x.chain(x.t.Field(n, x.k.fObject))
 		if left == "" {
 			return ""
 		}
-		return left + "." + x.text(n.ChildByFieldId(x.k.fAttribute))
+		return left + "." + x.text(x.t.Field(n, x.k.fAttribute))
 	case kDottedName:
 		return stripSpace(x.text(n))
 	}
 	return ""
 }
 
-func (x *ex) call(n *sitter.Node, c ctx) {
-	fn := n.ChildByFieldId(x.k.fFunction)
-	line := extract.Line(n)
-	switch x.k.of(fn) {
+func (x *ex) call(n int32, c ctx) {
+	fn := x.t.Field(n, x.k.fFunction)
+	line := x.t.Line(n)
+	switch x.of(fn) {
 	case kIdentifier:
 		x.bareCall(x.text(fn), c, line)
 	case kAttribute:
 		x.attrCall(fn, c, line)
 	default:
-		if fn != nil {
-			x.walk(fn, c)
-		}
+		x.walk(fn, c)
 	}
-	if args := n.ChildByFieldId(x.k.fArguments); args != nil {
-		if x.k.of(args) == kArgList {
+	if args := x.t.Field(n, x.k.fArguments); args >= 0 {
+		if x.of(args) == kArgList {
 			x.args(args, c)
 		} else {
 			x.walk(args, c)
@@ -1213,16 +1207,16 @@ func (x *ex) bareCall(name string, c ctx, line uint32) {
 	}
 }
 
-func (x *ex) attrCall(fn *sitter.Node, c ctx, line uint32) {
-	name := x.text(fn.ChildByFieldId(x.k.fAttribute))
-	obj := fn.ChildByFieldId(x.k.fObject)
+func (x *ex) attrCall(fn int32, c ctx, line uint32) {
+	name := x.text(x.t.Field(fn, x.k.fAttribute))
+	obj := x.t.Field(fn, x.k.fObject)
 	if qual, qt, nm, ok := x.receiver(obj, name, c); ok && name != "" {
 		i := x.ref(c.from, extract.RefCall, nm, qual, qt, line)
 		if strings.HasPrefix(qt, vFix) {
 			x.fixtures = append(x.fixtures, i)
 		}
 	}
-	if x.chain(obj) == "" && obj != nil {
+	if x.chain(obj) == "" {
 		x.walk(obj, c)
 	}
 }
@@ -1230,18 +1224,18 @@ func (x *ex) attrCall(fn *sitter.Node, c ctx, line uint32) {
 // receiver describes the object a method is called on: the qualifier as
 // the resolver reads it, and its type when known. ok is false when the
 // call is on a literal or on something outside the repository.
-func (x *ex) receiver(obj *sitter.Node, name string, c ctx) (qual, qt, nm string, ok bool) {
-	switch x.k.of(obj) {
+func (x *ex) receiver(obj int32, name string, c ctx) (qual, qt, nm string, ok bool) {
+	switch x.of(obj) {
 	case kIdentifier, kAttribute:
 		ch := x.chain(obj)
 		if ch == "" {
 			// a().b.c(): unknown, unless a() is known to be outside.
 			root := obj
-			for x.k.of(root) == kAttribute {
-				root = root.ChildByFieldId(x.k.fObject)
+			for x.of(root) == kAttribute {
+				root = x.t.Field(root, x.k.fObject)
 			}
-			if x.k.of(root) == kCall {
-				if ich := x.chain(root.ChildByFieldId(x.k.fFunction)); ich != "" && x.callType(ich, c) == vExt {
+			if x.of(root) == kCall {
+				if ich := x.chain(x.t.Field(root, x.k.fFunction)); ich != "" && x.callType(ich, c) == vExt {
 					return "", "", "", false
 				}
 			}
@@ -1249,7 +1243,7 @@ func (x *ex) receiver(obj *sitter.Node, name string, c ctx) (qual, qt, nm string
 		}
 		return x.qualify(ch, name, c)
 	case kCall:
-		ich := x.chain(obj.ChildByFieldId(x.k.fFunction))
+		ich := x.chain(x.t.Field(obj, x.k.fFunction))
 		switch ich {
 		case "super":
 			if c.sc != nil && c.sc.cls >= 0 && x.closed[c.sc.cls] {
@@ -1271,8 +1265,8 @@ func (x *ex) receiver(obj *sitter.Node, name string, c ctx) (qual, qt, nm string
 		kSetComp, kTuple, kGenExpr, kTrue, kFalse, kNone:
 		return "", "", "", false
 	case kParenExpr:
-		if obj.NamedChildCount() == 1 {
-			return x.receiver(obj.NamedChild(0), name, c)
+		if e := only(x.t, obj); e >= 0 {
+			return x.receiver(e, name, c)
 		}
 	}
 	return x.unknown(name)
@@ -1462,10 +1456,10 @@ func (x *ex) callType(ich string, c ctx) string {
 }
 
 // valueType is what an assigned value tells about the variable's type.
-func (x *ex) valueType(n *sitter.Node, c ctx) string {
-	switch x.k.of(n) {
+func (x *ex) valueType(n int32, c ctx) string {
+	switch x.of(n) {
 	case kCall:
-		ich := x.chain(n.ChildByFieldId(x.k.fFunction))
+		ich := x.chain(x.t.Field(n, x.k.fFunction))
 		if ich == "" {
 			return ""
 		}
@@ -1507,39 +1501,39 @@ func (x *ex) valueType(n *sitter.Node, c ctx) string {
 		}
 		return "=" + ch
 	case kAwait, kParenExpr:
-		if n.NamedChildCount() == 1 {
-			return x.valueType(n.NamedChild(0), c)
+		if e := only(x.t, n); e >= 0 {
+			return x.valueType(e, c)
 		}
 	}
 	return ""
 }
 
-func (x *ex) args(al *sitter.Node, c ctx) {
-	for _, a := range named(al, x.cur) {
-		switch x.k.of(&a) {
+func (x *ex) args(al int32, c ctx) {
+	for a := x.t.FirstNamed(al); a >= 0; a = x.t.NextNamed(a) {
+		switch x.of(a) {
 		case kIdentifier:
-			x.fnArg(&a, c)
+			x.fnArg(a, c)
 		case kAttribute:
-			x.fnArg(&a, c)
-			x.walk(&a, c)
+			x.fnArg(a, c)
+			x.walk(a, c)
 		case kKeywordArg:
-			if v := a.ChildByFieldId(x.k.fValue); v != nil {
-				if k := x.k.of(v); k == kIdentifier || k == kAttribute {
+			if v := x.t.Field(a, x.k.fValue); v >= 0 {
+				if k := x.of(v); k == kIdentifier || k == kAttribute {
 					x.fnArg(v, c)
 				}
 				x.walk(v, c)
 			}
 		default:
-			x.walk(&a, c)
+			x.walk(a, c)
 		}
 	}
 }
 
 // fnArg records a function, method or class passed as an argument
 // (map(process, xs), app.before_request(check), isinstance(x, Foo)).
-func (x *ex) fnArg(n *sitter.Node, c ctx) {
-	line := extract.Line(n)
-	switch x.k.of(n) {
+func (x *ex) fnArg(n int32, c ctx) {
+	line := x.t.Line(n)
+	switch x.of(n) {
 	case kIdentifier:
 		name := x.text(n)
 		if v, ok := c.sc.lookup(name); ok {
@@ -1598,80 +1592,90 @@ func (x *ex) fnArg(n *sitter.Node, c ctx) {
 	}
 }
 
-func (x *ex) lambda(n *sitter.Node, c ctx) {
+func (x *ex) lambda(n int32, c ctx) {
+	t := x.t
 	sc := newScope(c.sc)
-	if ps := n.ChildByFieldId(x.k.fParameters); ps != nil {
-		for _, p := range named(ps, x.cur) {
-			switch x.k.of(&p) {
+	if ps := t.Field(n, x.k.fParameters); ps >= 0 {
+		for p := t.FirstNamed(ps); p >= 0; p = t.NextNamed(p) {
+			switch x.of(p) {
 			case kIdentifier:
-				sc.vars[x.text(&p)] = ""
+				sc.vars[x.text(p)] = ""
 			case kDefaultParam, kTypedDefaultParam:
-				if nm := p.ChildByFieldId(x.k.fName); nm != nil {
+				if nm := t.Field(p, x.k.fName); nm >= 0 {
 					sc.vars[x.text(nm)] = ""
 				}
-				if v := p.ChildByFieldId(x.k.fValue); v != nil {
-					x.walk(v, c)
-				}
+				x.walk(t.Field(p, x.k.fValue), c)
 			case kListSplatPattern, kDictSplatPattern, kTypedParam:
-				x.bindNames(&p, sc)
-				if p.NamedChildCount() > 0 {
-					x.bindNames(p.NamedChild(0), sc)
-				}
+				x.bindNames(p, sc)
+				x.bindNames(t.FirstNamed(p), sc)
 			}
 		}
 	}
-	if b := n.ChildByFieldId(x.k.fBody); b != nil {
+	if b := t.Field(n, x.k.fBody); b >= 0 {
 		lc := c
 		lc.sc = sc
 		x.walk(b, lc)
 	}
 }
 
-func (x *ex) comprehension(n *sitter.Node, c ctx) {
+func (x *ex) comprehension(n int32, c ctx) {
+	t := x.t
 	sc := newScope(c.sc)
-	kids := named(n, x.cur)
-	for i := range kids {
-		if x.k.of(&kids[i]) == kForIn {
-			x.bindNames(kids[i].ChildByFieldId(x.k.fLeft), sc)
+	for k := t.FirstNamed(n); k >= 0; k = t.NextNamed(k) {
+		if x.of(k) == kForIn {
+			x.bindNames(t.Field(k, x.k.fLeft), sc)
 		}
 	}
 	cc := c
 	cc.sc = sc
-	for i := range kids {
-		x.walk(&kids[i], cc)
+	for k := t.FirstNamed(n); k >= 0; k = t.NextNamed(k) {
+		x.walk(k, cc)
 	}
 }
 
-func (x *ex) withItem(n *sitter.Node, c ctx) {
-	v := n.ChildByFieldId(x.k.fValue)
-	if v == nil {
+// asPattern splits `expr as target` into its expression (the first named
+// child outside the alias field) and its target (the alias), -1 when
+// missing.
+func (x *ex) asPattern(n int32) (expr, target int32) {
+	expr, target = -1, -1
+	for ch := x.t.FirstNamed(n); ch >= 0; ch = x.t.NextNamed(ch) {
+		if x.t.N[ch].Field == x.k.fAlias {
+			target = ch
+		} else if expr < 0 {
+			expr = ch
+		}
+	}
+	return expr, target
+}
+
+// asTarget is the name an `as` binds: the identifier inside an
+// as_pattern_target of one child, else the target itself.
+func (x *ex) asTarget(target int32) int32 {
+	if x.of(target) == kAsPatternTarget {
+		if e := only(x.t, target); e >= 0 {
+			return e
+		}
+	}
+	return target
+}
+
+func (x *ex) withItem(n int32, c ctx) {
+	v := x.t.Field(n, x.k.fValue)
+	if v < 0 {
 		return
 	}
-	if x.k.of(v) != kAsPattern {
+	if x.of(v) != kAsPattern {
 		x.walk(v, c)
 		return
 	}
-	var expr, target *sitter.Node
-	for _, ch := range children(v, x.cur) {
-		ch := ch
-		if !ch.named {
-			continue
-		}
-		if ch.field == x.k.fAlias {
-			target = &ch.node
-		} else if expr == nil {
-			expr = &ch.node
-		}
-	}
-	if expr == nil {
+	expr, target := x.asPattern(v)
+	if expr < 0 {
 		return
 	}
 	x.walk(expr, c)
-	if target != nil && c.sc != nil {
-		if x.k.of(target) == kAsPatternTarget && target.NamedChildCount() == 1 {
-			target = target.NamedChild(0)
-		}
-		if x.k.of(target) == kIdentifier {
+	if target >= 0 && c.sc != nil {
+		target = x.asTarget(target)
+		if x.of(target) == kIdentifier {
 			x.setLocal(c.sc, x.text(target), x.valueType(expr, c))
 		} else {
 			x.bindNames(target, c.sc)
@@ -1679,63 +1683,44 @@ func (x *ex) withItem(n *sitter.Node, c ctx) {
 	}
 }
 
-func (x *ex) except(n *sitter.Node, c ctx) {
-	for _, ch := range children(n, x.cur) {
-		ch := ch
-		if !ch.named {
-			continue
-		}
-		switch x.k.of(&ch.node) {
+func (x *ex) except(n int32, c ctx) {
+	for ch := x.t.FirstNamed(n); ch >= 0; ch = x.t.NextNamed(ch) {
+		switch x.of(ch) {
 		case kBlock:
-			x.walk(&ch.node, c)
+			x.walk(ch, c)
 		case kAsPattern:
-			var expr, target *sitter.Node
-			for _, p := range children(&ch.node, x.cur) {
-				p := p
-				if !p.named {
-					continue
-				}
-				if p.field == x.k.fAlias {
-					target = &p.node
-				} else if expr == nil {
-					expr = &p.node
-				}
-			}
-			if expr != nil {
+			expr, target := x.asPattern(ch)
+			if expr >= 0 {
 				x.excTypes(expr, c)
 			}
-			if target != nil && c.sc != nil {
-				if x.k.of(target) == kAsPatternTarget && target.NamedChildCount() == 1 {
-					target = target.NamedChild(0)
-				}
-				if x.k.of(target) == kIdentifier {
-					t := ""
-					if expr != nil {
-						if ch := x.chain(expr); ch != "" {
-							t = x.typeChain(ch)
-						}
+			if target >= 0 && c.sc != nil {
+				target = x.asTarget(target)
+				if x.of(target) == kIdentifier {
+					typ := ""
+					if chn := x.chain(expr); chn != "" {
+						typ = x.typeChain(chn)
 					}
-					x.setLocal(c.sc, x.text(target), t)
+					x.setLocal(c.sc, x.text(target), typ)
 				}
 			}
 		case kComment:
 		default:
-			x.excTypes(&ch.node, c)
+			x.excTypes(ch, c)
 		}
 	}
 }
 
-func (x *ex) excTypes(n *sitter.Node, c ctx) {
-	switch x.k.of(n) {
+func (x *ex) excTypes(n int32, c ctx) {
+	switch x.of(n) {
 	case kIdentifier, kAttribute:
 		if ch := x.chain(n); ch != "" {
-			x.typeRef(ch, c.from, extract.RefType, extract.Line(n))
+			x.typeRef(ch, c.from, extract.RefType, x.t.Line(n))
 			return
 		}
 		x.walk(n, c)
 	case kTuple, kParenExpr:
-		for _, ch := range named(n, x.cur) {
-			x.excTypes(&ch, c)
+		for ch := x.t.FirstNamed(n); ch >= 0; ch = x.t.NextNamed(ch) {
+			x.excTypes(ch, c)
 		}
 	default:
 		x.walk(n, c)
@@ -1747,14 +1732,12 @@ func (x *ex) excTypes(n *sitter.Node, c ctx) {
 // typeName reduces an annotation to the type it is about: Optional[Foo],
 // Foo | None and "Foo" are Foo; containers give "". vExt marks a type
 // outside the repository.
-func (x *ex) typeName(n *sitter.Node) string {
-	for depth := 0; n != nil && depth < 8; depth++ {
-		switch x.k.of(n) {
+func (x *ex) typeName(n int32) string {
+	t := x.t
+	for depth := 0; n >= 0 && depth < 8; depth++ {
+		switch x.of(n) {
 		case kType, kParenExpr:
-			if n.NamedChildCount() == 0 {
-				return ""
-			}
-			n = n.NamedChild(0)
+			n = t.FirstNamed(n)
 			continue
 		case kIdentifier, kAttribute:
 			ch := x.chain(n)
@@ -1767,7 +1750,7 @@ func (x *ex) typeName(n *sitter.Node) string {
 		case kString:
 			return x.stringType(x.text(n))
 		case kSubscript:
-			v := x.chain(n.ChildByFieldId(x.k.fValue))
+			v := x.chain(t.Field(n, x.k.fValue))
 			lp := lastPart(v)
 			if wrapperTypes[lp] {
 				n = x.firstTypeArg(n, x.k.fSubscript)
@@ -1778,13 +1761,14 @@ func (x *ex) typeName(n *sitter.Node) string {
 			}
 			return x.typeChain(v)
 		case kGenericType:
-			if n.NamedChildCount() == 0 {
+			first := t.FirstNamed(n)
+			if first < 0 {
 				return ""
 			}
-			v := x.chain(n.NamedChild(0))
+			v := x.chain(first)
 			lp := lastPart(v)
-			if wrapperTypes[lp] && n.NamedChildCount() > 1 {
-				n = x.firstTypeArg(n.NamedChild(1), 0)
+			if second := t.NextNamed(first); wrapperTypes[lp] && second >= 0 {
+				n = x.firstTypeArg(second, 0)
 				continue
 			}
 			if typingNames[lp] {
@@ -1792,11 +1776,10 @@ func (x *ex) typeName(n *sitter.Node) string {
 			}
 			return x.typeChain(v)
 		case kBinaryOp, kUnionType:
-			var next *sitter.Node
-			for _, ch := range named(n, x.cur) {
-				if k := x.k.of(&ch); k != kNone && !(k == kType && ch.NamedChildCount() == 1 && x.k.of(ch.NamedChild(0)) == kNone) {
-					c := ch
-					next = &c
+			next := int32(-1)
+			for ch := t.FirstNamed(n); ch >= 0; ch = t.NextNamed(ch) {
+				if k := x.of(ch); k != kNone && !(k == kType && x.of(only(t, ch)) == kNone) {
+					next = ch
 					break
 				}
 			}
@@ -1809,20 +1792,20 @@ func (x *ex) typeName(n *sitter.Node) string {
 }
 
 // firstTypeArg is the first argument of a subscript or type parameter
-// list that is not None.
-func (x *ex) firstTypeArg(n *sitter.Node, field uint16) *sitter.Node {
-	for _, ch := range children(n, x.cur) {
-		ch := ch
-		if !ch.named || field != 0 && ch.field != field {
+// list that is not None: a named child, in the given field unless field
+// is 0.
+func (x *ex) firstTypeArg(n int32, field uint16) int32 {
+	for ch := x.t.FirstNamed(n); ch >= 0; ch = x.t.NextNamed(ch) {
+		if field != 0 && x.t.N[ch].Field != field {
 			continue
 		}
-		switch x.k.of(&ch.node) {
+		switch x.of(ch) {
 		case kNone, kComment:
 			continue
 		}
-		return &ch.node
+		return ch
 	}
-	return nil
+	return -1
 }
 
 func (x *ex) stringType(lit string) string {
@@ -1889,43 +1872,44 @@ func opaqueType(name string) string {
 }
 
 // typeRefs records the types named in an annotation.
-func (x *ex) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
-	if n == nil {
+func (x *ex) typeRefs(n int32, from int32, kind extract.RefKind) {
+	if n < 0 {
 		return
 	}
-	switch x.k.of(n) {
+	t := x.t
+	switch x.of(n) {
 	case kIdentifier, kAttribute:
 		if ch := x.chain(n); ch != "" {
-			x.typeRef(ch, from, kind, extract.Line(n))
+			x.typeRef(ch, from, kind, t.Line(n))
 		}
 		return
 	case kString:
-		line := extract.Line(n)
+		line := t.Line(n)
 		for _, nm := range dottedNames(strings.Trim(x.text(n), `"'`)) {
 			x.typeRef(nm, from, kind, line)
 		}
 		return
 	case kSubscript:
-		v := n.ChildByFieldId(x.k.fValue)
+		v := t.Field(n, x.k.fValue)
 		x.typeRefs(v, from, kind)
 		if lastPart(x.chain(v)) == "Literal" {
 			return
 		}
-		for _, ch := range children(n, x.cur) {
-			if ch.field == x.k.fSubscript {
-				x.typeRefs(&ch.node, from, kind)
+		for ch := t.FirstChild(n); ch >= 0; ch = t.N[ch].Next {
+			if t.N[ch].Field == x.k.fSubscript {
+				x.typeRefs(ch, from, kind)
 			}
 		}
 		return
 	case kGenericType:
-		if n.NamedChildCount() > 0 && lastPart(x.chain(n.NamedChild(0))) == "Literal" {
+		if first := t.FirstNamed(n); first >= 0 && lastPart(x.chain(first)) == "Literal" {
 			return
 		}
 	case kCall, kLambda, kInteger, kFloat, kNone, kComment, kEllipsis:
 		return
 	}
-	for _, ch := range named(n, x.cur) {
-		x.typeRefs(&ch, from, kind)
+	for ch := t.FirstNamed(n); ch >= 0; ch = t.NextNamed(ch) {
+		x.typeRefs(ch, from, kind)
 	}
 }
 
