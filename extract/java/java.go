@@ -33,8 +33,11 @@ func init() {
 	})
 }
 
-// Field ids of the Java grammar, looked up once: ChildByFieldId is cheaper
-// than ChildByFieldName, which allocates a C string per call.
+// The extractor reads a file's tree flattened into Go memory
+// (extract.FlatTree): one cgo call copies every node, and walking the copy
+// crosses into C no more. Nodes are indices into the flat tree, -1 is none.
+
+// Field ids of the Java grammar, looked up once.
 var (
 	fArguments      = javaField("arguments")
 	fArray          = javaField("array")
@@ -63,6 +66,18 @@ func javaField(name string) uint16 {
 	}
 	return id
 }
+
+// kindNames are the grammar's node kinds by id, the flat tree's Names.
+var kindNames = func() []string {
+	out := make([]string, javaLang.NodeKindCount())
+	for i := range out {
+		out[i] = javaLang.NodeKindForId(uint16(i))
+	}
+	return out
+}()
+
+// trees recycles the flat trees of parsed files.
+var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
 
 // testNames holds the names of methods annotated as tests (@Test and its
 // JUnit 5 relatives) seen by the extractor. The resolver asks TestName by
@@ -112,9 +127,8 @@ type classCtx struct {
 }
 
 type extractor struct {
-	f   *extract.File
 	r   *extract.FileResult
-	cur *sitter.TreeCursor
+	t   *extract.FlatTree
 	pkg string
 	// jdk is set for files of the JDK itself (package java.*), where the
 	// standard library is not external.
@@ -143,31 +157,37 @@ type anonCtx struct {
 }
 
 func extractJava(f *extract.File, r *extract.FileResult) {
+	t := trees.Get().(*extract.FlatTree)
+	defer func() {
+		t.Src = nil
+		if cap(t.N) <= 1<<20 {
+			trees.Put(t)
+		}
+	}()
+	t.Names = kindNames
+	t.Flatten(f.Root, f.Src)
+	const root = 0
 	if strings.HasSuffix(f.Path, "module-info.java") || strings.HasSuffix(f.Path, "package-info.java") {
-		r.Package = javaPackage(f)
+		r.Package = javaPackage(t, f.Path)
 		r.Scope = r.Package
 		return
 	}
-	x := &extractor{f: f, r: r, imported: map[string]string{}, statics: map[string]bool{},
+	x := &extractor{r: r, t: t, imported: map[string]string{}, statics: map[string]bool{},
 		extNames: map[string]bool{}, declared: map[string]bool{}, methods: map[string]bool{}}
-	x.cur = f.Root.Walk()
-	defer x.cur.Close()
-	top := x.kids(f.Root)
 	pkg := ""
 	hasPkg := false
-	for i := range top {
-		c := &top[i]
-		switch c.Kind() {
+	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
+		switch x.kind(c) {
 		case "package_declaration":
-			for _, k := range x.kids(c) {
-				if k.Kind() == "scoped_identifier" || k.Kind() == "identifier" {
-					pkg = dotted(f, &k)
+			for k := t.FirstNamed(c); k >= 0; k = t.NextNamed(k) {
+				if kk := x.kind(k); kk == "scoped_identifier" || kk == "identifier" {
+					pkg = dotted(t, k)
 					hasPkg = true
 				}
 			}
 		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
-			if n := c.ChildByFieldId(fName); n != nil {
-				x.declared[f.Text(n)] = true
+			if n := x.fld(c, fName); n >= 0 {
+				x.declared[x.text(n)] = true
 			}
 		}
 	}
@@ -181,14 +201,13 @@ func extractJava(f *extract.File, r *extract.FileResult) {
 	if pkg == "" {
 		r.Scope = "java-default:" + path.Dir(f.Path)
 	}
-	for i := range top {
-		if top[i].Kind() == "import_declaration" {
-			x.importDecl(&top[i])
+	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
+		if x.kind(c) == "import_declaration" {
+			x.importDecl(c)
 		}
 	}
-	for i := range top {
-		c := &top[i]
-		switch c.Kind() {
+	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
+		switch x.kind(c) {
 		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
 			x.typeDecl(c, -1, false)
 		}
@@ -196,20 +215,18 @@ func extractJava(f *extract.File, r *extract.FileResult) {
 }
 
 // javaPackage reads the package declaration alone.
-func javaPackage(f *extract.File) string {
-	root := f.Root
-	for i := uint(0); i < root.NamedChildCount(); i++ {
-		c := root.NamedChild(i)
-		if c.Kind() == "package_declaration" {
-			for j := uint(0); j < c.NamedChildCount(); j++ {
-				k := c.NamedChild(j)
-				if k.Kind() == "scoped_identifier" || k.Kind() == "identifier" {
-					return dotted(f, k)
+func javaPackage(t *extract.FlatTree, file string) string {
+	const root = 0
+	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
+		if t.Kind(c) == "package_declaration" {
+			for k := t.FirstNamed(c); k >= 0; k = t.NextNamed(k) {
+				if kk := t.Kind(k); kk == "scoped_identifier" || kk == "identifier" {
+					return dotted(t, k)
 				}
 			}
 		}
 	}
-	return folderPackage(f.Path)
+	return folderPackage(file)
 }
 
 // folderPackage is the package of a file without a package declaration:
@@ -223,55 +240,54 @@ func folderPackage(p string) string {
 }
 
 // dotted renders a (scoped) identifier without white space or comments.
-func dotted(f *extract.File, n *sitter.Node) string {
-	switch n.Kind() {
+func dotted(t *extract.FlatTree, n int32) string {
+	switch t.Kind(n) {
 	case "identifier", "type_identifier":
-		return f.Text(n)
+		return t.Text(n)
 	case "scoped_identifier":
-		s, nm := n.ChildByFieldId(fScope), n.ChildByFieldId(fName)
-		if s == nil || nm == nil {
-			return strings.Join(strings.Fields(f.Text(n)), "")
+		s, nm := t.Field(n, fScope), t.Field(n, fName)
+		if s < 0 || nm < 0 {
+			return strings.Join(strings.Fields(t.Text(n)), "")
 		}
-		return dotted(f, s) + "." + f.Text(nm)
+		return dotted(t, s) + "." + t.Text(nm)
 	}
-	return strings.Join(strings.Fields(f.Text(n)), "")
+	return strings.Join(strings.Fields(t.Text(n)), "")
 }
 
-// kids returns the named children of n. Indexing is one cgo call per
-// child but walks the siblings from the first each time, so long lists go
-// through the tree cursor instead.
-func (x *extractor) kids(n *sitter.Node) []sitter.Node {
-	if n == nil {
-		return nil
+// kind is the node kind of n.
+func (x *extractor) kind(n int32) string { return x.t.Kind(n) }
+
+// text is the source text of n ("" for -1).
+func (x *extractor) text(n int32) string { return x.t.Text(n) }
+
+// fld is the child of n in field f, or -1 (n may be -1).
+func (x *extractor) fld(n int32, f uint16) int32 { return x.t.Field(n, f) }
+
+// first is the first named child of n, or -1 (n may be -1); with next it
+// walks the named children: for c := x.first(n); c >= 0; c = x.next(c).
+func (x *extractor) first(n int32) int32 {
+	if n < 0 {
+		return -1
 	}
-	c := n.NamedChildCount()
-	if c == 0 {
-		return nil
-	}
-	if c > 12 {
-		return n.NamedChildren(x.cur)
-	}
-	out := make([]sitter.Node, c)
-	for i := uint(0); i < c; i++ {
-		out[i] = *n.NamedChild(i)
-	}
-	return out
+	return x.t.FirstNamed(n)
 }
+
+// next is the next named sibling of n, or -1.
+func (x *extractor) next(n int32) int32 { return x.t.NextNamed(n) }
 
 // ---- imports and external names ----
 
-func (x *extractor) importDecl(n *sitter.Node) {
+func (x *extractor) importDecl(n int32) {
 	static, star := false, false
 	name := ""
-	for i := uint(0); i < n.ChildCount(); i++ {
-		c := n.Child(i)
-		switch c.Kind() {
+	for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
+		switch x.kind(c) {
 		case "static":
 			static = true
 		case "asterisk":
 			star = true
 		case "scoped_identifier", "identifier":
-			name = dotted(x.f, c)
+			name = dotted(x.t, c)
 		}
 	}
 	if name == "" {
@@ -446,16 +462,16 @@ func (x *extractor) isTypeParam(name string) bool {
 	return false
 }
 
-func (x *extractor) pushTypeParams(n *sitter.Node) int {
+func (x *extractor) pushTypeParams(n int32) int {
 	mark := len(x.tparams)
-	tp := n.ChildByFieldId(fTypeParameters)
-	if tp == nil {
+	tp := x.fld(n, fTypeParameters)
+	if tp < 0 {
 		return mark
 	}
-	for _, p := range x.kids(tp) {
-		for _, c := range x.kids(&p) {
-			if c.Kind() == "type_identifier" || c.Kind() == "identifier" {
-				x.tparams = append(x.tparams, x.f.Text(&c))
+	for p := x.first(tp); p >= 0; p = x.next(p) {
+		for c := x.first(p); c >= 0; c = x.next(c) {
+			if k := x.kind(c); k == "type_identifier" || k == "identifier" {
+				x.tparams = append(x.tparams, x.text(c))
 				break
 			}
 		}
@@ -470,7 +486,7 @@ func (x *extractor) pushTypeParams(n *sitter.Node) int {
 // single-type import is given in full, since in Java such an import
 // shadows the types of the file's own package, and the resolver finds a
 // full name first. Primitive and void types give "".
-func (x *extractor) typeName(n *sitter.Node) string {
+func (x *extractor) typeName(n int32) string {
 	return x.qualify(x.rawTypeName(n))
 }
 
@@ -492,34 +508,32 @@ func (x *extractor) qualify(t string) string {
 }
 
 // rawTypeName is the name of a type as written.
-func (x *extractor) rawTypeName(n *sitter.Node) string {
-	for n != nil {
-		switch n.Kind() {
+func (x *extractor) rawTypeName(n int32) string {
+	for n >= 0 {
+		switch x.kind(n) {
 		case "type_identifier", "identifier":
-			return x.f.Text(n)
+			return x.text(n)
 		case "scoped_type_identifier", "scoped_identifier", "field_access":
 			var parts []string
-			for _, c := range x.kids(n) {
-				if s := x.rawTypeName(&c); s != "" {
+			for c := x.first(n); c >= 0; c = x.next(c) {
+				if s := x.rawTypeName(c); s != "" {
 					parts = append(parts, s)
 				}
 			}
 			return strings.Join(parts, ".")
 		case "generic_type", "annotated_type", "catch_type":
-			var next *sitter.Node
-			for _, c := range x.kids(n) {
-				switch c.Kind() {
+			next := int32(-1)
+		find:
+			for c := x.first(n); c >= 0; c = x.next(c) {
+				switch x.kind(c) {
 				case "type_identifier", "scoped_type_identifier", "generic_type", "array_type":
-					c := c
-					next = &c
-				}
-				if next != nil {
-					break
+					next = c
+					break find
 				}
 			}
 			n = next
 		case "array_type":
-			n = n.ChildByFieldId(fElement)
+			n = x.fld(n, fElement)
 		default:
 			return ""
 		}
@@ -528,28 +542,27 @@ func (x *extractor) rawTypeName(n *sitter.Node) string {
 }
 
 // varType is what a declared type tells of a variable.
-func (x *extractor) varType(n *sitter.Node) vtype {
-	if n == nil {
+func (x *extractor) varType(n int32) vtype {
+	if n < 0 {
 		return vtype{}
 	}
-	switch n.Kind() {
+	switch x.kind(n) {
 	case "array_type":
-		return vtype{name: "[]", elem: x.typeName(n.ChildByFieldId(fElement))}
+		return vtype{name: "[]", elem: x.typeName(x.fld(n, fElement))}
 	case "generic_type":
 		v := vtype{name: x.typeName(n)}
-		for _, c := range x.kids(n) {
-			if c.Kind() == "type_arguments" {
-				args := x.kids(&c)
-				if len(args) > 0 {
-					v.elem = x.typeName(&args[len(args)-1])
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if x.kind(c) == "type_arguments" {
+				if last := x.t.LastNamed(c); last >= 0 {
+					v.elem = x.typeName(last)
 				}
 			}
 		}
 		return v
 	case "annotated_type":
-		for _, c := range x.kids(n) {
-			if c.Kind() != "annotation" && c.Kind() != "marker_annotation" {
-				return x.varType(&c)
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if k := x.kind(c); k != "annotation" && k != "marker_annotation" {
+				return x.varType(c)
 			}
 		}
 		return vtype{}
@@ -562,15 +575,15 @@ func (x *extractor) varType(n *sitter.Node) vtype {
 }
 
 // typeRefs records a reference to every named type inside a type.
-func (x *extractor) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
-	if n == nil {
+func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
+	if n < 0 {
 		return
 	}
-	switch n.Kind() {
+	switch x.kind(n) {
 	case "type_identifier":
-		name := x.f.Text(n)
+		name := x.text(n)
 		if name != "var" && !x.external(name) && !x.isTypeParam(name) {
-			ref := extract.Ref{From: from, Kind: kind, Name: name, Line: extract.Line(n)}
+			ref := extract.Ref{From: from, Kind: kind, Name: name, Line: x.t.Line(n)}
 			if full := x.qualify(name); full != name {
 				ref.Qual = strings.TrimSuffix(full, "."+name)
 			}
@@ -584,14 +597,14 @@ func (x *extractor) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
 			if i := strings.LastIndexByte(name, '.'); i >= 0 {
 				qual, last = name[:i], name[i+1:]
 			}
-			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: kind, Name: last, Qual: qual, Line: extract.Line(n)})
+			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: kind, Name: last, Qual: qual, Line: x.t.Line(n)})
 		}
 		// Type arguments inside (Outer<A>.Inner<B>).
-		for _, c := range x.kids(n) {
-			if c.Kind() == "generic_type" {
-				for _, a := range x.kids(&c) {
-					if a.Kind() == "type_arguments" {
-						x.typeRefs(&a, from, kind)
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if x.kind(c) == "generic_type" {
+				for a := x.first(c); a >= 0; a = x.next(a) {
+					if x.kind(a) == "type_arguments" {
+						x.typeRefs(a, from, kind)
 					}
 				}
 			}
@@ -600,8 +613,8 @@ func (x *extractor) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
 	case "integral_type", "floating_point_type", "boolean_type", "void_type", "annotation", "marker_annotation":
 		return
 	}
-	for _, c := range x.kids(n) {
-		x.typeRefs(&c, from, kind)
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		x.typeRefs(c, from, kind)
 	}
 }
 
@@ -610,7 +623,7 @@ func (x *extractor) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
 type mods struct {
 	public, protected, private, static, final, abstract bool
 	test                                                bool
-	node                                                *sitter.Node
+	node                                                int32    // the modifiers node, or -1
 	annotations                                         []string // names as written
 }
 
@@ -619,25 +632,24 @@ var testAnnotations = map[string]bool{
 	"TestTemplate": true, "Theory": true, "Property": true,
 }
 
-func (x *extractor) modifiers(n *sitter.Node) mods {
-	var m mods
-	var mn *sitter.Node
-	for i := uint(0); i < n.ChildCount(); i++ {
-		if c := n.Child(i); c.Kind() == "modifiers" {
+func (x *extractor) modifiers(n int32) mods {
+	m := mods{node: -1}
+	mn := int32(-1)
+	for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
+		if k := x.kind(c); k == "modifiers" {
 			mn = c
 			break
-		} else if c.IsNamed() && c.Kind() != "marker_annotation" && c.Kind() != "annotation" &&
-			c.Kind() != "line_comment" && c.Kind() != "block_comment" {
+		} else if x.t.N[c].Named && k != "marker_annotation" && k != "annotation" &&
+			k != "line_comment" && k != "block_comment" {
 			break
 		}
 	}
-	if mn == nil {
+	if mn < 0 {
 		return m
 	}
 	m.node = mn
-	for i := uint(0); i < mn.ChildCount(); i++ {
-		c := mn.Child(i)
-		switch c.Kind() {
+	for c := x.t.FirstChild(mn); c >= 0; c = x.t.N[c].Next {
+		switch x.kind(c) {
 		case "public":
 			m.public = true
 		case "protected":
@@ -651,8 +663,8 @@ func (x *extractor) modifiers(n *sitter.Node) mods {
 		case "abstract":
 			m.abstract = true
 		case "marker_annotation", "annotation":
-			if nm := c.ChildByFieldId(fName); nm != nil {
-				name := dotted(x.f, nm)
+			if nm := x.fld(c, fName); nm >= 0 {
+				name := dotted(x.t, nm)
 				m.annotations = append(m.annotations, name)
 				if testAnnotations[extract.LastPart(name)] {
 					m.test = true
@@ -674,32 +686,31 @@ func (x *extractor) annotationRefs(m mods, from int32) {
 		if i := strings.LastIndexByte(a, '.'); i >= 0 {
 			qual, name = a[:i], a[i+1:]
 		}
-		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefType, Name: name, Qual: qual, Line: extract.Line(m.node)})
+		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefType, Name: name, Qual: qual, Line: x.t.Line(m.node)})
 	}
 }
 
 // signature is the declaration from its first modifier keyword (past
 // annotations) up to the body, on one line.
-func (x *extractor) signature(n *sitter.Node, m mods, body *sitter.Node) string {
-	start := n.StartByte()
-	if m.node != nil {
-		start = m.node.EndByte()
-		for i := uint(0); i < m.node.ChildCount(); i++ {
-			c := m.node.Child(i)
-			if k := c.Kind(); k != "marker_annotation" && k != "annotation" && k != "line_comment" && k != "block_comment" {
-				start = c.StartByte()
+func (x *extractor) signature(n int32, m mods, body int32) string {
+	start := x.t.N[n].Start
+	if m.node >= 0 {
+		start = x.t.N[m.node].End
+		for c := x.t.FirstChild(m.node); c >= 0; c = x.t.N[c].Next {
+			if k := x.kind(c); k != "marker_annotation" && k != "annotation" && k != "line_comment" && k != "block_comment" {
+				start = x.t.N[c].Start
 				break
 			}
 		}
 	}
-	end := n.EndByte()
-	if body != nil {
-		end = body.StartByte()
+	end := x.t.N[n].End
+	if body >= 0 {
+		end = x.t.N[body].Start
 	}
-	if end > uint(len(x.f.Src)) || start > end {
+	if end > uint32(len(x.t.Src)) || start > end {
 		return ""
 	}
-	s := strings.TrimSuffix(strings.Join(strings.Fields(string(x.f.Src[start:end])), " "), ";")
+	s := strings.TrimSuffix(strings.Join(strings.Fields(string(x.t.Src[start:end])), " "), ";")
 	if len(s) > 240 {
 		s = s[:240] + "…"
 	}
@@ -708,26 +719,26 @@ func (x *extractor) signature(n *sitter.Node, m mods, body *sitter.Node) string 
 
 // doc is the Javadoc comment right before a declaration, or the line
 // comments directly above it.
-func (x *extractor) doc(n *sitter.Node) string {
-	p := n.PrevSibling()
-	if p == nil {
+func (x *extractor) doc(n int32) string {
+	p := x.t.N[n].Prev
+	if p < 0 {
 		return ""
 	}
-	switch p.Kind() {
+	switch x.kind(p) {
 	case "block_comment":
-		t := x.f.Text(p)
+		t := x.text(p)
 		if strings.HasPrefix(t, "/**") && t != "/**/" {
 			return extract.CleanComment(t, "")
 		}
 	case "line_comment":
-		if extract.EndLine(p)+1 < extract.Line(n) {
+		if x.t.EndLine(p)+1 < x.t.Line(n) {
 			return ""
 		}
 		// Not a comment trailing the previous declaration's line.
-		if q := p.PrevSibling(); q != nil && q.Kind() != "line_comment" && extract.EndLine(q) == extract.Line(p) {
+		if q := x.t.N[p].Prev; q >= 0 && x.kind(q) != "line_comment" && x.t.EndLine(q) == x.t.Line(p) {
 			return ""
 		}
-		return extract.PrecedingComments(x.f, n, "//")
+		return x.t.PrecedingComments(n, "//")
 	}
 	return ""
 }
@@ -745,15 +756,15 @@ func exportedFlag(m mods, inIface bool) snapshot.Flags {
 }
 
 // typeDecl extracts a class, interface, enum, record or annotation type.
-func (x *extractor) typeDecl(n *sitter.Node, parent int32, inIface bool) {
-	nameNode := n.ChildByFieldId(fName)
-	if nameNode == nil {
+func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
+	nameNode := x.fld(n, fName)
+	if nameNode < 0 {
 		return
 	}
-	name := x.f.Text(nameNode)
+	name := x.text(nameNode)
 	x.declared[name] = true
 	kind := snapshot.KindClass
-	switch n.Kind() {
+	switch x.kind(n) {
 	case "interface_declaration", "annotation_type_declaration":
 		kind = snapshot.KindInterface
 	case "enum_declaration":
@@ -762,25 +773,24 @@ func (x *extractor) typeDecl(n *sitter.Node, parent int32, inIface bool) {
 		kind = snapshot.KindStruct
 	}
 	m := x.modifiers(n)
-	body := n.ChildByFieldId(fBody)
+	body := x.fld(n, fBody)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	s := extract.Symbol{Name: name, Kind: kind, Parent: parent, Start: extract.Line(n), End: extract.EndLine(n),
+	s := extract.Symbol{Name: name, Kind: kind, Parent: parent, Start: x.t.Line(n), End: x.t.EndLine(n),
 		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
-	if sc := n.ChildByFieldId(fSuperclass); sc != nil {
-		for _, t := range x.kids(sc) {
-			if b := x.typeName(&t); b != "" && !x.external(b) {
+	if sc := x.fld(n, fSuperclass); sc >= 0 {
+		for t := x.first(sc); t >= 0; t = x.next(t) {
+			if b := x.typeName(t); b != "" && !x.external(b) {
 				s.Extends = append(s.Extends, b)
 			}
 		}
 	}
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		c := n.NamedChild(i)
-		switch c.Kind() {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "super_interfaces", "extends_interfaces":
-			for _, tl := range x.kids(c) {
-				for _, t := range x.kids(&tl) {
-					b := x.typeName(&t)
+			for tl := x.first(c); tl >= 0; tl = x.next(tl) {
+				for t := x.first(tl); t >= 0; t = x.next(t) {
+					b := x.typeName(t)
 					if b == "" || x.external(b) {
 						continue
 					}
@@ -801,100 +811,98 @@ func (x *extractor) typeDecl(n *sitter.Node, parent int32, inIface bool) {
 	}
 	if kind == snapshot.KindStruct {
 		// Record components are fields.
-		if ps := n.ChildByFieldId(fParameters); ps != nil {
-			for _, p := range x.kids(ps) {
-				if p.Kind() != "formal_parameter" {
+		if ps := x.fld(n, fParameters); ps >= 0 {
+			for p := x.first(ps); p >= 0; p = x.next(p) {
+				if x.kind(p) != "formal_parameter" {
 					continue
 				}
-				pn := p.ChildByFieldId(fName)
-				pt := p.ChildByFieldId(fType)
-				if pn == nil {
+				pn := x.fld(p, fName)
+				pt := x.fld(p, fType)
+				if pn < 0 {
 					continue
 				}
-				fname := x.f.Text(pn)
+				fname := x.text(pn)
 				vt := x.varType(pt)
 				cls.fields[fname] = vt
-				fid := x.add(extract.Symbol{Name: fname, Kind: snapshot.KindField, Parent: id, Start: extract.Line(&p),
-					End: extract.EndLine(&p), Signature: strings.Join(strings.Fields(x.f.Text(&p)), " "),
+				fid := x.add(extract.Symbol{Name: fname, Kind: snapshot.KindField, Parent: id, Start: x.t.Line(p),
+					End: x.t.EndLine(p), Signature: strings.Join(strings.Fields(x.text(p)), " "),
 					Type: vt.name, Flags: snapshot.FlagExported})
 				x.typeRefs(pt, fid, extract.RefType)
 			}
 		}
 	}
-	if body == nil {
+	if body < 0 {
 		return
 	}
-	members := x.kids(body)
 	// Enum bodies hold constants, then the other members in a nested list.
 	if kind == snapshot.KindEnum {
-		var rest []sitter.Node
-		for _, c := range members {
-			if c.Kind() == "enum_body_declarations" {
-				rest = append(rest, x.kids(&c)...)
-			}
-		}
-		for _, c := range members {
-			if c.Kind() == "enum_constant" {
-				if nm := c.ChildByFieldId(fName); nm != nil {
-					cls.fields[x.f.Text(nm)] = vtype{name: name}
+		for c := x.first(body); c >= 0; c = x.next(c) {
+			if x.kind(c) == "enum_constant" {
+				if nm := x.fld(c, fName); nm >= 0 {
+					cls.fields[x.text(nm)] = vtype{name: name}
 				}
 			}
 		}
-		x.collectFields(rest, cls)
-		x.classes = append(x.classes, cls)
-		for i := range members {
-			if members[i].Kind() == "enum_constant" {
-				x.enumConstant(&members[i], cls)
+		for c := x.first(body); c >= 0; c = x.next(c) {
+			if x.kind(c) == "enum_body_declarations" {
+				x.collectFields(c, cls)
 			}
 		}
-		x.members(rest, cls, false)
+		x.classes = append(x.classes, cls)
+		for c := x.first(body); c >= 0; c = x.next(c) {
+			if x.kind(c) == "enum_constant" {
+				x.enumConstant(c, cls)
+			}
+		}
+		for c := x.first(body); c >= 0; c = x.next(c) {
+			if x.kind(c) == "enum_body_declarations" {
+				x.members(c, cls, false)
+			}
+		}
 		x.classes = x.classes[:len(x.classes)-1]
 		return
 	}
-	x.collectFields(members, cls)
+	x.collectFields(body, cls)
 	x.classes = append(x.classes, cls)
-	x.members(members, cls, kind == snapshot.KindInterface)
+	x.members(body, cls, kind == snapshot.KindInterface)
 	x.classes = x.classes[:len(x.classes)-1]
 }
 
 // collectFields notes the fields of a class body before its methods are
 // read, since a method may use a field declared below it.
-func (x *extractor) collectFields(members []sitter.Node, cls *classCtx) {
-	for i := range members {
-		c := &members[i]
-		switch c.Kind() {
+func (x *extractor) collectFields(body int32, cls *classCtx) {
+	for c := x.first(body); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "field_declaration", "constant_declaration":
-			vt := x.varType(c.ChildByFieldId(fType))
-			for j := uint(0); j < c.NamedChildCount(); j++ {
-				d := c.NamedChild(j)
-				if d.Kind() != "variable_declarator" {
+			vt := x.varType(x.fld(c, fType))
+			for d := x.first(c); d >= 0; d = x.next(d) {
+				if x.kind(d) != "variable_declarator" {
 					continue
 				}
-				if nm := d.ChildByFieldId(fName); nm != nil {
+				if nm := x.fld(d, fName); nm >= 0 {
 					v := vt
-					if d.ChildByFieldId(fDimensions) != nil {
+					if x.fld(d, fDimensions) >= 0 {
 						v = vtype{name: "[]", elem: vt.name}
 					}
-					cls.fields[x.f.Text(nm)] = v
+					cls.fields[x.text(nm)] = v
 				}
 			}
 		case "method_declaration":
-			if nm := c.ChildByFieldId(fName); nm != nil {
-				x.methods[x.f.Text(nm)] = true
+			if nm := x.fld(c, fName); nm >= 0 {
+				x.methods[x.text(nm)] = true
 			}
 		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
-			if nm := c.ChildByFieldId(fName); nm != nil {
-				x.declared[x.f.Text(nm)] = true
+			if nm := x.fld(c, fName); nm >= 0 {
+				x.declared[x.text(nm)] = true
 			}
 		}
 	}
 }
 
 // members extracts the members of a class body.
-func (x *extractor) members(members []sitter.Node, cls *classCtx, inIface bool) {
-	for i := range members {
-		c := &members[i]
-		switch c.Kind() {
+func (x *extractor) members(body int32, cls *classCtx, inIface bool) {
+	for c := x.first(body); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "field_declaration", "constant_declaration":
 			x.field(c, cls.sym, inIface)
 		case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration":
@@ -915,83 +923,81 @@ func (x *extractor) withLocals(fn func()) {
 	x.locals = saved
 }
 
-func (x *extractor) enumConstant(n *sitter.Node, cls *classCtx) {
-	nm := n.ChildByFieldId(fName)
-	if nm == nil {
+func (x *extractor) enumConstant(n int32, cls *classCtx) {
+	nm := x.fld(n, fName)
+	if nm < 0 {
 		return
 	}
-	id := x.add(extract.Symbol{Name: x.f.Text(nm), Kind: snapshot.KindConstant, Parent: cls.sym,
-		Start: extract.Line(n), End: extract.EndLine(n), Signature: x.signature(n, x.modifiers(n), n.ChildByFieldId(fBody)),
+	id := x.add(extract.Symbol{Name: x.text(nm), Kind: snapshot.KindConstant, Parent: cls.sym,
+		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.signature(n, x.modifiers(n), x.fld(n, fBody)),
 		Doc: x.doc(n), Type: cls.name, Flags: snapshot.FlagExported})
-	if args := n.ChildByFieldId(fArguments); args != nil {
+	if args := x.fld(n, fArguments); args >= 0 {
 		// The constant is made by the enum's constructor.
-		x.r.Refs = append(x.r.Refs, extract.Ref{From: id, Kind: extract.RefCall, Name: cls.name, Qual: cls.name, Line: extract.Line(n)})
+		x.r.Refs = append(x.r.Refs, extract.Ref{From: id, Kind: extract.RefCall, Name: cls.name, Qual: cls.name, Line: x.t.Line(n)})
 		x.withLocals(func() { x.walk(args, id) })
 	}
-	if body := n.ChildByFieldId(fBody); body != nil {
+	if body := x.fld(n, fBody); body >= 0 {
 		// A constant with a body: its methods belong to the constant.
 		sub := &classCtx{sym: id, name: cls.name, super: cls.name, fields: cls.fields}
-		members := x.kids(body)
-		x.members(members, sub, false)
+		x.members(body, sub, false)
 	}
 }
 
-func (x *extractor) field(n *sitter.Node, owner int32, inIface bool) {
+func (x *extractor) field(n int32, owner int32, inIface bool) {
 	m := x.modifiers(n)
-	typ := n.ChildByFieldId(fType)
+	typ := x.fld(n, fType)
 	vt := x.varType(typ)
 	kind := snapshot.KindField
-	if n.Kind() == "constant_declaration" || (m.static && m.final) || (inIface) {
+	if x.kind(n) == "constant_declaration" || (m.static && m.final) || (inIface) {
 		kind = snapshot.KindConstant
 	}
 	doc := x.doc(n)
-	sig := x.signature(n, m, nil)
+	sig := x.signature(n, m, -1)
 	if i := strings.Index(sig, " = "); i >= 0 && len(sig) > 120 {
 		sig = sig[:i]
 	}
 	flags := exportedFlag(m, inIface)
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		d := n.NamedChild(i)
-		if d.Kind() != "variable_declarator" {
+	for d := x.first(n); d >= 0; d = x.next(d) {
+		if x.kind(d) != "variable_declarator" {
 			continue
 		}
-		nm := d.ChildByFieldId(fName)
-		if nm == nil {
+		nm := x.fld(d, fName)
+		if nm < 0 {
 			continue
 		}
 		t := vt.name
 		if t == "[]" {
 			t = vt.elem
 		}
-		id := x.add(extract.Symbol{Name: x.f.Text(nm), Kind: kind, Parent: owner, Start: extract.Line(n),
-			End: extract.EndLine(n), Signature: sig, Doc: doc, Type: t, Flags: flags})
+		id := x.add(extract.Symbol{Name: x.text(nm), Kind: kind, Parent: owner, Start: x.t.Line(n),
+			End: x.t.EndLine(n), Signature: sig, Doc: doc, Type: t, Flags: flags})
 		x.typeRefs(typ, id, extract.RefType)
 		x.annotationRefs(m, id)
-		if v := d.ChildByFieldId(fValue); v != nil {
+		if v := x.fld(d, fValue); v >= 0 {
 			x.withLocals(func() { x.walk(v, id) })
 		}
 	}
 }
 
 // callable extracts a method or constructor with its parameters and body.
-func (x *extractor) callable(n *sitter.Node, cls *classCtx, inIface bool) {
-	nm := n.ChildByFieldId(fName)
-	if nm == nil {
+func (x *extractor) callable(n int32, cls *classCtx, inIface bool) {
+	nm := x.fld(n, fName)
+	if nm < 0 {
 		return
 	}
-	name := x.f.Text(nm)
+	name := x.text(nm)
 	kind := snapshot.KindMethod
-	if k := n.Kind(); k == "constructor_declaration" || k == "compact_constructor_declaration" {
+	if k := x.kind(n); k == "constructor_declaration" || k == "compact_constructor_declaration" {
 		kind = snapshot.KindConstructor
 		name = cls.name
 	}
 	m := x.modifiers(n)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	body := n.ChildByFieldId(fBody)
-	s := extract.Symbol{Name: name, Kind: kind, Parent: cls.sym, Start: extract.Line(n), End: extract.EndLine(n),
+	body := x.fld(n, fBody)
+	s := extract.Symbol{Name: name, Kind: kind, Parent: cls.sym, Start: x.t.Line(n), End: x.t.EndLine(n),
 		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
-	typ := n.ChildByFieldId(fType)
+	typ := x.fld(n, fType)
 	if kind == snapshot.KindMethod {
 		s.Type = x.typeName(typ)
 	}
@@ -1003,49 +1009,48 @@ func (x *extractor) callable(n *sitter.Node, cls *classCtx, inIface bool) {
 	x.annotationRefs(m, id)
 	saved := x.locals
 	x.locals = map[string]vtype{}
-	x.params(n.ChildByFieldId(fParameters), id)
+	x.params(x.fld(n, fParameters), id)
 	x.typeRefs(typ, id, extract.RefTypeHint)
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		if c := n.NamedChild(i); c.Kind() == "throws" {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) == "throws" {
 			x.typeRefs(c, id, extract.RefType)
 		}
 	}
-	if body != nil {
+	if body >= 0 {
 		x.walkChildren(body, id)
 	}
 	x.locals = saved
 }
 
 // params records parameter types as hints and as typed locals.
-func (x *extractor) params(ps *sitter.Node, from int32) {
-	if ps == nil {
+func (x *extractor) params(ps int32, from int32) {
+	if ps < 0 {
 		return
 	}
-	for _, p := range x.kids(ps) {
-		switch p.Kind() {
+	for p := x.first(ps); p >= 0; p = x.next(p) {
+		switch x.kind(p) {
 		case "formal_parameter":
-			typ := p.ChildByFieldId(fType)
-			if nm := p.ChildByFieldId(fName); nm != nil {
+			typ := x.fld(p, fType)
+			if nm := x.fld(p, fName); nm >= 0 {
 				vt := x.varType(typ)
-				if p.ChildByFieldId(fDimensions) != nil {
+				if x.fld(p, fDimensions) >= 0 {
 					vt = vtype{name: "[]", elem: vt.name}
 				}
-				x.locals[x.f.Text(nm)] = vt
+				x.locals[x.text(nm)] = vt
 			}
 			x.typeRefs(typ, from, extract.RefTypeHint)
 		case "spread_parameter":
-			var typ *sitter.Node
-			for _, c := range x.kids(&p) {
-				switch c.Kind() {
+			typ := int32(-1)
+			for c := x.first(p); c >= 0; c = x.next(c) {
+				switch x.kind(c) {
 				case "variable_declarator":
-					if nm := c.ChildByFieldId(fName); nm != nil && typ != nil {
-						x.locals[x.f.Text(nm)] = vtype{name: "[]", elem: x.typeName(typ)}
+					if nm := x.fld(c, fName); nm >= 0 && typ >= 0 {
+						x.locals[x.text(nm)] = vtype{name: "[]", elem: x.typeName(typ)}
 					}
 				case "modifiers", "annotation", "marker_annotation":
 				default:
-					if typ == nil {
-						c := c
-						typ = &c
+					if typ < 0 {
+						typ = c
 					}
 				}
 			}
@@ -1056,16 +1061,16 @@ func (x *extractor) params(ps *sitter.Node, from int32) {
 
 // ---- bodies ----
 
-func (x *extractor) walkChildren(n *sitter.Node, from int32) {
-	for _, c := range x.kids(n) {
-		x.walk(&c, from)
+func (x *extractor) walkChildren(n int32, from int32) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		x.walk(c, from)
 	}
 }
 
 // walk records calls, type uses and typed locals in a body. Lambdas and
 // anonymous classes belong to the enclosing callable.
-func (x *extractor) walk(n *sitter.Node, from int32) {
-	switch n.Kind() {
+func (x *extractor) walk(n int32, from int32) {
+	switch x.kind(n) {
 	case "method_invocation":
 		x.call(n, from)
 	case "object_creation_expression":
@@ -1078,82 +1083,81 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 	case "local_variable_declaration":
 		x.localVar(n, from)
 	case "enhanced_for_statement":
-		typ := n.ChildByFieldId(fType)
+		typ := x.fld(n, fType)
 		vt := x.varType(typ)
 		if vt.name == "" {
 			// for (var e : xs): the element type of xs, when known.
-			if v := n.ChildByFieldId(fValue); v != nil {
+			if v := x.fld(n, fValue); v >= 0 {
 				if r := x.receiver(v); r.elem != "" {
 					vt = vtype{name: r.elem}
 				}
 			}
 		}
-		if nm := n.ChildByFieldId(fName); nm != nil {
-			x.locals[x.f.Text(nm)] = vt
+		if nm := x.fld(n, fName); nm >= 0 {
+			x.locals[x.text(nm)] = vt
 		}
 		x.typeRefs(typ, from, extract.RefType)
 	case "catch_formal_parameter":
-		for _, c := range x.kids(n) {
-			if c.Kind() == "catch_type" {
-				x.typeRefs(&c, from, extract.RefType)
-				if nm := n.ChildByFieldId(fName); nm != nil {
-					x.locals[x.f.Text(nm)] = vtype{name: x.typeName(&c)}
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if x.kind(c) == "catch_type" {
+				x.typeRefs(c, from, extract.RefType)
+				if nm := x.fld(n, fName); nm >= 0 {
+					x.locals[x.text(nm)] = vtype{name: x.typeName(c)}
 				}
 			}
 		}
 		return
 	case "resource":
-		if typ := n.ChildByFieldId(fType); typ != nil {
-			if nm := n.ChildByFieldId(fName); nm != nil {
-				x.locals[x.f.Text(nm)] = x.varType(typ)
+		if typ := x.fld(n, fType); typ >= 0 {
+			if nm := x.fld(n, fName); nm >= 0 {
+				x.locals[x.text(nm)] = x.varType(typ)
 			}
 			x.typeRefs(typ, from, extract.RefType)
 		}
 	case "instanceof_expression":
-		if typ := n.ChildByFieldId(fRight); typ != nil {
+		if typ := x.fld(n, fRight); typ >= 0 {
 			x.typeRefs(typ, from, extract.RefType)
-			if nm := n.ChildByFieldId(fName); nm != nil {
-				x.locals[x.f.Text(nm)] = x.varType(typ)
+			if nm := x.fld(n, fName); nm >= 0 {
+				x.locals[x.text(nm)] = x.varType(typ)
 			}
 		}
 	case "type_pattern":
-		var typ *sitter.Node
-		for _, c := range x.kids(n) {
-			if c.Kind() == "identifier" && typ != nil {
-				x.locals[x.f.Text(&c)] = x.varType(typ)
-			} else if typ == nil {
-				c := c
-				typ = &c
+		typ := int32(-1)
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if x.kind(c) == "identifier" && typ >= 0 {
+				x.locals[x.text(c)] = x.varType(typ)
+			} else if typ < 0 {
+				typ = c
 			}
 		}
 		x.typeRefs(typ, from, extract.RefType)
 		return
 	case "lambda_expression":
-		if ps := n.ChildByFieldId(fParameters); ps != nil {
-			switch ps.Kind() {
+		if ps := x.fld(n, fParameters); ps >= 0 {
+			switch x.kind(ps) {
 			case "identifier":
-				x.locals[x.f.Text(ps)] = vtype{}
+				x.locals[x.text(ps)] = vtype{}
 			case "inferred_parameters":
-				for _, c := range x.kids(ps) {
-					x.locals[x.f.Text(&c)] = vtype{}
+				for c := x.first(ps); c >= 0; c = x.next(c) {
+					x.locals[x.text(c)] = vtype{}
 				}
 			case "formal_parameters":
 				x.params(ps, from)
 			}
 		}
-		if b := n.ChildByFieldId(fBody); b != nil {
+		if b := x.fld(n, fBody); b >= 0 {
 			x.walk(b, from)
 		}
 		return
 	case "cast_expression":
-		x.typeRefs(n.ChildByFieldId(fType), from, extract.RefType)
+		x.typeRefs(x.fld(n, fType), from, extract.RefType)
 	case "class_literal":
-		for _, c := range x.kids(n) {
-			x.typeRefs(&c, from, extract.RefType)
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			x.typeRefs(c, from, extract.RefType)
 		}
 		return
 	case "array_creation_expression":
-		x.typeRefs(n.ChildByFieldId(fType), from, extract.RefType)
+		x.typeRefs(x.fld(n, fType), from, extract.RefType)
 	case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration":
 		// A local class: a symbol of its own inside the callable.
 		saved := x.locals
@@ -1167,33 +1171,32 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 	x.walkChildren(n, from)
 }
 
-func (x *extractor) localVar(n *sitter.Node, from int32) {
-	typ := n.ChildByFieldId(fType)
+func (x *extractor) localVar(n int32, from int32) {
+	typ := x.fld(n, fType)
 	vt := x.varType(typ)
 	x.typeRefs(typ, from, extract.RefType)
-	for i := uint(0); i < n.NamedChildCount(); i++ {
-		d := n.NamedChild(i)
-		if d.Kind() != "variable_declarator" {
+	for d := x.first(n); d >= 0; d = x.next(d) {
+		if x.kind(d) != "variable_declarator" {
 			continue
 		}
-		nm := d.ChildByFieldId(fName)
-		if nm == nil {
+		nm := x.fld(d, fName)
+		if nm < 0 {
 			continue
 		}
 		v := vt
-		if d.ChildByFieldId(fDimensions) != nil {
+		if x.fld(d, fDimensions) >= 0 {
 			v = vtype{name: "[]", elem: vt.name}
 		}
 		if v.name == "" {
 			// var x = ...: the type of the value, when it can be told.
-			if val := d.ChildByFieldId(fValue); val != nil {
+			if val := x.fld(d, fValue); val >= 0 {
 				r := x.receiver(val)
 				if !r.ext && r.qtype != "" {
 					v = vtype{name: r.qtype}
 				}
 			}
 		}
-		x.locals[x.f.Text(nm)] = v
+		x.locals[x.text(nm)] = v
 	}
 }
 
@@ -1224,15 +1227,15 @@ var accessors = map[string]bool{
 	"firstElement": true, "lastElement": true, "floor": true, "ceiling": true, "take": true,
 }
 
-func (x *extractor) call(n *sitter.Node, from int32) {
-	nm := n.ChildByFieldId(fName)
-	if nm == nil {
+func (x *extractor) call(n int32, from int32) {
+	nm := x.fld(n, fName)
+	if nm < 0 {
 		return
 	}
-	name := x.f.Text(nm)
-	obj := n.ChildByFieldId(fObject)
-	ref := extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: extract.Line(n)}
-	if obj == nil {
+	name := x.text(nm)
+	obj := x.fld(n, fObject)
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)}
+	if obj < 0 {
 		if x.libCall(name) {
 			return
 		}
@@ -1323,41 +1326,41 @@ func (x *extractor) ident(name string) recv {
 
 // receiver works out the qualifier and static type of an expression a
 // method is called on.
-func (x *extractor) receiver(n *sitter.Node) recv {
-	switch n.Kind() {
+func (x *extractor) receiver(n int32) recv {
+	switch k := x.kind(n); k {
 	case "this", "super":
 		if a := x.anonTop(); a != nil {
 			// this and super of an anonymous class: its base.
 			if a.ext || a.base == "" {
 				return recv{ext: a.ext, qual: "(expr)"}
 			}
-			return recv{qual: "(" + n.Kind() + ")", qtype: a.base}
+			return recv{qual: "(" + k + ")", qtype: a.base}
 		}
-		return recv{qual: n.Kind()}
+		return recv{qual: k}
 	case "identifier":
-		return x.ident(x.f.Text(n))
+		return x.ident(x.text(n))
 	case "field_access":
 		return x.fieldAccess(n)
 	case "method_invocation":
 		return x.callResult(n)
 	case "object_creation_expression":
-		t := x.typeName(n.ChildByFieldId(fType))
+		t := x.typeName(x.fld(n, fType))
 		if t == "" {
 			return recv{qual: "(new)"}
 		}
 		return recv{qual: "(new)", qtype: t, ext: x.external(t)}
 	case "parenthesized_expression":
-		if k := x.kids(n); len(k) == 1 {
-			return x.receiver(&k[0])
+		if c := x.first(n); c >= 0 && x.next(c) < 0 {
+			return x.receiver(c)
 		}
 	case "cast_expression":
-		vt := x.varType(n.ChildByFieldId(fType))
+		vt := x.varType(x.fld(n, fType))
 		if vt.name == "" || vt.name == "[]" {
 			return recv{qual: "(cast)", elem: vt.elem}
 		}
 		return recv{qual: "(cast)", qtype: vt.name, ext: x.external(vt.name), elem: vt.elem}
 	case "array_access":
-		if a := n.ChildByFieldId(fArray); a != nil {
+		if a := x.fld(n, fArray); a >= 0 {
 			r := x.receiver(a)
 			if r.elem != "" {
 				return recv{qual: "[]", qtype: r.elem, ext: x.external(r.elem)}
@@ -1374,31 +1377,31 @@ func (x *extractor) receiver(n *sitter.Node) recv {
 // fieldAccess handles a.b.c: a variable followed by fields, a type (maybe
 // nested or fully qualified) followed by static fields, or this/super
 // followed by fields.
-func (x *extractor) fieldAccess(n *sitter.Node) recv {
+func (x *extractor) fieldAccess(n int32) recv {
 	var segs []string
 	base := n
-	for base.Kind() == "field_access" {
-		f := base.ChildByFieldId(fField)
-		o := base.ChildByFieldId(fObject)
-		if f == nil || o == nil {
+	for x.kind(base) == "field_access" {
+		f := x.fld(base, fField)
+		o := x.fld(base, fObject)
+		if f < 0 || o < 0 {
 			return recv{qual: "(expr)"}
 		}
-		segs = append(segs, x.f.Text(f))
+		segs = append(segs, x.text(f))
 		base = o
 	}
 	for i, j := 0, len(segs)-1; i < j; i, j = i+1, j-1 {
 		segs[i], segs[j] = segs[j], segs[i]
 	}
-	switch base.Kind() {
+	switch bk := x.kind(base); bk {
 	case "this", "super":
 		if a := x.anonTop(); a != nil {
 			if a.ext || a.base == "" {
 				return recv{ext: a.ext, qual: "(expr)"}
 			}
-			return recv{qual: "(" + base.Kind() + ")." + strings.Join(segs, "."), qtype: a.base}
+			return recv{qual: "(" + bk + ")." + strings.Join(segs, "."), qtype: a.base}
 		}
-		q := base.Kind() + "." + strings.Join(segs, ".")
-		if base.Kind() == "this" && len(segs) == 1 {
+		q := bk + "." + strings.Join(segs, ".")
+		if bk == "this" && len(segs) == 1 {
 			if v, ok := x.fieldType(segs[0]); ok && v.name != "" && !x.isTypeParam(v.name) {
 				return recv{qual: q, ext: x.external(v.name), elem: v.elem}
 			}
@@ -1416,7 +1419,7 @@ func (x *extractor) fieldAccess(n *sitter.Node) recv {
 		}
 		return recv{qual: r.qual + "." + strings.Join(segs, "."), qtype: r.qtype}
 	}
-	head := x.f.Text(base)
+	head := x.text(base)
 	all := append([]string{head}, segs...)
 	if segs[len(segs)-1] == "this" {
 		// Outer.this: the enclosing instance of class Outer.
@@ -1468,15 +1471,15 @@ func (x *extractor) fieldAccess(n *sitter.Node) recv {
 
 // callResult is the receiver that is the result of another call: its type
 // is the result type of that call, which the resolver finds ("call:...").
-func (x *extractor) callResult(n *sitter.Node) recv {
-	nm := n.ChildByFieldId(fName)
-	if nm == nil {
+func (x *extractor) callResult(n int32) recv {
+	nm := x.fld(n, fName)
+	if nm < 0 {
 		return recv{qual: "(expr)"}
 	}
-	name := x.f.Text(nm)
+	name := x.text(nm)
 	q := name + "()"
-	obj := n.ChildByFieldId(fObject)
-	if obj == nil {
+	obj := x.fld(n, fObject)
+	if obj < 0 {
 		if x.libCall(name) {
 			return recv{ext: true}
 		}
@@ -1511,74 +1514,77 @@ func (x *extractor) callResult(n *sitter.Node) recv {
 // creation handles new T(...): a call of T's constructor and a use of T,
 // and the members of an anonymous class body, whose code belongs to the
 // enclosing callable.
-func (x *extractor) creation(n *sitter.Node, from int32) {
-	typ := n.ChildByFieldId(fType)
+func (x *extractor) creation(n int32, from int32) {
+	typ := x.fld(n, fType)
 	t := x.typeName(typ)
 	x.typeRefs(typ, from, extract.RefType)
 	if t != "" && !x.external(t) {
 		last := extract.LastPart(t)
 		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: last, Qual: last,
-			QualType: t, Line: extract.Line(n)})
+			QualType: t, Line: x.t.Line(n)})
 	}
-	for _, c := range x.kids(n) {
-		switch c.Kind() {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "argument_list":
-			x.walkChildren(&c, from)
+			x.walkChildren(c, from)
 		case "class_body":
-			x.anonymous(&c, t, from)
+			x.anonymous(c, t, from)
 		case "identifier", "field_access", "method_invocation", "parenthesized_expression":
-			x.walk(&c, from) // outer.new Inner()
+			x.walk(c, from) // outer.new Inner()
 		}
 	}
 }
 
-func (x *extractor) anonymous(body *sitter.Node, base string, from int32) {
-	members := x.kids(body)
+func (x *extractor) anonymous(body int32, base string, from int32) {
 	a := anonCtx{base: base, ext: x.external(base), methods: map[string]bool{}}
-	for _, m := range members {
-		if m.Kind() == "method_declaration" {
-			if nm := m.ChildByFieldId(fName); nm != nil {
-				a.methods[x.f.Text(nm)] = true
+	for m := x.first(body); m >= 0; m = x.next(m) {
+		if x.kind(m) == "method_declaration" {
+			if nm := x.fld(m, fName); nm >= 0 {
+				a.methods[x.text(nm)] = true
 			}
 		}
 	}
 	x.anon = append(x.anon, a)
 	defer func() { x.anon = x.anon[:len(x.anon)-1] }()
-	for _, m := range members {
-		switch m.Kind() {
+	for m := x.first(body); m >= 0; m = x.next(m) {
+		switch x.kind(m) {
 		case "method_declaration":
-			x.params(m.ChildByFieldId(fParameters), from)
-			x.typeRefs(m.ChildByFieldId(fType), from, extract.RefType)
-			if b := m.ChildByFieldId(fBody); b != nil {
+			x.params(x.fld(m, fParameters), from)
+			x.typeRefs(x.fld(m, fType), from, extract.RefType)
+			if b := x.fld(m, fBody); b >= 0 {
 				x.walkChildren(b, from)
 			}
 		case "field_declaration":
-			x.localVar(&m, from)
-			x.walkChildren(&m, from)
+			x.localVar(m, from)
+			x.walkChildren(m, from)
 		case "block", "class_declaration", "interface_declaration", "enum_declaration", "record_declaration":
-			x.walk(&m, from)
+			x.walk(m, from)
 		}
 	}
 }
 
-// methodRef handles Foo::bar, this::bar, obj::bar and Foo::new.
-func (x *extractor) methodRef(n *sitter.Node, from int32) {
-	k := x.kids(n)
-	var parts []sitter.Node
-	for _, c := range k {
-		if c.Kind() != "type_arguments" {
-			parts = append(parts, c)
+// methodRef handles Foo::bar, this::bar, obj::bar and Foo::new: its named
+// children other than type arguments are the target and, unless it is
+// Foo::new, the method name last.
+func (x *extractor) methodRef(n int32, from int32) {
+	target, last, parts := int32(-1), int32(-1), 0
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) != "type_arguments" {
+			if target < 0 {
+				target = c
+			}
+			last = c
+			parts++
 		}
 	}
-	if len(parts) == 0 {
+	if parts == 0 {
 		return
 	}
-	target := &parts[0]
-	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: extract.Line(n)}
-	if len(parts) == 1 {
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: x.t.Line(n)}
+	if parts == 1 {
 		// Foo::new
 		t := x.typeName(target)
-		if target.Kind() == "array_type" || t == "" || x.external(t) {
+		if x.kind(target) == "array_type" || t == "" || x.external(t) {
 			return
 		}
 		ref.Name = extract.LastPart(t)
@@ -1587,9 +1593,9 @@ func (x *extractor) methodRef(n *sitter.Node, from int32) {
 		x.r.Refs = append(x.r.Refs, ref)
 		return
 	}
-	ref.Name = x.f.Text(&parts[len(parts)-1])
+	ref.Name = x.text(last)
 	var r recv
-	switch target.Kind() {
+	switch x.kind(target) {
 	case "type_identifier", "scoped_type_identifier", "generic_type":
 		t := x.typeName(target)
 		r = recv{qual: extract.LastPart(t), qtype: t, ext: x.external(t)}
@@ -1604,17 +1610,17 @@ func (x *extractor) methodRef(n *sitter.Node, from int32) {
 }
 
 // ctorCall handles this(...) and super(...) in a constructor.
-func (x *extractor) ctorCall(n *sitter.Node, from int32) {
+func (x *extractor) ctorCall(n int32, from int32) {
 	if len(x.classes) == 0 {
 		return
 	}
 	cls := x.classes[len(x.classes)-1]
-	c := n.ChildByFieldId(fConstructor)
-	if c == nil {
+	c := x.fld(n, fConstructor)
+	if c < 0 {
 		return
 	}
-	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: extract.Line(n)}
-	switch c.Kind() {
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: x.t.Line(n)}
+	switch x.kind(c) {
 	case "this":
 		ref.Name, ref.Qual = cls.name, "this"
 	case "super":

@@ -23,9 +23,9 @@ import (
 	"path"
 	"strings"
 	"sync"
-	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
 
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
@@ -140,31 +140,29 @@ var kindNames = map[string]kind{
 	"heredoc_body": kHeredocBody, "class_variable": kClassVar, "global_variable": kGlobalVar,
 }
 
-// grammarInfo maps a grammar's node kind ids and field ids to what the
+// The extractor reads a file's tree flattened into Go memory
+// (extract.FlatTree): one cgo call copies every node, and walking the copy
+// crosses into C no more. Nodes are indices into the flat tree, -1 is none.
+
+// grammarInfo maps the grammar's node kind ids and field ids to what the
 // extractor needs.
 type grammarInfo struct {
 	kinds                                                   []kind
+	names                                                   []string // node kinds by id, the flat tree's Names
 	fReceiver, fMethod, fArguments, fBlock, fName, fScope   uint16
 	fSuperclass, fBody, fParameters, fLeft, fRight, fObject uint16
 	fValue, fPattern, fKey, fVariable                       uint16
 }
 
-var (
-	gramMu sync.Mutex
-	grams  = map[unsafe.Pointer]*grammarInfo{}
-)
+// rubyGrammar is the grammar of every file the extractor reads.
+var rubyGrammar = newGrammarInfo(sitter.NewLanguage(tsruby.Language()))
 
-func grammarOf(lang *sitter.Language) *grammarInfo {
-	gramMu.Lock()
-	defer gramMu.Unlock()
-	key := unsafe.Pointer(lang.Inner)
-	if g := grams[key]; g != nil {
-		return g
-	}
-	g := &grammarInfo{kinds: make([]kind, lang.NodeKindCount())}
+func newGrammarInfo(lang *sitter.Language) *grammarInfo {
+	g := &grammarInfo{kinds: make([]kind, lang.NodeKindCount()), names: make([]string, lang.NodeKindCount())}
 	for id := range g.kinds {
+		g.names[id] = lang.NodeKindForId(uint16(id))
 		if lang.NodeKindIsNamed(uint16(id)) {
-			g.kinds[id] = kindNames[lang.NodeKindForId(uint16(id))]
+			g.kinds[id] = kindNames[g.names[id]]
 		}
 	}
 	g.fReceiver = lang.FieldIdForName("receiver")
@@ -183,9 +181,11 @@ func grammarOf(lang *sitter.Language) *grammarInfo {
 	g.fPattern = lang.FieldIdForName("pattern")
 	g.fKey = lang.FieldIdForName("key")
 	g.fVariable = lang.FieldIdForName("variable")
-	grams[key] = g
 	return g
 }
+
+// trees recycles the flat trees of parsed files.
+var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
 
 // typeCtx is a class or module body being read.
 type typeCtx struct {
@@ -224,16 +224,11 @@ type sorbetSig struct {
 	doc     string // the comment above the sig, which documents the def
 }
 
-type child struct {
-	n     *sitter.Node
-	field uint16
-}
-
 type extractor struct {
-	f      *extract.File
-	r      *extract.FileResult
-	g      *grammarInfo
-	cursor *sitter.TreeCursor
+	f *extract.File
+	r *extract.FileResult
+	g *grammarInfo
+	t *extract.FlatTree
 
 	cls   *typeCtx
 	fn    *fnCtx
@@ -261,8 +256,17 @@ type typeRefKey struct {
 
 func extractRuby(f *extract.File, r *extract.FileResult) {
 	r.Package, r.Scope = "", Scope
+	t := trees.Get().(*extract.FlatTree)
+	defer func() {
+		t.Src = nil
+		if cap(t.N) <= 1<<20 {
+			trees.Put(t)
+		}
+	}()
+	t.Names = rubyGrammar.names
+	t.Flatten(f.Root, f.Src)
 	x := &extractor{
-		f: f, r: r, g: grammarOf(f.Root.Language()), from: -1,
+		f: f, r: r, g: rubyGrammar, t: t, from: -1,
 		vars:       &scope{vars: map[string]string{}},
 		test:       r.Flags&snapshot.FlagTest != 0 || extract.IsTestPath(f.Path),
 		topTypes:   map[string]bool{},
@@ -271,60 +275,58 @@ func extractRuby(f *extract.File, r *extract.FileResult) {
 		fileMethod: map[string]bool{},
 	}
 	x.deps = dependencies(f.Repo, path.Dir(f.Path))
-	x.cursor = f.Root.Walk()
-	defer x.cursor.Close()
-	x.scanTopTypes(f.Root)
-	x.visit(f.Root)
+	const root = 0
+	x.scanTopTypes(root)
+	x.visit(root)
 	x.finish()
 }
 
-func (x *extractor) kind(n *sitter.Node) kind {
-	id := int(n.KindId())
+// kind is what the extractor tells of the kind of node n.
+func (x *extractor) kind(n int32) kind {
+	id := int(x.t.N[n].Kind)
 	if id < len(x.g.kinds) {
 		return x.g.kinds[id]
 	}
 	return kOther
 }
 
-// children lists the named children of n with their field ids.
-func (x *extractor) children(n *sitter.Node) []child {
-	c := x.cursor
-	c.Reset(*n)
-	if !c.GotoFirstChild() {
-		return nil
+// first is the first named child of n, or -1 (n may be -1); with next it
+// walks the named children: for c := x.first(n); c >= 0; c = x.next(c).
+func (x *extractor) first(n int32) int32 {
+	if n < 0 {
+		return -1
 	}
-	out := make([]child, 0, 4)
-	for {
-		node := c.Node()
-		if node.IsNamed() {
-			out = append(out, child{node, c.FieldId()})
-		}
-		if !c.GotoNextSibling() {
-			break
-		}
-	}
-	return out
+	return x.t.FirstNamed(n)
 }
 
-func (x *extractor) field(cs []child, id uint16) *sitter.Node {
-	for _, c := range cs {
-		if c.field == id {
-			return c.n
+// next is the next named sibling of n, or -1.
+func (x *extractor) next(n int32) int32 { return x.t.NextNamed(n) }
+
+// fieldOf is the field id of node n in its parent, 0 for none.
+func (x *extractor) fieldOf(n int32) uint16 { return x.t.N[n].Field }
+
+// fld is the first named child of n in field id, or -1 (n may be -1).
+func (x *extractor) fld(n int32, id uint16) int32 {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.t.N[c].Field == id {
+			return c
 		}
 	}
-	return nil
+	return -1
 }
 
-func (x *extractor) text(n *sitter.Node) string { return x.f.Text(n) }
+// text is the source text of n ("" for -1).
+func (x *extractor) text(n int32) string { return x.t.Text(n) }
 
-func (x *extractor) visitAll(cs []child) {
-	for _, c := range cs {
-		x.visit(c.n)
+// visitKids visits the named children of n.
+func (x *extractor) visitKids(n int32) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		x.visit(c)
 	}
 }
 
-func (x *extractor) visit(n *sitter.Node) {
-	if n == nil {
+func (x *extractor) visit(n int32) {
+	if n < 0 {
 		return
 	}
 	switch x.kind(n) {
@@ -353,39 +355,37 @@ func (x *extractor) visit(n *sitter.Node) {
 	case kExceptionVar, kLeftList:
 		x.bindLocals(n)
 	case kFor:
-		cs := x.children(n)
-		for _, c := range cs {
-			if c.field == x.g.fPattern {
-				x.bindLocals(c.n)
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if x.fieldOf(c) == x.g.fPattern {
+				x.bindLocals(c)
 			} else {
-				x.visit(c.n)
+				x.visit(c)
 			}
 		}
 	case kPattern:
-		cs := x.children(n)
-		for _, c := range cs {
-			if c.field == x.g.fPattern {
-				x.bindLocals(c.n)
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if x.fieldOf(c) == x.g.fPattern {
+				x.bindLocals(c)
 			} else {
-				x.visit(c.n)
+				x.visit(c)
 			}
 		}
 	case kSkip, kSymbol, kLiteral, kHashKeySymbol, kSelf, kIVar, kClassVar, kGlobalVar:
 		// names and values, no references
-		if x.kind(n) == kLiteral && n.NamedChildCount() > 0 {
-			x.visitAll(x.children(n))
+		if x.kind(n) == kLiteral && x.first(n) >= 0 {
+			x.visitKids(n)
 		}
 	case kParams:
 		x.params(n, nil, nil)
 	default:
-		x.visitAll(x.children(n))
+		x.visitKids(n)
 	}
 }
 
 // ---- comments and docs
 
-func (x *extractor) comment(n *sitter.Node) {
-	line, end := extract.Line(n), extract.EndLine(n)
+func (x *extractor) comment(n int32) {
+	line, end := x.t.Line(n), x.t.EndLine(n)
 	txt := x.text(n)
 	if x.docEnd == 0 || x.docEnd+1 < line || x.trailing(n) {
 		x.docParts = x.docParts[:0]
@@ -409,9 +409,9 @@ func (x *extractor) comment(n *sitter.Node) {
 }
 
 // trailing reports a comment that follows code on its line.
-func (x *extractor) trailing(n *sitter.Node) bool {
-	for i := int(n.StartByte()) - 1; i >= 0 && i < len(x.f.Src); i-- {
-		switch x.f.Src[i] {
+func (x *extractor) trailing(n int32) bool {
+	for i := int(x.t.N[n].Start) - 1; i >= 0 && i < len(x.t.Src); i-- {
+		switch x.t.Src[i] {
 		case '\n':
 			return false
 		case ' ', '\t', '\r':
@@ -447,15 +447,15 @@ func (x *extractor) doc(line uint32) string {
 }
 
 // signature is the text of n from its start to end, on one line.
-func (x *extractor) signature(n *sitter.Node, end uint) string {
-	s := n.StartByte()
-	if end > uint(len(x.f.Src)) || end < s {
-		end = n.EndByte()
+func (x *extractor) signature(n int32, end uint32) string {
+	s := x.t.N[n].Start
+	if end > uint32(len(x.t.Src)) || end < s {
+		end = x.t.N[n].End
 	}
-	if end > uint(len(x.f.Src)) {
+	if end > uint32(len(x.t.Src)) {
 		return ""
 	}
-	sig := strings.Join(strings.Fields(string(x.f.Src[s:end])), " ")
+	sig := strings.Join(strings.Fields(string(x.t.Src[s:end])), " ")
 	if len(sig) > 240 {
 		sig = sig[:240] + "…"
 	}
@@ -480,10 +480,10 @@ func (x *extractor) container() int32 {
 // scanTopTypes records the names of the top-level modules and classes the
 // file declares, so that a core name reopened here (class String) is not
 // taken for the outside one.
-func (x *extractor) scanTopTypes(root *sitter.Node) {
-	for _, c := range x.children(root) {
-		if k := x.kind(c.n); k == kModule || k == kClass {
-			if name := x.field(x.children(c.n), x.g.fName); name != nil {
+func (x *extractor) scanTopTypes(root int32) {
+	for c := x.first(root); c >= 0; c = x.next(c) {
+		if k := x.kind(c); k == kModule || k == kClass {
+			if name := x.fld(c, x.g.fName); name >= 0 {
 				first, _, _ := strings.Cut(constPath(x, name), ".")
 				x.topTypes[first] = true
 			}
@@ -493,18 +493,17 @@ func (x *extractor) scanTopTypes(root *sitter.Node) {
 
 // constPath renders a constant or scope resolution dotted: Foo::Bar →
 // "Foo.Bar", ::Foo → "Foo". Anything else gives "".
-func constPath(x *extractor, n *sitter.Node) string {
+func constPath(x *extractor, n int32) string {
 	switch x.kind(n) {
 	case kConstant:
 		return x.text(n)
 	case kScopeRes:
-		cs := x.children(n)
-		name := x.field(cs, x.g.fName)
-		scope := x.field(cs, x.g.fScope)
-		if name == nil {
+		name := x.fld(n, x.g.fName)
+		scope := x.fld(n, x.g.fScope)
+		if name < 0 {
 			return ""
 		}
-		if scope == nil {
+		if scope < 0 {
 			return x.text(name)
 		}
 		s := constPath(x, scope)
@@ -516,16 +515,15 @@ func constPath(x *extractor, n *sitter.Node) string {
 	return ""
 }
 
-func (x *extractor) typeDecl(n *sitter.Node) {
-	cs := x.children(n)
-	nameNode := x.field(cs, x.g.fName)
-	if nameNode == nil {
-		x.visitAll(cs)
+func (x *extractor) typeDecl(n int32) {
+	nameNode := x.fld(n, x.g.fName)
+	if nameNode < 0 {
+		x.visitKids(n)
 		return
 	}
 	full := constPath(x, nameNode)
 	if full == "" {
-		x.visitAll(cs)
+		x.visitKids(n)
 		return
 	}
 	qual, name := "", full
@@ -533,20 +531,19 @@ func (x *extractor) typeDecl(n *sitter.Node) {
 		qual, name = full[:i], full[i+1:]
 	}
 	parent := x.container()
-	if x.kind(nameNode) == kScopeRes && x.field(x.children(nameNode), x.g.fScope) == nil {
+	if x.kind(nameNode) == kScopeRes && x.fld(nameNode, x.g.fScope) < 0 {
 		parent = -1 // class ::Foo is top level
 	}
 	s := extract.Symbol{
 		Name: name, Qual: qual, Kind: snapshot.KindModule, Parent: parent,
-		Start: extract.Line(n), End: extract.EndLine(n), Doc: x.doc(extract.Line(n)),
+		Start: x.t.Line(n), End: x.t.EndLine(n), Doc: x.doc(x.t.Line(n)),
 		Flags: snapshot.FlagExported,
 	}
-	var superExpr *sitter.Node
+	superExpr := int32(-1)
 	if x.kind(n) == kClass {
 		s.Kind = snapshot.KindClass
-		if sc := x.field(cs, x.g.fSuperclass); sc != nil {
-			if scs := x.children(sc); len(scs) > 0 {
-				superExpr = scs[0].n
+		if sc := x.fld(n, x.g.fSuperclass); sc >= 0 {
+			if superExpr = x.first(sc); superExpr >= 0 {
 				if p := constPath(x, superExpr); p != "" {
 					s.Extends = []string{p}
 					x.external(p)
@@ -554,9 +551,9 @@ func (x *extractor) typeDecl(n *sitter.Node) {
 			}
 		}
 	}
-	end := nameNode.EndByte()
-	if sc := x.field(cs, x.g.fSuperclass); sc != nil {
-		end = sc.EndByte()
+	end := x.t.N[nameNode].End
+	if sc := x.fld(n, x.g.fSuperclass); sc >= 0 {
+		end = x.t.N[sc].End
 	}
 	s.Signature = x.signature(n, end)
 	id := x.add(s)
@@ -568,48 +565,46 @@ func (x *extractor) typeDecl(n *sitter.Node) {
 	}
 	x.cls = &typeCtx{sym: id, fields: map[string]int32{}, methods: map[string]int32{}, name: clsName}
 	x.from, x.vars, x.fn = id, &scope{vars: map[string]string{}}, nil
-	if superExpr != nil && x.kind(superExpr) == kCall {
+	if superExpr >= 0 && x.kind(superExpr) == kCall {
 		// class Point < Struct.new(:x, :y)
 		x.structFields(superExpr)
 		x.visit(superExpr)
 	}
-	for _, c := range cs {
-		if c.field == x.g.fName || c.field == x.g.fSuperclass {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if f := x.fieldOf(c); f == x.g.fName || f == x.g.fSuperclass {
 			continue
 		}
-		x.visit(c.n)
+		x.visit(c)
 	}
 	x.cls, x.from, x.vars, x.fn = saved, savedFrom, savedVars, savedFn
 }
 
-func (x *extractor) singletonClass(n *sitter.Node) {
-	cs := x.children(n)
+func (x *extractor) singletonClass(n int32) {
 	if x.cls == nil {
-		x.visitAll(cs)
+		x.visitKids(n)
 		return
 	}
 	savedSingleton, savedPrivate := x.cls.singleton, x.cls.private
 	x.cls.singleton, x.cls.private = true, false
-	for _, c := range cs {
-		if c.field == x.g.fValue {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.fieldOf(c) == x.g.fValue {
 			continue
 		}
-		x.visit(c.n)
+		x.visit(c)
 	}
 	x.cls.singleton, x.cls.private = savedSingleton, savedPrivate
 }
 
 // method declares a def (or def self.x). forcePrivate marks `private def`.
-func (x *extractor) method(n *sitter.Node, forcePrivate bool) int32 {
-	cs := x.children(n)
-	nameNode := x.field(cs, x.g.fName)
-	if nameNode == nil {
+func (x *extractor) method(n int32, forcePrivate bool) int32 {
+	nameNode := x.fld(n, x.g.fName)
+	if nameNode < 0 {
 		return -1
 	}
 	name := x.text(nameNode)
 	singleton := x.kind(n) == kSingletonMethod
-	params := x.field(cs, x.g.fParameters)
-	body := x.field(cs, x.g.fBody)
+	params := x.fld(n, x.g.fParameters)
+	body := x.fld(n, x.g.fBody)
 	kind := snapshot.KindMethod
 	switch {
 	case x.cls == nil:
@@ -617,29 +612,29 @@ func (x *extractor) method(n *sitter.Node, forcePrivate bool) int32 {
 	case name == "initialize" && !singleton && !x.cls.singleton:
 		kind = snapshot.KindConstructor
 	}
-	line := extract.Line(n)
+	line := x.t.Line(n)
 	doc := x.doc(line)
 	var flags snapshot.Flags
 	// private sections do not apply to def self.m.
 	if x.cls != nil && (!x.cls.private || singleton) && !forcePrivate {
 		flags = snapshot.FlagExported
 	}
-	end := n.EndByte()
+	var end uint32
 	switch {
-	case body != nil:
-		end = body.StartByte()
-	case params != nil:
-		end = params.EndByte()
+	case body >= 0:
+		end = x.t.N[body].Start
+	case params >= 0:
+		end = x.t.N[params].End
 	default:
-		end = nameNode.EndByte()
+		end = x.t.N[nameNode].End
 	}
 	sig := strings.TrimSpace(strings.TrimSuffix(x.signature(n, end), "="))
-	if body != nil && x.kind(body) != kBodyStatement {
+	if body >= 0 && x.kind(body) != kBodyStatement {
 		// def m(x) = expr: the signature ends before "="
 		sig = strings.TrimSpace(strings.TrimSuffix(sig, "="))
 	}
 	s := extract.Symbol{
-		Name: name, Kind: kind, Parent: x.container(), Start: line, End: extract.EndLine(n),
+		Name: name, Kind: kind, Parent: x.container(), Start: line, End: x.t.EndLine(n),
 		Signature: sig, Doc: doc, Flags: flags,
 	}
 	yard := parseYard(doc)
@@ -672,10 +667,10 @@ func (x *extractor) method(n *sitter.Node, forcePrivate bool) int32 {
 
 	savedFn, savedFrom, savedVars := x.fn, x.from, x.vars
 	x.fn, x.from, x.vars = &fnCtx{sym: id, name: name}, id, &scope{vars: map[string]string{}}
-	if params != nil {
+	if params >= 0 {
 		x.params(params, yard.params, sig2)
 	}
-	if body != nil {
+	if body >= 0 {
 		x.visit(body)
 		if x.r.Symbols[id].Type == "" {
 			x.r.Symbols[id].Type = x.resultType(body)
@@ -687,19 +682,19 @@ func (x *extractor) method(n *sitter.Node, forcePrivate bool) int32 {
 
 // resultType infers the type of what a method body returns from its last
 // expression: Foo.new, self, a typed local, a memoised @x ||= Foo.new.
-func (x *extractor) resultType(body *sitter.Node) string {
+func (x *extractor) resultType(body int32) string {
 	last := body
 	if k := x.kind(body); k == kBodyStatement || k == kBlockBody || k == kBegin {
-		last = nil
-		for _, c := range x.children(body) {
-			switch x.kind(c.n) {
+		last = -1
+		for c := x.first(body); c >= 0; c = x.next(c) {
+			switch x.kind(c) {
 			case kComment, kRescue, kElse, kEnsure:
 				continue
 			}
-			last = c.n
+			last = c
 		}
 	}
-	if last == nil {
+	if last < 0 {
 		return ""
 	}
 	if x.kind(last) == kSelf && x.cls != nil {
@@ -721,7 +716,7 @@ func (x *extractor) hint(from int32, typ string) {
 		Line: x.r.Symbols[from].Start})
 }
 
-func (x *extractor) params(n *sitter.Node, yard map[string]string, sig *sorbetSig) {
+func (x *extractor) params(n int32, yard map[string]string, sig *sorbetSig) {
 	typeOf := func(name string) string {
 		if t := yard[name]; t != "" {
 			return t
@@ -731,22 +726,21 @@ func (x *extractor) params(n *sitter.Node, yard map[string]string, sig *sorbetSi
 		}
 		return x.guess(name)
 	}
-	for _, c := range x.children(n) {
-		switch x.kind(c.n) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case kIdentifier:
-			name := x.text(c.n)
+			name := x.text(c)
 			x.vars.vars[name] = typeOf(name)
 		case kOptionalParam, kKeywordParam, kSplatParam, kBlockParam:
-			cs := x.children(c.n)
-			if nm := x.field(cs, x.g.fName); nm != nil {
+			if nm := x.fld(c, x.g.fName); nm >= 0 {
 				name := x.text(nm)
 				x.vars.vars[name] = typeOf(name)
 			}
-			if v := x.field(cs, x.g.fValue); v != nil {
+			if v := x.fld(c, x.g.fValue); v >= 0 {
 				x.visit(v)
 			}
 		case kDestructuredParam:
-			x.params(c.n, nil, nil)
+			x.params(c, nil, nil)
 		}
 	}
 }
@@ -768,15 +762,15 @@ func (x *extractor) guess(name string) string {
 
 // bindLocals declares the identifiers of an assignment target list,
 // rescue variable or pattern as untyped locals, and visits the rest.
-func (x *extractor) bindLocals(n *sitter.Node) {
+func (x *extractor) bindLocals(n int32) {
 	switch x.kind(n) {
 	case kIdentifier:
 		x.vars.set(x.text(n), "")
 		return
 	case kExceptionVar:
-		for _, c := range x.children(n) {
-			if x.kind(c.n) == kIdentifier {
-				x.vars.set(x.text(c.n), coreValue)
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if x.kind(c) == kIdentifier {
+				x.vars.set(x.text(c), coreValue)
 			}
 		}
 		return
@@ -784,12 +778,12 @@ func (x *extractor) bindLocals(n *sitter.Node) {
 		x.visit(n)
 		return
 	}
-	for _, c := range x.children(n) {
-		if c.field == x.g.fValue && x.kind(n) == kPair {
-			x.bindLocals(c.n)
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.fieldOf(c) == x.g.fValue && x.kind(n) == kPair {
+			x.bindLocals(c)
 			continue
 		}
-		x.bindLocals(c.n)
+		x.bindLocals(c)
 	}
 }
 
@@ -817,18 +811,18 @@ func (s *scope) set(name, typ string) {
 	s.vars[name] = typ
 }
 
-func (x *extractor) block(n *sitter.Node, preset map[string]string) {
+func (x *extractor) block(n int32, preset map[string]string) {
 	saved := x.vars
 	x.vars = &scope{vars: map[string]string{}, parent: saved}
 	for k, v := range preset {
 		x.vars.vars[k] = v
 	}
-	for _, c := range x.children(n) {
-		if c.field == x.g.fParameters {
-			x.params(c.n, nil, nil)
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.fieldOf(c) == x.g.fParameters {
+			x.params(c, nil, nil)
 			continue
 		}
-		x.visit(c.n)
+		x.visit(c)
 	}
 	x.vars = saved
 }
@@ -840,7 +834,7 @@ func (x *extractor) ref(r extract.Ref) {
 }
 
 // typeRef records a use of a constant as a type.
-func (x *extractor) typeRef(path string, n *sitter.Node) {
+func (x *extractor) typeRef(path string, n int32) {
 	if path == "" {
 		return
 	}
@@ -857,15 +851,15 @@ func (x *extractor) typeRef(path string, n *sitter.Node) {
 	if i := strings.LastIndexByte(path, '.'); i >= 0 {
 		q, name = path[:i], path[i+1:]
 	}
-	x.ref(extract.Ref{From: x.from, Kind: extract.RefType, Name: name, Qual: q, Line: extract.Line(n)})
+	x.ref(extract.Ref{From: x.from, Kind: extract.RefType, Name: name, Qual: q, Line: x.t.Line(n)})
 }
 
-func (x *extractor) scopeRef(n *sitter.Node) {
+func (x *extractor) scopeRef(n int32) {
 	if p := constPath(x, n); p != "" {
 		x.typeRef(p, n)
 		return
 	}
-	x.visitAll(x.children(n)) // expr::Const
+	x.visitKids(n) // expr::Const
 }
 
 func firstSeg(s string) string {
@@ -921,7 +915,7 @@ func (x *extractor) outside(first string) bool {
 	return coreConstants[first] || x.deps[normConst(first)]
 }
 
-func (x *extractor) identifier(n *sitter.Node) {
+func (x *extractor) identifier(n int32) {
 	name := x.text(n)
 	if _, ok := x.vars.lookup(name); ok {
 		return
@@ -944,7 +938,7 @@ func (x *extractor) identifier(n *sitter.Node) {
 			return // an attribute read
 		}
 	}
-	x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: name, Line: extract.Line(n)})
+	x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)})
 }
 
 func (x *extractor) fieldIsAttr(name string) bool {
@@ -975,9 +969,9 @@ func (x *extractor) letType(name string) (string, bool) {
 	return "", false
 }
 
-func (x *extractor) superCall(n *sitter.Node) {
+func (x *extractor) superCall(n int32) {
 	if x.fn != nil {
-		x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: x.fn.name, Qual: "super", Line: extract.Line(n)})
+		x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: x.fn.name, Qual: "super", Line: x.t.Line(n)})
 	}
 }
 
@@ -1007,7 +1001,7 @@ func local(name, t string) (string, string, int) {
 }
 
 // receiver describes the object a call is made on, as Qual and QualType.
-func (x *extractor) receiver(n *sitter.Node, depth int) (qual, qualType string, class int) {
+func (x *extractor) receiver(n int32, depth int) (qual, qualType string, class int) {
 	if depth > 5 {
 		return "", "", rUntyped
 	}
@@ -1051,20 +1045,18 @@ func (x *extractor) receiver(n *sitter.Node, depth int) (qual, qualType string, 
 		}
 		return strings.ReplaceAll(p, ".", "::"), p, rTyped
 	case kParenthesized:
-		cs := x.children(n)
-		if len(cs) == 1 {
-			return x.receiver(cs[0].n, depth+1)
+		if c := x.first(n); c >= 0 && x.next(c) < 0 {
+			return x.receiver(c, depth+1)
 		}
 		return "", "", rUntyped
 	case kCall:
-		cs := x.children(n)
-		recv := x.field(cs, x.g.fReceiver)
-		m := x.field(cs, x.g.fMethod)
-		if m == nil {
+		recv := x.fld(n, x.g.fReceiver)
+		m := x.fld(n, x.g.fMethod)
+		if m < 0 {
 			return "", "", rUntyped
 		}
 		mname := x.text(m)
-		if recv == nil {
+		if recv < 0 {
 			if x.kind(m) == kSuper || kernelCalls[mname] {
 				return "", "", rUntyped
 			}
@@ -1110,17 +1102,16 @@ func (x *extractor) receiver(n *sitter.Node, depth int) (qual, qualType string, 
 	return "", "", rUntyped
 }
 
-func (x *extractor) call(n *sitter.Node) {
-	cs := x.children(n)
-	recv := x.field(cs, x.g.fReceiver)
-	m := x.field(cs, x.g.fMethod)
-	args := x.field(cs, x.g.fArguments)
-	blk := x.field(cs, x.g.fBlock)
-	if m == nil {
-		x.visitAll(cs)
+func (x *extractor) call(n int32) {
+	recv := x.fld(n, x.g.fReceiver)
+	m := x.fld(n, x.g.fMethod)
+	args := x.fld(n, x.g.fArguments)
+	blk := x.fld(n, x.g.fBlock)
+	if m < 0 {
+		x.visitKids(n)
 		return
 	}
-	line := extract.Line(n)
+	line := x.t.Line(n)
 	if x.kind(m) == kSuper {
 		x.superCall(n)
 		x.visit(args)
@@ -1128,7 +1119,7 @@ func (x *extractor) call(n *sitter.Node) {
 		return
 	}
 	mname := x.text(m)
-	if recv == nil {
+	if recv < 0 {
 		if x.special(n, mname, args, blk) {
 			return
 		}
@@ -1184,7 +1175,7 @@ func (x *extractor) call(n *sitter.Node) {
 // special handles receiverless calls that declare something: require,
 // attr_*, include, visibility, delegators, define_method, RSpec blocks.
 // It reports whether the call was consumed.
-func (x *extractor) special(n *sitter.Node, mname string, args, blk *sitter.Node) bool {
+func (x *extractor) special(n int32, mname string, args, blk int32) bool {
 	switch mname {
 	case "require", "require_relative", "load":
 		if s := x.firstString(args); s != "" {
@@ -1233,7 +1224,7 @@ func (x *extractor) special(n *sitter.Node, mname string, args, blk *sitter.Node
 			}
 		}
 	case "define_method":
-		if blk != nil {
+		if blk >= 0 {
 			if cs := x.argNodes(args); len(cs) >= 1 {
 				if name := x.symbolValue(cs[0]); name != "" {
 					x.defineMethod(n, name, blk)
@@ -1242,62 +1233,60 @@ func (x *extractor) special(n *sitter.Node, mname string, args, blk *sitter.Node
 			}
 		}
 	case "sig":
-		if blk != nil && args == nil {
+		if blk >= 0 && args < 0 {
 			x.sorbetSig(n, blk)
 			return true
 		}
 	case "let", "let!", "subject", "subject!", "given", "given!":
-		if blk != nil && (x.test || len(x.specs) > 0) {
+		if blk >= 0 && (x.test || len(x.specs) > 0) {
 			x.let(mname, args, blk)
 			return true
 		}
 	}
-	if rspecGroups[mname] && blk != nil && (x.test || len(x.specs) > 0 || mname == "describe") {
+	if rspecGroups[mname] && blk >= 0 && (x.test || len(x.specs) > 0 || mname == "describe") {
 		x.describe(n, args, blk)
 		return true
 	}
-	if rspecExamples[mname] && blk != nil && (x.test || len(x.specs) > 0) {
+	if rspecExamples[mname] && blk >= 0 && (x.test || len(x.specs) > 0) {
 		x.example(n, mname, args, blk)
 		return true
 	}
 	return false
 }
 
-func (x *extractor) argNodes(args *sitter.Node) []*sitter.Node {
-	if args == nil {
-		return nil
-	}
-	var out []*sitter.Node
-	for _, c := range x.children(args) {
-		if x.kind(c.n) != kComment {
-			out = append(out, c.n)
+// argNodes lists the arguments of an argument list (args may be -1),
+// comments aside.
+func (x *extractor) argNodes(args int32) []int32 {
+	var out []int32
+	for c := x.first(args); c >= 0; c = x.next(c) {
+		if x.kind(c) != kComment {
+			out = append(out, c)
 		}
 	}
 	return out
 }
 
 // stringValue is the text of a plain string literal, or "".
-func (x *extractor) stringValue(n *sitter.Node) string {
+func (x *extractor) stringValue(n int32) string {
 	if x.kind(n) != kString {
 		return ""
 	}
-	cs := x.children(n)
-	if len(cs) == 0 {
+	if x.first(n) < 0 {
 		return ""
 	}
 	var b strings.Builder
-	for _, c := range cs {
-		if c.n.Kind() != "string_content" {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.t.Kind(c) != "string_content" {
 			return ""
 		}
-		b.WriteString(x.text(c.n))
+		b.WriteString(x.text(c))
 	}
 	return b.String()
 }
 
 // descText is the text of a description argument: a string (with
 // interpolations kept as written), a symbol or a constant.
-func (x *extractor) descText(n *sitter.Node) string {
+func (x *extractor) descText(n int32) string {
 	switch x.kind(n) {
 	case kString:
 		return strings.Trim(x.text(n), `"'`)
@@ -1307,7 +1296,7 @@ func (x *extractor) descText(n *sitter.Node) string {
 	return x.text(n)
 }
 
-func (x *extractor) firstString(args *sitter.Node) string {
+func (x *extractor) firstString(args int32) string {
 	cs := x.argNodes(args)
 	if len(cs) == 0 {
 		return ""
@@ -1316,7 +1305,7 @@ func (x *extractor) firstString(args *sitter.Node) string {
 }
 
 // symbolValue is the name in :name or "name".
-func (x *extractor) symbolValue(n *sitter.Node) string {
+func (x *extractor) symbolValue(n int32) string {
 	switch x.kind(n) {
 	case kSymbol:
 		return strings.Trim(strings.TrimPrefix(x.text(n), ":"), `"'`)
@@ -1436,11 +1425,11 @@ func camelize(s string) string {
 
 // ---- declarations made by calls
 
-func (x *extractor) attrs(n, args *sitter.Node) {
-	line := extract.Line(n)
+func (x *extractor) attrs(n, args int32) {
+	line := x.t.Line(n)
 	doc := x.doc(line)
 	yard := parseYard(doc)
-	sig := x.signature(n, n.EndByte())
+	sig := x.signature(n, x.t.N[n].End)
 	flags := snapshot.Flags(0)
 	if !x.cls.private {
 		flags = snapshot.FlagExported
@@ -1457,7 +1446,7 @@ func (x *extractor) attrs(n, args *sitter.Node) {
 			continue
 		}
 		id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindField, Parent: x.cls.sym, Start: line,
-			End: extract.EndLine(n), Signature: sig, Doc: doc, Flags: flags, Type: yard.returns})
+			End: x.t.EndLine(n), Signature: sig, Doc: doc, Flags: flags, Type: yard.returns})
 		x.cls.fields[name] = id
 	}
 }
@@ -1465,7 +1454,7 @@ func (x *extractor) attrs(n, args *sitter.Node) {
 // ivar notes an instance variable assignment: the field it stands for
 // gets the assigned type, and a field symbol is made for variables
 // assigned in initialize or with a known type.
-func (x *extractor) ivar(name, typ string, n *sitter.Node) {
+func (x *extractor) ivar(name, typ string, n int32) {
 	if x.cls == nil || x.cls.singleton {
 		return
 	}
@@ -1484,11 +1473,11 @@ func (x *extractor) ivar(name, typ string, n *sitter.Node) {
 		return
 	}
 	id := x.add(extract.Symbol{Name: bare, Kind: snapshot.KindField, Parent: x.cls.sym,
-		Start: extract.Line(n), End: extract.Line(n), Signature: x.signature(n, n.EndByte()), Type: typ})
+		Start: x.t.Line(n), End: x.t.Line(n), Signature: x.signature(n, x.t.N[n].End), Type: typ})
 	x.cls.fields[bare] = id
 }
 
-func (x *extractor) visibility(mname string, args *sitter.Node) {
+func (x *extractor) visibility(mname string, args int32) {
 	cs := x.argNodes(args)
 	if len(cs) == 0 {
 		switch mname {
@@ -1541,20 +1530,19 @@ func (x *extractor) constByName(name string) (int32, bool) {
 // delegators declares the methods Forwardable (def_delegators :@obj, :a)
 // and ActiveSupport (delegate :a, to: :obj) generate, each calling the
 // method of the same name on the target.
-func (x *extractor) delegators(n *sitter.Node, mname string, args *sitter.Node) {
+func (x *extractor) delegators(n int32, mname string, args int32) {
 	cs := x.argNodes(args)
-	line := extract.Line(n)
+	line := x.t.Line(n)
 	doc := x.doc(line)
-	sig := x.signature(n, n.EndByte())
+	sig := x.signature(n, x.t.N[n].End)
 	target := ""
 	var names [][2]string // declared name, called name
 	switch mname {
 	case "delegate":
 		for _, a := range cs {
 			if x.kind(a) == kPair {
-				pcs := x.children(a)
-				k, v := x.field(pcs, x.g.fKey), x.field(pcs, x.g.fValue)
-				if k != nil && v != nil && strings.TrimSuffix(strings.TrimPrefix(x.text(k), ":"), ":") == "to" {
+				k, v := x.fld(a, x.g.fKey), x.fld(a, x.g.fValue)
+				if k >= 0 && v >= 0 && strings.TrimSuffix(strings.TrimPrefix(x.text(k), ":"), ":") == "to" {
 					target = x.symbolValue(v)
 				}
 				continue
@@ -1602,7 +1590,7 @@ func (x *extractor) delegators(n *sitter.Node, mname string, args *sitter.Node) 
 			continue
 		}
 		id := x.add(extract.Symbol{Name: nm[0], Kind: snapshot.KindMethod, Parent: x.cls.sym, Start: line,
-			End: extract.EndLine(n), Signature: sig, Doc: doc, Flags: flags})
+			End: x.t.EndLine(n), Signature: sig, Doc: doc, Flags: flags})
 		x.cls.methods[nm[0]] = id
 		x.fileMethod[nm[0]] = true
 		if qual != "" && !coreMethods[nm[1]] {
@@ -1612,24 +1600,24 @@ func (x *extractor) delegators(n *sitter.Node, mname string, args *sitter.Node) 
 }
 
 // alias declares alias_method :new, :old as a method calling old.
-func (x *extractor) alias(n *sitter.Node, newName, old string) {
+func (x *extractor) alias(n int32, newName, old string) {
 	if newName == "" || old == "" {
 		return
 	}
-	line := extract.Line(n)
+	line := x.t.Line(n)
 	flags := snapshot.Flags(0)
 	if !x.cls.private {
 		flags = snapshot.FlagExported
 	}
 	id := x.add(extract.Symbol{Name: newName, Kind: snapshot.KindMethod, Parent: x.cls.sym, Start: line,
-		End: extract.EndLine(n), Signature: x.signature(n, n.EndByte()), Doc: x.doc(line), Flags: flags})
+		End: x.t.EndLine(n), Signature: x.signature(n, x.t.N[n].End), Doc: x.doc(line), Flags: flags})
 	x.cls.methods[newName] = id
 	x.fileMethod[newName] = true
 	x.ref(extract.Ref{From: id, Kind: extract.RefCall, Name: old, Qual: "self", Line: line})
 }
 
-func (x *extractor) defineMethod(n *sitter.Node, name string, blk *sitter.Node) {
-	line := extract.Line(n)
+func (x *extractor) defineMethod(n int32, name string, blk int32) {
+	line := x.t.Line(n)
 	kind := snapshot.KindMethod
 	if x.cls == nil {
 		kind = snapshot.KindFunction
@@ -1639,7 +1627,7 @@ func (x *extractor) defineMethod(n *sitter.Node, name string, blk *sitter.Node) 
 		flags = snapshot.FlagExported
 	}
 	id := x.add(extract.Symbol{Name: name, Kind: kind, Parent: x.container(), Start: line,
-		End: extract.EndLine(n), Signature: x.signature(n, blk.StartByte()), Doc: x.doc(line), Flags: flags})
+		End: x.t.EndLine(n), Signature: x.signature(n, x.t.N[blk].Start), Doc: x.doc(line), Flags: flags})
 	if x.cls != nil {
 		x.cls.methods[name] = id
 	}
@@ -1652,25 +1640,24 @@ func (x *extractor) defineMethod(n *sitter.Node, name string, blk *sitter.Node) 
 
 // ---- assignments
 
-func (x *extractor) assignment(n *sitter.Node) {
-	cs := x.children(n)
-	left, right := x.field(cs, x.g.fLeft), x.field(cs, x.g.fRight)
-	if left == nil {
-		x.visitAll(cs)
+func (x *extractor) assignment(n int32) {
+	left, right := x.fld(n, x.g.fLeft), x.fld(n, x.g.fRight)
+	if left < 0 {
+		x.visitKids(n)
 		return
 	}
 	switch x.kind(left) {
 	case kIdentifier:
 		x.visit(right)
 		typ := ""
-		if right != nil {
+		if right >= 0 {
 			typ = x.exprType(right)
 		}
 		x.vars.set(x.text(left), typ)
 	case kIVar:
 		x.visit(right)
 		typ := ""
-		if right != nil {
+		if right >= 0 {
 			typ = x.exprType(right)
 		}
 		name := x.text(left)
@@ -1679,22 +1666,21 @@ func (x *extractor) assignment(n *sitter.Node) {
 		}
 		x.ivar(name, typ, n)
 	case kConstant, kScopeRes:
-		if x.kind(n) == kAssignment && x.fn == nil && right != nil {
+		if x.kind(n) == kAssignment && x.fn == nil && right >= 0 {
 			x.constant(n, left, right)
 			return
 		}
 		x.visit(right)
 	case kCall:
 		// A setter: obj.attr = value
-		lcs := x.children(left)
-		recv, m := x.field(lcs, x.g.fReceiver), x.field(lcs, x.g.fMethod)
-		if recv != nil && m != nil {
+		recv, m := x.fld(left, x.g.fReceiver), x.fld(left, x.g.fMethod)
+		if recv >= 0 && m >= 0 {
 			q, qt, class := x.receiver(recv, 0)
 			name := x.text(m) + "="
 			switch class {
 			case rSelf, rConst, rTyped, rChain:
 				x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: name, Qual: q, QualType: qt,
-					Line: extract.Line(left)})
+					Line: x.t.Line(left)})
 			}
 			x.visit(recv)
 		} else {
@@ -1712,7 +1698,7 @@ func (x *extractor) assignment(n *sitter.Node) {
 
 // constant declares FOO = value, or a class made by Struct.new, Class.new,
 // Module.new or Data.define.
-func (x *extractor) constant(n, left, right *sitter.Node) {
+func (x *extractor) constant(n, left, right int32) {
 	full := constPath(x, left)
 	if full == "" {
 		x.visit(right)
@@ -1722,14 +1708,13 @@ func (x *extractor) constant(n, left, right *sitter.Node) {
 	if i := strings.LastIndexByte(full, '.'); i >= 0 {
 		qual, name = full[:i], full[i+1:]
 	}
-	line := extract.Line(n)
+	line := x.t.Line(n)
 	s := extract.Symbol{Name: name, Qual: qual, Kind: snapshot.KindConstant, Parent: x.container(),
-		Start: line, End: extract.EndLine(n), Doc: x.doc(line), Flags: snapshot.FlagExported}
-	var blk, args *sitter.Node
+		Start: line, End: x.t.EndLine(n), Doc: x.doc(line), Flags: snapshot.FlagExported}
+	blk, args := int32(-1), int32(-1)
 	if x.kind(right) == kCall {
-		rcs := x.children(right)
-		recv, m := x.field(rcs, x.g.fReceiver), x.field(rcs, x.g.fMethod)
-		if recv != nil && m != nil {
+		recv, m := x.fld(right, x.g.fReceiver), x.fld(right, x.g.fMethod)
+		if recv >= 0 && m >= 0 {
 			rp, mn := constPath(x, recv), x.text(m)
 			switch {
 			case (rp == "Struct" || rp == "Class") && mn == "new", rp == "Data" && mn == "define":
@@ -1738,7 +1723,7 @@ func (x *extractor) constant(n, left, right *sitter.Node) {
 				s.Kind = snapshot.KindModule
 			}
 			if s.Kind != snapshot.KindConstant {
-				blk, args = x.field(rcs, x.g.fBlock), x.field(rcs, x.g.fArguments)
+				blk, args = x.fld(right, x.g.fBlock), x.fld(right, x.g.fArguments)
 				if rp == "Class" {
 					if as := x.argNodes(args); len(as) > 0 {
 						if p := constPath(x, as[0]); p != "" {
@@ -1749,9 +1734,9 @@ func (x *extractor) constant(n, left, right *sitter.Node) {
 			}
 		}
 	}
-	end := n.EndByte()
-	if blk != nil {
-		end = blk.StartByte()
+	end := x.t.N[n].End
+	if blk >= 0 {
+		end = x.t.N[blk].Start
 	}
 	s.Signature = x.signature(n, end)
 	if s.Kind == snapshot.KindConstant {
@@ -1768,10 +1753,10 @@ func (x *extractor) constant(n, left, right *sitter.Node) {
 	saved, savedFrom, savedVars := x.cls, x.from, x.vars
 	x.cls = &typeCtx{sym: id, fields: map[string]int32{}, methods: map[string]int32{}, name: full}
 	x.from, x.vars = id, &scope{vars: map[string]string{}}
-	if s.Kind == snapshot.KindClass && args != nil {
+	if s.Kind == snapshot.KindClass && args >= 0 {
 		x.structFields(right)
 	}
-	if blk != nil {
+	if blk >= 0 {
 		x.block(blk, nil)
 	}
 	x.cls, x.from, x.vars = saved, savedFrom, savedVars
@@ -1779,17 +1764,16 @@ func (x *extractor) constant(n, left, right *sitter.Node) {
 
 // structFields declares the members of Struct.new(:a, :b) / Data.define as
 // fields of the current class.
-func (x *extractor) structFields(call *sitter.Node) {
-	cs := x.children(call)
-	recv, m := x.field(cs, x.g.fReceiver), x.field(cs, x.g.fMethod)
-	if recv == nil || m == nil {
+func (x *extractor) structFields(call int32) {
+	recv, m := x.fld(call, x.g.fReceiver), x.fld(call, x.g.fMethod)
+	if recv < 0 || m < 0 {
 		return
 	}
 	rp, mn := constPath(x, recv), x.text(m)
 	if !(rp == "Struct" && mn == "new" || rp == "Data" && mn == "define") {
 		return
 	}
-	args := x.field(cs, x.g.fArguments)
+	args := x.fld(call, x.g.fArguments)
 	for _, a := range x.argNodes(args) {
 		if x.kind(a) != kSymbol {
 			continue
@@ -1799,7 +1783,7 @@ func (x *extractor) structFields(call *sitter.Node) {
 			continue
 		}
 		x.cls.fields[name] = x.add(extract.Symbol{Name: name, Kind: snapshot.KindField, Parent: x.cls.sym,
-			Start: extract.Line(a), End: extract.Line(a), Signature: "attr_accessor :" + name,
+			Start: x.t.Line(a), End: x.t.Line(a), Signature: "attr_accessor :" + name,
 			Flags: snapshot.FlagExported})
 	}
 }
@@ -1833,18 +1817,17 @@ var coreResults = set("to_s", "to_str", "to_sym", "to_a", "to_h", "to_i", "to_f"
 	"strftime", "iso8601")
 
 // exprType is the type of the value of an expression when it can be told.
-func (x *extractor) exprType(n *sitter.Node) string {
+func (x *extractor) exprType(n int32) string {
 	switch x.kind(n) {
 	case kString, kSymbol, kLiteral, kArray, kHash:
 		return coreValue
 	case kCall:
-		cs := x.children(n)
-		recv, m := x.field(cs, x.g.fReceiver), x.field(cs, x.g.fMethod)
-		if m == nil {
+		recv, m := x.fld(n, x.g.fReceiver), x.fld(n, x.g.fMethod)
+		if m < 0 {
 			return ""
 		}
 		mname := x.text(m)
-		if recv == nil {
+		if recv < 0 {
 			if x.kind(m) == kIdentifier {
 				if t, ok := x.letType(mname); ok {
 					return t
@@ -1927,20 +1910,17 @@ func (x *extractor) exprType(n *sitter.Node) string {
 			}
 		}
 	case kParenthesized:
-		cs := x.children(n)
-		if len(cs) > 0 {
-			return x.exprType(cs[len(cs)-1].n)
+		if last := x.t.LastNamed(n); last >= 0 {
+			return x.exprType(last)
 		}
 	case kAssignment, kOpAssignment:
-		cs := x.children(n)
-		if r := x.field(cs, x.g.fRight); r != nil {
+		if r := x.fld(n, x.g.fRight); r >= 0 {
 			return x.exprType(r)
 		}
 	case kBinary:
 		// a || b: the type of a (memoisation, defaults)
-		cs := x.children(n)
-		if len(cs) > 0 {
-			return x.exprType(cs[0].n)
+		if c := x.first(n); c >= 0 {
+			return x.exprType(c)
 		}
 	case kSelf:
 		if x.cls != nil {
@@ -2044,58 +2024,54 @@ func (x *extractor) takeSig(line uint32) *sorbetSig {
 }
 
 // sorbetSig reads sig { params(a: Foo).returns(Bar) } for the next def.
-func (x *extractor) sorbetSig(n, blk *sitter.Node) {
-	s := &sorbetSig{params: map[string]string{}, line: extract.Line(n), doc: x.doc(extract.Line(n))}
-	var walk func(n *sitter.Node, depth int)
-	walk = func(n *sitter.Node, depth int) {
+func (x *extractor) sorbetSig(n, blk int32) {
+	s := &sorbetSig{params: map[string]string{}, line: x.t.Line(n), doc: x.doc(x.t.Line(n))}
+	var walk func(n int32, depth int)
+	walk = func(n int32, depth int) {
 		if depth > 12 || x.kind(n) != kCall {
-			for _, c := range x.children(n) {
+			for c := x.first(n); c >= 0; c = x.next(c) {
 				if depth <= 12 {
-					walk(c.n, depth+1)
+					walk(c, depth+1)
 				}
 			}
 			return
 		}
-		cs := x.children(n)
-		m := x.field(cs, x.g.fMethod)
-		if m != nil {
+		if m := x.fld(n, x.g.fMethod); m >= 0 {
 			switch x.text(m) {
 			case "params":
-				for _, a := range x.argNodes(x.field(cs, x.g.fArguments)) {
+				for _, a := range x.argNodes(x.fld(n, x.g.fArguments)) {
 					if x.kind(a) != kPair {
 						continue
 					}
-					pcs := x.children(a)
-					k, v := x.field(pcs, x.g.fKey), x.field(pcs, x.g.fValue)
-					if k != nil && v != nil {
+					k, v := x.fld(a, x.g.fKey), x.fld(a, x.g.fValue)
+					if k >= 0 && v >= 0 {
 						s.params[strings.TrimSuffix(x.text(k), ":")] = x.sorbetType(v)
 					}
 				}
 			case "returns":
-				if as := x.argNodes(x.field(cs, x.g.fArguments)); len(as) == 1 {
+				if as := x.argNodes(x.fld(n, x.g.fArguments)); len(as) == 1 {
 					s.returns = x.sorbetType(as[0])
 				}
 			}
 		}
-		if r := x.field(cs, x.g.fReceiver); r != nil {
+		if r := x.fld(n, x.g.fReceiver); r >= 0 {
 			walk(r, depth+1)
 		}
 	}
-	for _, c := range x.children(blk) {
-		walk(c.n, 0)
+	for c := x.first(blk); c >= 0; c = x.next(c) {
+		walk(c, 0)
 	}
 	x.sig = s
 }
 
 // sorbetType reads Foo, Foo::Bar and T.nilable(Foo).
-func (x *extractor) sorbetType(n *sitter.Node) string {
+func (x *extractor) sorbetType(n int32) string {
 	if p := constPath(x, n); p != "" {
 		return typeText(p)
 	}
 	if x.kind(n) == kCall {
-		cs := x.children(n)
-		if m := x.field(cs, x.g.fMethod); m != nil && x.text(m) == "nilable" {
-			if as := x.argNodes(x.field(cs, x.g.fArguments)); len(as) == 1 {
+		if m := x.fld(n, x.g.fMethod); m >= 0 && x.text(m) == "nilable" {
+			if as := x.argNodes(x.fld(n, x.g.fArguments)); len(as) == 1 {
 				return x.sorbetType(as[0])
 			}
 		}
@@ -2105,7 +2081,7 @@ func (x *extractor) sorbetType(n *sitter.Node) string {
 
 // ---- tests
 
-func (x *extractor) describe(n, args, blk *sitter.Node) {
+func (x *extractor) describe(n, args, blk int32) {
 	sp := &specCtx{lets: map[string]string{}}
 	as := x.argNodes(args)
 	if len(as) > 0 {
@@ -2120,17 +2096,17 @@ func (x *extractor) describe(n, args, blk *sitter.Node) {
 	x.specs = x.specs[:len(x.specs)-1]
 }
 
-func (x *extractor) let(mname string, args, blk *sitter.Node) {
+func (x *extractor) let(mname string, args, blk int32) {
 	name := "subject"
 	if as := x.argNodes(args); len(as) > 0 {
 		name = x.symbolValue(as[0])
 	}
 	typ := ""
 	// The type of the block's last expression.
-	for _, c := range x.children(blk) {
-		if k := x.kind(c.n); k == kBlockBody || k == kBodyStatement {
+	for c := x.first(blk); c >= 0; c = x.next(c) {
+		if k := x.kind(c); k == kBlockBody || k == kBodyStatement {
 			x.block(blk, nil)
-			typ = x.resultTypeLoose(c.n)
+			typ = x.resultTypeLoose(c)
 			if len(x.specs) > 0 && name != "" {
 				x.specs[len(x.specs)-1].lets[name] = typ
 			}
@@ -2144,20 +2120,20 @@ func (x *extractor) let(mname string, args, blk *sitter.Node) {
 }
 
 // resultTypeLoose is resultType that keeps "call:" results.
-func (x *extractor) resultTypeLoose(body *sitter.Node) string {
-	var last *sitter.Node
-	for _, c := range x.children(body) {
-		if x.kind(c.n) != kComment {
-			last = c.n
+func (x *extractor) resultTypeLoose(body int32) string {
+	last := int32(-1)
+	for c := x.first(body); c >= 0; c = x.next(c) {
+		if x.kind(c) != kComment {
+			last = c
 		}
 	}
-	if last == nil {
+	if last < 0 {
 		return ""
 	}
 	return x.exprType(last)
 }
 
-func (x *extractor) example(n *sitter.Node, mname string, args, blk *sitter.Node) {
+func (x *extractor) example(n int32, mname string, args, blk int32) {
 	desc := ""
 	if as := x.argNodes(args); len(as) > 0 {
 		desc = x.descText(as[0])
@@ -2171,7 +2147,7 @@ func (x *extractor) example(n *sitter.Node, mname string, args, blk *sitter.Node
 	}
 	slug := slugify(desc)
 	if slug == "" {
-		slug = "line_" + itoa(int(extract.Line(n)))
+		slug = "line_" + itoa(int(x.t.Line(n)))
 	}
 	var chain []string
 	for _, sp := range x.specs {
@@ -2180,13 +2156,13 @@ func (x *extractor) example(n *sitter.Node, mname string, args, blk *sitter.Node
 		}
 	}
 	chain = append(chain, desc)
-	line := extract.Line(n)
+	line := x.t.Line(n)
 	doc := strings.TrimSpace(strings.Join(chain, " "))
 	if d := x.doc(line); d != "" {
 		doc = d + "\n" + doc
 	}
 	id := x.add(extract.Symbol{Name: prefix + slug, Kind: snapshot.KindFunction, Parent: x.container(),
-		Start: line, End: extract.EndLine(n), Signature: x.signature(n, blk.StartByte()), Doc: doc,
+		Start: line, End: x.t.EndLine(n), Signature: x.signature(n, x.t.N[blk].Start), Doc: doc,
 		Flags: snapshot.FlagTest})
 	savedFn, savedFrom := x.fn, x.from
 	x.fn, x.from = &fnCtx{sym: id, name: prefix + slug}, id
