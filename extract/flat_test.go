@@ -182,3 +182,53 @@ func checkFlat(t *testing.T, path string, lang *sitter.Language, root *sitter.No
 		}
 	}
 }
+
+// BenchmarkFlatten flattens the parsed trees of net/http (or
+// KNOWING_FLAT_ROOT); ns/op is per tree node.
+func BenchmarkFlatten(b *testing.B) {
+	root := os.Getenv("KNOWING_FLAT_ROOT")
+	if root == "" {
+		out, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			b.Skip("no GOROOT")
+		}
+		root = filepath.Join(strings.TrimSpace(string(out)), "src", "net", "http")
+	}
+	ps := sitter.NewParser()
+	defer ps.Close()
+	if err := ps.SetLanguage(grammar("go")); err != nil {
+		b.Fatal(err)
+	}
+	var trees []*sitter.Tree
+	var srcs [][]byte
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		trees = append(trees, ps.Parse(src, nil))
+		srcs = append(srcs, src)
+		return nil
+	})
+	defer func() {
+		for _, t := range trees {
+			t.Close()
+		}
+	}()
+	var ft FlatTree
+	nodes := 0
+	for i, t := range trees {
+		ft.Flatten(t.RootNode(), srcs[i])
+		nodes += len(ft.N)
+	}
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		for i, t := range trees {
+			ft.Flatten(t.RootNode(), srcs[i])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nodes), "ns/node")
+}
