@@ -1,11 +1,13 @@
 package bm25
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -605,5 +607,31 @@ func TestQNamePathNotIndexed(t *testing.T) {
 	hs, _ = search(ix, 5, QueryTerm{Text: "http", Fields: 1 << FieldQName})
 	if got := docIDs(hs); !reflect.DeepEqual(got, []uint32{10}) {
 		t.Errorf("qualified-name part: got %v, want [10]", got)
+	}
+}
+
+// TestBuildIndependentOfWorkers: Finish tokenizes on GOMAXPROCS workers;
+// the encoded index is the same bytes for any number of them.
+func TestBuildIndependentOfWorkers(t *testing.T) {
+	docs := newCorpus(7, 400).docs(9000)
+	var want *Encoded
+	for _, procs := range []int{1, 2, 3, 5} {
+		old := runtime.GOMAXPROCS(procs)
+		b := NewBuilder(DefaultParams())
+		for i := range docs {
+			b.Add(uint32(2*i+1), &docs[i])
+		}
+		enc, err := b.Finish()
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = enc
+			continue
+		}
+		if !bytes.Equal(enc.Terms, want.Terms) || !bytes.Equal(enc.Postings, want.Postings) || !bytes.Equal(enc.Stats, want.Stats) {
+			t.Fatalf("GOMAXPROCS %d: the index differs from one worker's", procs)
+		}
 	}
 }

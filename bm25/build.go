@@ -8,8 +8,10 @@ import (
 	"hash/crc32"
 	"math"
 	"math/bits"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/vellum"
@@ -18,23 +20,27 @@ import (
 // Builder accumulates documents and encodes them into an index. It is not
 // safe for concurrent use and is single-use: after Finish it accepts nothing.
 //
-// Memory: the builder keeps every distinct term once and one uint64 per
-// (term, field, document) posting, plus six uint32 field lengths per document.
+// Add only records a document; Finish tokenizes them on all cores (each
+// worker a contiguous run of documents, with its own term table), merges
+// the workers' tables in document order and encodes. The output does not
+// depend on the number of workers.
+//
+// Memory: the builder keeps the added documents' field strings (not copies)
+// until Finish, every distinct term once and one uint64 per (term, field,
+// document) posting, plus six uint32 field lengths per document.
 type Builder struct {
 	p    Params
 	err  error
 	done bool
 
 	ids   []uint32            // document id by insertion index
+	docs  []Doc               // documents by insertion index, until Finish
 	lens  [NumFields][]uint32 // field length (terms) by insertion index
-	index map[string]uint32   // term → term number
 	keys  []string            // term by term number
 	posts [][]uint64          // postings by term number, see posting
-	tok   []string            // AppendTokens scratch
-	tf    map[string]uint32   // term frequency scratch
 	imps  []float64           // Finish scratch
 	qs    []byte              // Finish scratch
-	docs  []uint32            // Finish scratch
+	dids  []uint32            // Finish scratch
 	bm    *roaring.Bitmap     // Finish scratch
 	cnt   [NumFields]int      // Finish scratch
 	first [NumFields]int      // Finish scratch
@@ -53,19 +59,17 @@ const (
 // NewBuilder starts an index with parameters p. Invalid parameters (negative
 // or non-finite k1 or weights, b outside [0,1]) make Finish fail.
 func NewBuilder(p Params) *Builder {
-	return &Builder{
-		p:     p,
-		index: make(map[string]uint32),
-		tf:    make(map[string]uint32),
-	}
+	return &Builder{p: p}
 }
 
-// Add indexes document id; ids must be added in strictly increasing order
-// (gaps are allowed). The whole-path term of the qualified-name field
-// (net/http.server.serve) counts toward the field's length but is not
-// indexed: it names one symbol, which the snapshot's name index finds
-// exactly, and it was 4–6% of a snapshot. A nil d adds a document with empty fields. The first
-// misuse is reported by Finish.
+// Add adds document id; ids must be added in strictly increasing order
+// (gaps are allowed). A nil d adds a document with empty fields. The first
+// misuse is reported by Finish. The builder keeps d's strings until Finish.
+//
+// The whole-path term of the qualified-name field (net/http.server.serve)
+// counts toward the field's length but is not indexed: it names one symbol,
+// which the snapshot's name index finds exactly, and it was 4–6% of a
+// snapshot.
 func (b *Builder) Add(id uint32, d *Doc) {
 	if b.err != nil {
 		return
@@ -81,44 +85,123 @@ func (b *Builder) Add(id uint32, d *Doc) {
 		b.err = fmt.Errorf("bm25: document id %d added after %d", id, b.ids[len(b.ids)-1])
 		return
 	}
-	idx := uint64(len(b.ids))
 	b.ids = append(b.ids, id)
-	for f := 0; f < NumFields; f++ {
-		text := ""
-		if d != nil {
-			text = d.Fields[f]
-		}
-		b.tok = AppendTokens(b.tok[:0], text)
-		b.lens[f] = append(b.lens[f], uint32(min(len(b.tok), math.MaxUint32)))
-		if len(b.tok) == 0 {
-			continue
-		}
-		for _, t := range b.tok {
-			if !indexed(Field(f), t) {
-				continue
+	if d == nil {
+		b.docs = append(b.docs, Doc{})
+	} else {
+		b.docs = append(b.docs, *d)
+	}
+}
+
+// termTable is one worker's share of the index: the terms of a run of
+// documents in first-seen order, and their postings.
+type termTable struct {
+	index map[string]uint32
+	keys  []string
+	posts [][]uint64
+}
+
+// tokenize indexes documents [from, to): their field lengths go to b.lens
+// (each worker writes its own range), their terms and postings to a new
+// table.
+func (b *Builder) tokenize(from, to int) *termTable {
+	tt := &termTable{index: make(map[string]uint32)}
+	var tok []string
+	var tf []uint32
+	counts := map[string]uint32{}
+	for idx := from; idx < to; idx++ {
+		d := &b.docs[idx]
+		for f := 0; f < NumFields; f++ {
+			tok = AppendTokens(tok[:0], d.Fields[f])
+			b.lens[f][idx] = uint32(min(len(tok), math.MaxUint32))
+			// Term frequencies, each at its term's first occurrence. Most
+			// fields are short, where a quadratic scan beats a map.
+			tf = tf[:0]
+			if len(tok) <= 12 {
+				for i, t := range tok {
+					n := uint32(0)
+					if indexed(Field(f), t) && !slices.Contains(tok[:i], t) {
+						for _, u := range tok[i:] {
+							if u == t {
+								n++
+							}
+						}
+					}
+					tf = append(tf, n)
+				}
+			} else {
+				for _, t := range tok {
+					if indexed(Field(f), t) {
+						counts[t]++
+					}
+				}
+				for _, t := range tok {
+					tf = append(tf, counts[t])
+					counts[t] = 0
+				}
+				if len(counts) > 4096 {
+					counts = map[string]uint32{} // clearing costs its capacity
+				} else {
+					clear(counts) // also drops the keys, substrings of the doc
+				}
 			}
-			b.tf[t]++
-		}
-		for _, t := range b.tok {
-			tf := b.tf[t]
-			if tf == 0 {
-				continue // already posted
+			for i, t := range tok {
+				if tf[i] == 0 {
+					continue // not indexed, or posted at its first occurrence
+				}
+				n, ok := tt.index[t]
+				if !ok {
+					k := strings.Clone(t) // do not retain the document text
+					n = uint32(len(tt.keys))
+					tt.index[k] = n
+					tt.keys = append(tt.keys, k)
+					tt.posts = append(tt.posts, nil)
+				}
+				tt.posts[n] = append(tt.posts[n], uint64(idx)<<32|uint64(f)<<postFieldSh|uint64(min(tf[i], postTFMask)))
 			}
-			b.tf[t] = 0
-			n, ok := b.index[t]
+		}
+	}
+	return tt
+}
+
+// index tokenizes every document on up to GOMAXPROCS workers and merges
+// their tables in document order into b.keys and b.posts.
+func (b *Builder) index() {
+	n := len(b.docs)
+	for f := range b.lens {
+		b.lens[f] = make([]uint32, n)
+	}
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/2048))
+	tables := make([]*termTable, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tables[w] = b.tokenize(w*n/workers, (w+1)*n/workers)
+		}()
+	}
+	wg.Wait()
+	b.docs = nil
+	if workers == 1 {
+		b.keys, b.posts = tables[0].keys, tables[0].posts
+		return
+	}
+	global := make(map[string]uint32, len(tables[0].keys))
+	for _, tt := range tables {
+		for i, k := range tt.keys {
+			g, ok := global[k]
 			if !ok {
-				k := strings.Clone(t) // do not retain the document text
-				n = uint32(len(b.keys))
-				b.index[k] = n
+				g = uint32(len(b.keys))
+				global[k] = g
 				b.keys = append(b.keys, k)
 				b.posts = append(b.posts, nil)
 			}
-			b.posts[n] = append(b.posts[n], idx<<32|uint64(f)<<postFieldSh|uint64(min(tf, postTFMask)))
-		}
-		if len(b.tf) > 4096 {
-			b.tf = make(map[string]uint32) // clearing costs its capacity
-		} else {
-			clear(b.tf) // also drops the keys, substrings of d
+			if b.posts[g] == nil {
+				b.posts[g] = tt.posts[i] // the first table's list, taken as is
+			} else {
+				b.posts[g] = append(b.posts[g], tt.posts[i]...)
+			}
 		}
 	}
 }
@@ -142,6 +225,7 @@ func (b *Builder) Finish() (*Encoded, error) {
 		return nil, err
 	}
 	b.done = true
+	b.index()
 	n := len(b.ids)
 	st := stats{numDocs: uint32(n), numTerms: uint32(len(b.keys)), params: b.p}
 	if n > 0 {
@@ -265,7 +349,7 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 	w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(df)))
 	if multi {
 		// The combined list: per document, the weighted sum over fields.
-		b.docs = b.docs[:0]
+		b.dids = b.dids[:0]
 		b.imps = b.imps[:0]
 		for j, p := range ps {
 			f := int(p >> postFieldSh & 0xf)
@@ -275,7 +359,7 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 				continue
 			}
 			b.imps = append(b.imps, x)
-			b.docs = append(b.docs, b.ids[p>>32])
+			b.dids = append(b.dids, b.ids[p>>32])
 		}
 		if err := b.writeList(w); err != nil {
 			return 0, err
@@ -285,14 +369,14 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 		if mask&(1<<f) == 0 {
 			continue
 		}
-		b.docs = b.docs[:0]
+		b.dids = b.dids[:0]
 		b.imps = b.imps[:0]
 		for _, p := range ps[b.first[f]:] {
 			if int(p>>postFieldSh&0xf) != f {
 				continue
 			}
 			b.imps = append(b.imps, imp(f, p))
-			b.docs = append(b.docs, b.ids[p>>32])
+			b.dids = append(b.dids, b.ids[p>>32])
 		}
 		if err := b.writeList(w); err != nil {
 			return 0, err
@@ -301,7 +385,7 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 	return uint64(off), nil
 }
 
-// writeList writes the list of b.docs with impacts b.imps: scale, count,
+// writeList writes the list of b.dids with impacts b.imps: scale, count,
 // document ids (delta uvarints or a roaring bitmap, whichever is smaller),
 // quantized impacts.
 func (b *Builder) writeList(w *bytes.Buffer) error {
@@ -318,7 +402,7 @@ func (b *Builder) writeList(w *bytes.Buffer) error {
 	// short lists; dense lists are smaller as roaring containers.
 	packed := 0
 	prev := uint32(0)
-	for j, d := range b.docs {
+	for j, d := range b.dids {
 		gap := uint64(d)
 		if j > 0 {
 			gap = uint64(d - prev - 1)
@@ -327,11 +411,11 @@ func (b *Builder) writeList(w *bytes.Buffer) error {
 		packed += uvarintLen(gap)
 	}
 	size, kind := uint64(packed), uint64(docsPacked)
-	if packed > minRoaringSize || len(b.docs) > maxPacked { // roaring never fits in fewer bytes
+	if packed > minRoaringSize || len(b.dids) > maxPacked { // roaring never fits in fewer bytes
 		b.bm.Clear()
-		b.bm.AddMany(b.docs)
+		b.bm.AddMany(b.dids)
 		b.bm.RunOptimize()
-		if rs := b.bm.GetSerializedSizeInBytes(); rs < size || len(b.docs) > maxPacked {
+		if rs := b.bm.GetSerializedSizeInBytes(); rs < size || len(b.dids) > maxPacked {
 			size, kind = rs, docsRoaring
 		}
 	}
@@ -355,7 +439,7 @@ func (b *Builder) writeList(w *bytes.Buffer) error {
 	if uniform {
 		flags |= listUniform
 	}
-	w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(len(b.docs))))
+	w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(len(b.dids))))
 	w.Write(binary.AppendUvarint(b.vbuf[:0], size<<2|flags))
 	start := w.Len()
 	if kind == docsRoaring {
@@ -363,10 +447,10 @@ func (b *Builder) writeList(w *bytes.Buffer) error {
 			return err
 		}
 	} else {
-		for j, d := range b.docs {
+		for j, d := range b.dids {
 			gap := uint64(d)
 			if j > 0 {
-				gap = uint64(d - b.docs[j-1] - 1)
+				gap = uint64(d - b.dids[j-1] - 1)
 			}
 			w.Write(binary.AppendUvarint(b.vbuf[:0], gap))
 		}
