@@ -613,7 +613,7 @@ func TestQNamePathNotIndexed(t *testing.T) {
 // TestBuildIndependentOfWorkers: Finish tokenizes on GOMAXPROCS workers;
 // the encoded index is the same bytes for any number of them.
 func TestBuildIndependentOfWorkers(t *testing.T) {
-	docs := newCorpus(7, 400).docs(9000)
+	docs := newCorpus(7, 6000).docs(30000)
 	var want *Encoded
 	for _, procs := range []int{1, 2, 3, 5} {
 		old := runtime.GOMAXPROCS(procs)
@@ -628,6 +628,13 @@ func TestBuildIndependentOfWorkers(t *testing.T) {
 		}
 		if want == nil {
 			want = enc
+			ix, err := Open(enc.Terms, enc.Postings, enc.Stats)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ix.NumTerms() < 5*4096 {
+				t.Fatalf("%d terms: too few for several encoding workers", ix.NumTerms())
+			}
 			continue
 		}
 		if !bytes.Equal(enc.Terms, want.Terms) || !bytes.Equal(enc.Postings, want.Postings) || !bytes.Equal(enc.Stats, want.Stats) {

@@ -38,15 +38,19 @@ type Builder struct {
 	lens  [NumFields][]uint32 // field length (terms) by insertion index
 	keys  []string            // term by term number
 	posts [][]uint64          // postings by term number, see posting
-	imps  []float64           // Finish scratch
-	qs    []byte              // Finish scratch
-	dids  []uint32            // Finish scratch
-	bm    *roaring.Bitmap     // Finish scratch
-	cnt   [NumFields]int      // Finish scratch
-	first [NumFields]int      // Finish scratch
-	imp1  [NumFields]float64  // Finish scratch
 	fdocs [NumFields]uint32   // documents with a non-empty field
 	avg   [NumFields]float64  // mean length of non-empty fields
+}
+
+// termEnc encodes term records; each encoding worker has its own.
+type termEnc struct {
+	b     *Builder // read only while encoding
+	imps  []float64
+	qs    []byte
+	dids  []uint32
+	bm    *roaring.Bitmap
+	cnt   [NumFields]int
+	first [NumFields]int
 	vbuf  [binary.MaxVarintLen64]byte
 }
 
@@ -259,15 +263,47 @@ func (b *Builder) Finish() (*Encoded, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.bm = roaring.New()
-	var key []byte
-	for _, t := range order {
-		v, err := b.encodeTerm(&post, b.posts[t])
-		if err != nil {
-			return nil, err
+	// Term records are encoded on all cores, each worker a contiguous run
+	// of terms in key order into its own buffer; the buffers are then
+	// concatenated and the offsets moved by the buffer's start.
+	vals := make([]uint64, len(order))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(order)/4096))
+	bufs := make([]bytes.Buffer, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			te := &termEnc{b: b, bm: roaring.New()}
+			for i := w * len(order) / workers; i < (w+1)*len(order)/workers; i++ {
+				if vals[i], errs[w] = te.encodeTerm(&bufs[w], b.posts[order[i]]); errs[w] != nil {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for w := range workers {
+		if errs[w] != nil {
+			return nil, errs[w]
 		}
+		base := post.Len()
+		if base+bufs[w].Len() > maxRecordOff+1 {
+			return nil, errors.New("bm25: postings section too large")
+		}
+		for i := w * len(order) / workers; i < (w+1)*len(order)/workers; i++ {
+			if vals[i]&valInline == 0 {
+				vals[i] += uint64(base)
+			}
+		}
+		post.Write(bufs[w].Bytes())
+		bufs[w] = bytes.Buffer{}
+	}
+	var key []byte
+	for i, t := range order {
 		key = append(key[:0], b.keys[t]...)
-		if err := fb.Insert(key, v); err != nil {
+		if err := fb.Insert(key, vals[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -292,17 +328,18 @@ func (b *Builder) Finish() (*Encoded, error) {
 // in several fields also gets a combined all-fields list.
 const combinedMinDF = 32
 
-func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
+func (te *termEnc) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
+	b := te.b
 	var mask uint8
 	df := 0
 	last := uint64(math.MaxUint64)
-	b.cnt = [NumFields]int{}
+	te.cnt = [NumFields]int{}
 	for i, p := range ps {
 		f := p >> postFieldSh & 0xf
-		if b.cnt[f] == 0 {
-			b.first[f] = i
+		if te.cnt[f] == 0 {
+			te.first[f] = i
 		}
-		b.cnt[f]++
+		te.cnt[f]++
 		mask |= 1 << f
 		if d := p >> 32; d != last {
 			df++
@@ -312,7 +349,7 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 	k1, bb := float64(b.p.K1), float64(b.p.B)
 	imp := func(f int, p uint64) float64 {
 		idx := p >> 32
-		return impact(idf(int(b.fdocs[f]), b.cnt[f]), int(p&postTFMask), int(b.lens[f][idx]), b.avg[f], k1, bb)
+		return impact(idf(int(b.fdocs[f]), te.cnt[f]), int(p&postTFMask), int(b.lens[f][idx]), b.avg[f], k1, bb)
 	}
 
 	off := w.Len()
@@ -327,7 +364,7 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 			return valInline | uint64(f)<<inlineFieldSh | uint64(h)<<inlineImpSh | uint64(doc), nil
 		}
 		w.WriteByte(recSingleton | mask)
-		w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(doc)))
+		w.Write(binary.AppendUvarint(te.vbuf[:0], uint64(doc)))
 		for _, p := range ps { // one posting per field, in field order
 			h := toBF16(float32(imp(int(p>>postFieldSh&0xf), p)))
 			w.WriteByte(byte(h))
@@ -346,22 +383,22 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 		flags |= recCombined
 	}
 	w.WriteByte(flags)
-	w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(df)))
+	w.Write(binary.AppendUvarint(te.vbuf[:0], uint64(df)))
 	if multi {
 		// The combined list: per document, the weighted sum over fields.
-		b.dids = b.dids[:0]
-		b.imps = b.imps[:0]
+		te.dids = te.dids[:0]
+		te.imps = te.imps[:0]
 		for j, p := range ps {
 			f := int(p >> postFieldSh & 0xf)
 			x := imp(f, p) * float64(b.p.Weights[f])
 			if j > 0 && p>>32 == ps[j-1]>>32 {
-				b.imps[len(b.imps)-1] += x
+				te.imps[len(te.imps)-1] += x
 				continue
 			}
-			b.imps = append(b.imps, x)
-			b.dids = append(b.dids, b.ids[p>>32])
+			te.imps = append(te.imps, x)
+			te.dids = append(te.dids, b.ids[p>>32])
 		}
-		if err := b.writeList(w); err != nil {
+		if err := te.writeList(w); err != nil {
 			return 0, err
 		}
 	}
@@ -369,28 +406,28 @@ func (b *Builder) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 		if mask&(1<<f) == 0 {
 			continue
 		}
-		b.dids = b.dids[:0]
-		b.imps = b.imps[:0]
-		for _, p := range ps[b.first[f]:] {
+		te.dids = te.dids[:0]
+		te.imps = te.imps[:0]
+		for _, p := range ps[te.first[f]:] {
 			if int(p>>postFieldSh&0xf) != f {
 				continue
 			}
-			b.imps = append(b.imps, imp(f, p))
-			b.dids = append(b.dids, b.ids[p>>32])
+			te.imps = append(te.imps, imp(f, p))
+			te.dids = append(te.dids, b.ids[p>>32])
 		}
-		if err := b.writeList(w); err != nil {
+		if err := te.writeList(w); err != nil {
 			return 0, err
 		}
 	}
 	return uint64(off), nil
 }
 
-// writeList writes the list of b.dids with impacts b.imps: scale, count,
+// writeList writes the list of te.dids with impacts te.imps: scale, count,
 // document ids (delta uvarints or a roaring bitmap, whichever is smaller),
 // quantized impacts.
-func (b *Builder) writeList(w *bytes.Buffer) error {
+func (te *termEnc) writeList(w *bytes.Buffer) error {
 	maxImp := 0.0
-	for _, x := range b.imps {
+	for _, x := range te.imps {
 		maxImp = max(maxImp, x)
 	}
 	scale := float32(maxImp / quantMax)
@@ -402,7 +439,7 @@ func (b *Builder) writeList(w *bytes.Buffer) error {
 	// short lists; dense lists are smaller as roaring containers.
 	packed := 0
 	prev := uint32(0)
-	for j, d := range b.dids {
+	for j, d := range te.dids {
 		gap := uint64(d)
 		if j > 0 {
 			gap = uint64(d - prev - 1)
@@ -411,11 +448,11 @@ func (b *Builder) writeList(w *bytes.Buffer) error {
 		packed += uvarintLen(gap)
 	}
 	size, kind := uint64(packed), uint64(docsPacked)
-	if packed > minRoaringSize || len(b.dids) > maxPacked { // roaring never fits in fewer bytes
-		b.bm.Clear()
-		b.bm.AddMany(b.dids)
-		b.bm.RunOptimize()
-		if rs := b.bm.GetSerializedSizeInBytes(); rs < size || len(b.dids) > maxPacked {
+	if packed > minRoaringSize || len(te.dids) > maxPacked { // roaring never fits in fewer bytes
+		te.bm.Clear()
+		te.bm.AddMany(te.dids)
+		te.bm.RunOptimize()
+		if rs := te.bm.GetSerializedSizeInBytes(); rs < size || len(te.dids) > maxPacked {
 			size, kind = rs, docsRoaring
 		}
 	}
@@ -424,42 +461,42 @@ func (b *Builder) writeList(w *bytes.Buffer) error {
 	w.Write(hdr[:])
 	// The quantized impacts; a list whose impacts all round to the
 	// largest (a term with the same weight in every document) omits them.
-	b.qs = b.qs[:0]
-	uniform := len(b.imps) <= len(allMax)
-	for _, x := range b.imps {
+	te.qs = te.qs[:0]
+	uniform := len(te.imps) <= len(allMax)
+	for _, x := range te.imps {
 		q := math.Round(x / maxImp * quantMax)
 		if x > 0 {
 			q = max(q, 1) // a match never rounds to nothing
 		}
 		q = min(max(q, 0), quantMax)
 		uniform = uniform && q == quantMax
-		b.qs = append(b.qs, byte(q))
+		te.qs = append(te.qs, byte(q))
 	}
 	flags := kind
 	if uniform {
 		flags |= listUniform
 	}
-	w.Write(binary.AppendUvarint(b.vbuf[:0], uint64(len(b.dids))))
-	w.Write(binary.AppendUvarint(b.vbuf[:0], size<<2|flags))
+	w.Write(binary.AppendUvarint(te.vbuf[:0], uint64(len(te.dids))))
+	w.Write(binary.AppendUvarint(te.vbuf[:0], size<<2|flags))
 	start := w.Len()
 	if kind == docsRoaring {
-		if _, err := b.bm.WriteTo(w); err != nil {
+		if _, err := te.bm.WriteTo(w); err != nil {
 			return err
 		}
 	} else {
-		for j, d := range b.dids {
+		for j, d := range te.dids {
 			gap := uint64(d)
 			if j > 0 {
-				gap = uint64(d - b.dids[j-1] - 1)
+				gap = uint64(d - te.dids[j-1] - 1)
 			}
-			w.Write(binary.AppendUvarint(b.vbuf[:0], gap))
+			w.Write(binary.AppendUvarint(te.vbuf[:0], gap))
 		}
 	}
 	if uint64(w.Len()-start) != size {
 		return errors.New("bm25: document list size mismatch")
 	}
 	if !uniform {
-		w.Write(b.qs)
+		w.Write(te.qs)
 	}
 	return nil
 }
