@@ -3,8 +3,6 @@ package csharp
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 )
 
@@ -21,8 +19,8 @@ type recv struct {
 }
 
 // walk records calls, type uses and typed locals in a callable's code.
-func (x *extractor) walk(n *sitter.Node, from int32) {
-	switch kind(n) {
+func (x *extractor) walk(n int32, from int32) {
+	switch x.kind(n) {
 	case "invocation_expression":
 		x.call(n, from)
 		if hint, ok := x.lambdaHint(n); ok {
@@ -47,52 +45,52 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 	case "assignment_expression":
 		x.assign(n, from)
 	case "catch_declaration", "declaration_expression", "declaration_pattern":
-		typ := n.ChildByFieldId(fType)
+		typ := x.fld(n, fType)
 		x.typeRefs(typ, from, extract.RefType)
-		if nm := n.ChildByFieldId(fName); nm != nil && x.locals != nil {
-			x.locals[x.f.Text(nm)] = x.varType(typ)
+		if nm := x.fld(n, fName); nm >= 0 && x.locals != nil {
+			x.locals[x.text(nm)] = x.varType(typ)
 		}
 		return
 	case "recursive_pattern":
-		typ := n.ChildByFieldId(fType)
+		typ := x.fld(n, fType)
 		x.typeRefs(typ, from, extract.RefType)
-		if nm := n.ChildByFieldId(fName); nm != nil && x.locals != nil {
-			x.locals[x.f.Text(nm)] = x.varType(typ)
+		if nm := x.fld(n, fName); nm >= 0 && x.locals != nil {
+			x.locals[x.text(nm)] = x.varType(typ)
 		}
-		for _, c := range x.kids(n) {
-			if k := kind(&c); k == "positional_pattern_clause" || k == "property_pattern_clause" {
-				x.walk(&c, from)
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if k := x.kind(c); k == "positional_pattern_clause" || k == "property_pattern_clause" {
+				x.walk(c, from)
 			}
 		}
 		return
 	case "type_pattern", "typeof_expression", "default_expression", "sizeof_expression":
-		x.typeRefs(n.ChildByFieldId(fType), from, extract.RefType)
+		x.typeRefs(x.fld(n, fType), from, extract.RefType)
 		return
 	case "cast_expression":
-		x.typeRefs(n.ChildByFieldId(fType), from, extract.RefType)
-		if v := n.ChildByFieldId(fValue); v != nil {
+		x.typeRefs(x.fld(n, fType), from, extract.RefType)
+		if v := x.fld(n, fValue); v >= 0 {
 			x.walk(v, from)
 		}
 		return
 	case "as_expression", "is_expression":
-		if l := n.ChildByFieldId(fLeft); l != nil {
+		if l := x.fld(n, fLeft); l >= 0 {
 			x.walk(l, from)
 		}
-		x.typeRefs(n.ChildByFieldId(fRight), from, extract.RefType)
+		x.typeRefs(x.fld(n, fRight), from, extract.RefType)
 		return
 	case "array_creation_expression", "stackalloc_expression":
-		typ := n.ChildByFieldId(fType)
+		typ := x.fld(n, fType)
 		x.typeRefs(typ, from, extract.RefType)
-		for _, c := range x.kids(n) {
-			if typ == nil || c.StartByte() != typ.StartByte() {
-				x.walk(&c, from)
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if typ < 0 || x.t.N[c].Start != x.t.N[typ].Start {
+				x.walk(c, from)
 			}
 		}
 		return
 	case "generic_name":
-		for _, c := range x.kids(n) {
-			if kind(&c) == "type_argument_list" {
-				x.typeRefs(&c, from, extract.RefType)
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if x.kind(c) == "type_argument_list" {
+				x.typeRefs(c, from, extract.RefType)
 			}
 		}
 		return
@@ -108,9 +106,9 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 	x.walkChildren(n, from)
 }
 
-func (x *extractor) walkChildren(n *sitter.Node, from int32) {
-	for _, c := range x.kids(n) {
-		x.walk(&c, from)
+func (x *extractor) walkChildren(n int32, from int32) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		x.walk(c, from)
 	}
 }
 
@@ -133,60 +131,60 @@ func (x *extractor) fieldType(name string) (vtype, bool) {
 }
 
 // identText is the name of an identifier or generic name.
-func (x *extractor) identText(n *sitter.Node) string {
-	switch kind(n) {
+func (x *extractor) identText(n int32) string {
+	switch x.kind(n) {
 	case "identifier":
-		return x.f.Text(n)
+		return x.text(n)
 	case "generic_name":
-		if n.NamedChildCount() > 0 {
-			return x.f.Text(n.NamedChild(0))
+		if c := x.first(n); c >= 0 {
+			return x.text(c)
 		}
 	}
 	return ""
 }
 
-func (x *extractor) localVar(n *sitter.Node, from int32) {
-	typ := n.ChildByFieldId(fType)
+func (x *extractor) localVar(n int32, from int32) {
+	typ := x.fld(n, fType)
 	vt := x.varType(typ)
 	x.typeRefs(typ, from, extract.RefType)
-	for _, d := range x.kids(n) {
-		if kind(&d) != "variable_declarator" {
+	for d := x.first(n); d >= 0; d = x.next(d) {
+		if x.kind(d) != "variable_declarator" {
 			continue
 		}
-		nm := d.ChildByFieldId(fName)
+		nm := x.fld(d, fName)
 		v := vt
-		for _, c := range x.kids(&d) {
-			switch kind(&c) {
+		for c := x.first(d); c >= 0; c = x.next(c) {
+			switch x.kind(c) {
 			case "identifier", "bracketed_argument_list":
-				if nm != nil && c.StartByte() == nm.StartByte() {
+				if nm >= 0 && x.t.N[c].Start == x.t.N[nm].Start {
 					continue
 				}
 			case "tuple_pattern":
-				x.tupleNames(&c)
+				x.tupleNames(c)
 				continue
 			}
-			x.value(&c, vt, from)
+			x.value(c, vt, from)
 			if v.name == "" && v.head == "" {
-				v = vtypeOf(x.receiver(&c))
+				v = vtypeOf(x.receiver(c))
 			}
 		}
-		if nm != nil && x.locals != nil {
-			x.locals[x.f.Text(nm)] = v
+		if nm >= 0 && x.locals != nil {
+			x.locals[x.text(nm)] = v
 		}
 	}
 }
 
 // tupleNames declares the variables of a deconstruction, of unknown type.
-func (x *extractor) tupleNames(n *sitter.Node) {
+func (x *extractor) tupleNames(n int32) {
 	if x.locals == nil {
 		return
 	}
-	for _, c := range x.kids(n) {
-		switch kind(&c) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "identifier":
-			x.locals[x.f.Text(&c)] = vtype{}
+			x.locals[x.text(c)] = vtype{}
 		case "tuple_pattern":
-			x.tupleNames(&c)
+			x.tupleNames(c)
 		}
 	}
 }
@@ -206,17 +204,17 @@ func vtypeOf(r recv) vtype {
 	return vtype{elem: r.elem}
 }
 
-func (x *extractor) assign(n *sitter.Node, from int32) {
-	l, r := n.ChildByFieldId(fLeft), n.ChildByFieldId(fRight)
-	if l == nil || r == nil || kind(l) != "identifier" {
+func (x *extractor) assign(n int32, from int32) {
+	l, r := x.fld(n, fLeft), x.fld(n, fRight)
+	if l < 0 || r < 0 || x.kind(l) != "identifier" {
 		return
 	}
-	name := x.f.Text(l)
+	name := x.text(l)
 	v, local := x.locals[name]
 	if !local {
 		v, _ = x.fieldType(name)
 	}
-	if kind(r) == "implicit_object_creation_expression" && v.name != "" && v.name != "[]" {
+	if x.kind(r) == "implicit_object_creation_expression" && v.name != "" && v.name != "[]" {
 		x.ctorCall(v.name, r, from)
 	}
 	if local && v == (vtype{}) {
@@ -224,29 +222,29 @@ func (x *extractor) assign(n *sitter.Node, from int32) {
 	}
 }
 
-func (x *extractor) foreach(n *sitter.Node, from int32) {
-	typ := n.ChildByFieldId(fType)
-	right := n.ChildByFieldId(fRight)
-	left := n.ChildByFieldId(fLeft)
-	if right != nil {
+func (x *extractor) foreach(n int32, from int32) {
+	typ := x.fld(n, fType)
+	right := x.fld(n, fRight)
+	left := x.fld(n, fLeft)
+	if right >= 0 {
 		x.walk(right, from)
 	}
 	x.typeRefs(typ, from, extract.RefType)
 	v := x.varType(typ)
-	if v.name == "" && right != nil {
+	if v.name == "" && right >= 0 {
 		if r := x.receiver(right); r.elem != "" {
 			v = vtype{name: r.elem}
 		}
 	}
-	if left != nil && x.locals != nil {
-		switch kind(left) {
+	if left >= 0 && x.locals != nil {
+		switch x.kind(left) {
 		case "identifier":
-			x.locals[x.f.Text(left)] = v
+			x.locals[x.text(left)] = v
 		case "tuple_pattern":
 			x.tupleNames(left)
 		}
 	}
-	if b := n.ChildByFieldId(fBody); b != nil {
+	if b := x.fld(n, fBody); b >= 0 {
 		x.walk(b, from)
 	}
 }
@@ -267,20 +265,20 @@ func init() {
 
 // lambdaHint is the type of the parameter of lambdas passed to a call, when
 // the call tells it.
-func (x *extractor) lambdaHint(n *sitter.Node) (vtype, bool) {
-	fn := n.ChildByFieldId(fFunction)
-	switch kind(fn) {
+func (x *extractor) lambdaHint(n int32) (vtype, bool) {
+	fn := x.fld(n, fFunction)
+	switch x.kind(fn) {
 	case "identifier", "generic_name":
 		if bddSteps[x.identText(fn)] && len(x.classes) > 0 {
 			return vtype{head: "this"}, true
 		}
 	case "member_access_expression":
-		name := x.identText(fn.ChildByFieldId(fName))
+		name := x.identText(x.fld(fn, fName))
 		if bddSteps[name] && len(x.classes) > 0 {
 			return vtype{head: "this"}, true
 		}
 		if mockSetups[name] {
-			if obj := fn.ChildByFieldId(fExpression); obj != nil {
+			if obj := x.fld(fn, fExpression); obj >= 0 {
 				if r := x.receiver(obj); r.elem != "" && !x.external(r.elem) {
 					return vtype{name: r.elem}, true
 				}
@@ -292,45 +290,45 @@ func (x *extractor) lambdaHint(n *sitter.Node) (vtype, bool) {
 
 // walkWithHint walks a call whose lambda arguments take a parameter of
 // type hint.
-func (x *extractor) walkWithHint(n *sitter.Node, from int32, hint vtype) {
-	for _, c := range x.kids(n) {
-		if kind(&c) != "argument_list" {
-			x.walk(&c, from)
+func (x *extractor) walkWithHint(n int32, from int32, hint vtype) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) != "argument_list" {
+			x.walk(c, from)
 			continue
 		}
-		for _, a := range x.kids(&c) {
-			for _, e := range x.kids(&a) {
-				if kind(&e) == "lambda_expression" {
-					if p := e.ChildByFieldId(fParameters); p != nil && kind(p) == "implicit_parameter" && x.locals != nil {
-						x.locals[x.f.Text(p)] = hint
-						x.lambdaBody(&e, from)
+		for a := x.first(c); a >= 0; a = x.next(a) {
+			for e := x.first(a); e >= 0; e = x.next(e) {
+				if x.kind(e) == "lambda_expression" {
+					if p := x.fld(e, fParameters); p >= 0 && x.kind(p) == "implicit_parameter" && x.locals != nil {
+						x.locals[x.text(p)] = hint
+						x.lambdaBody(e, from)
 						continue
 					}
 				}
-				x.walk(&e, from)
+				x.walk(e, from)
 			}
 		}
 	}
 }
 
-func (x *extractor) lambda(n *sitter.Node, from int32) {
+func (x *extractor) lambda(n int32, from int32) {
 	x.lambdaParams(n, from)
 	x.lambdaBody(n, from)
 }
 
-func (x *extractor) lambdaParams(n *sitter.Node, from int32) {
-	if ps := n.ChildByFieldId(fParameters); ps != nil && x.locals != nil {
-		switch kind(ps) {
+func (x *extractor) lambdaParams(n int32, from int32) {
+	if ps := x.fld(n, fParameters); ps >= 0 && x.locals != nil {
+		switch x.kind(ps) {
 		case "implicit_parameter", "identifier":
-			x.locals[x.f.Text(ps)] = vtype{}
+			x.locals[x.text(ps)] = vtype{}
 		case "parameter_list":
-			for _, p := range x.kids(ps) {
-				if kind(&p) != "parameter" {
+			for p := x.first(ps); p >= 0; p = x.next(p) {
+				if x.kind(p) != "parameter" {
 					continue
 				}
-				typ := p.ChildByFieldId(fType)
-				if nm := p.ChildByFieldId(fName); nm != nil {
-					x.locals[x.f.Text(nm)] = x.varType(typ)
+				typ := x.fld(p, fType)
+				if nm := x.fld(p, fName); nm >= 0 {
+					x.locals[x.text(nm)] = x.varType(typ)
 				}
 				x.typeRefs(typ, from, extract.RefType)
 			}
@@ -338,48 +336,48 @@ func (x *extractor) lambdaParams(n *sitter.Node, from int32) {
 	}
 }
 
-func (x *extractor) lambdaBody(n *sitter.Node, from int32) {
-	for _, c := range x.kids(n) {
-		switch kind(&c) {
+func (x *extractor) lambdaBody(n int32, from int32) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "parameter_list", "implicit_parameter", "attribute_list", "modifier":
 		default:
-			x.walk(&c, from) // the body, or a return type
+			x.walk(c, from) // the body, or a return type
 		}
 	}
 }
 
 // creation handles new T(...): a call of T's constructor and a use of T.
-func (x *extractor) creation(n *sitter.Node, from int32) {
-	typ := n.ChildByFieldId(fType)
+func (x *extractor) creation(n int32, from int32) {
+	typ := x.fld(n, fType)
 	t := x.typeName(typ)
 	x.typeRefs(typ, from, extract.RefType)
 	if t != "" && !x.external(t) && !x.isTypeParam(t) {
 		x.ctorCall(t, n, from)
 	}
-	for _, c := range x.kids(n) {
-		if typ == nil || c.StartByte() != typ.StartByte() {
-			x.walk(&c, from)
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if typ < 0 || x.t.N[c].Start != x.t.N[typ].Start {
+			x.walk(c, from)
 		}
 	}
 }
 
-func (x *extractor) ctorCall(t string, n *sitter.Node, from int32) {
+func (x *extractor) ctorCall(t string, n int32, from int32) {
 	t = strings.TrimSuffix(t, "[]")
 	if t == "" || x.external(t) || x.isTypeParam(t) {
 		return
 	}
 	last := extract.LastPart(t)
 	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: last, Qual: last,
-		QualType: t, Line: extract.Line(n)})
+		QualType: t, Line: x.t.Line(n)})
 }
 
 // call records an invocation.
-func (x *extractor) call(n *sitter.Node, from int32) {
-	fn := n.ChildByFieldId(fFunction)
-	if fn == nil {
+func (x *extractor) call(n int32, from int32) {
+	fn := x.fld(n, fFunction)
+	if fn < 0 {
 		return
 	}
-	switch kind(fn) {
+	switch x.kind(fn) {
 	case "identifier", "generic_name":
 		name := x.identText(fn)
 		if name == "" || name == "nameof" {
@@ -391,9 +389,9 @@ func (x *extractor) call(n *sitter.Node, from int32) {
 		if _, ok := x.fieldType(name); ok {
 			return // a delegate in a field or property
 		}
-		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: extract.Line(n)})
+		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)})
 	case "member_access_expression":
-		x.memberCall(x.identText(fn.ChildByFieldId(fName)), fn.ChildByFieldId(fExpression), n, from)
+		x.memberCall(x.identText(x.fld(fn, fName)), x.fld(fn, fExpression), n, from)
 	case "conditional_access_expression":
 		name, obj := x.binding(fn)
 		x.memberCall(name, obj, n, from)
@@ -401,25 +399,21 @@ func (x *extractor) call(n *sitter.Node, from int32) {
 }
 
 // binding splits a?.B into the condition a and the member name B.
-func (x *extractor) binding(n *sitter.Node) (string, *sitter.Node) {
-	cond := n.ChildByFieldId(fCondition)
-	ks := x.kids(n)
-	if cond == nil || len(ks) == 0 {
-		return "", nil
+func (x *extractor) binding(n int32) (string, int32) {
+	cond := x.fld(n, fCondition)
+	last := x.t.LastNamed(n)
+	if cond < 0 || last < 0 || x.kind(last) != "member_binding_expression" {
+		return "", -1
 	}
-	last := &ks[len(ks)-1]
-	if kind(last) != "member_binding_expression" {
-		return "", nil
-	}
-	return x.identText(last.ChildByFieldId(fName)), cond
+	return x.identText(x.fld(last, fName)), cond
 }
 
-func (x *extractor) memberCall(name string, obj *sitter.Node, n *sitter.Node, from int32) {
-	if name == "" || obj == nil {
+func (x *extractor) memberCall(name string, obj int32, n int32, from int32) {
+	if name == "" || obj < 0 {
 		return
 	}
-	ref := extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: extract.Line(n)}
-	if kind(obj) == "this" {
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)}
+	if x.kind(obj) == "this" {
 		// this.M(): a bare call, which the resolver also finds in the other
 		// parts of a partial class.
 		x.r.Refs = append(x.r.Refs, ref)
@@ -511,7 +505,7 @@ func (x *extractor) ident(name string) recv {
 
 // receiver works out the qualifier and static type of an expression a
 // method is called on.
-func (x *extractor) receiver(n *sitter.Node) recv {
+func (x *extractor) receiver(n int32) recv {
 	// Long chains of calls are followed a few levels only: the resolver
 	// types one call result, and this keeps the work linear.
 	if x.depth > 8 {
@@ -519,13 +513,13 @@ func (x *extractor) receiver(n *sitter.Node) recv {
 	}
 	x.depth++
 	defer func() { x.depth-- }()
-	switch kind(n) {
+	switch x.kind(n) {
 	case "this":
 		return recv{qual: "this", typed: true}
 	case "base":
 		return recv{qual: "base", typed: true}
 	case "identifier":
-		return x.ident(x.f.Text(n))
+		return x.ident(x.text(n))
 	case "generic_name":
 		name := x.identText(n)
 		if x.external(name) {
@@ -539,7 +533,7 @@ func (x *extractor) receiver(n *sitter.Node) recv {
 	case "invocation_expression":
 		return x.callResult(n)
 	case "object_creation_expression":
-		typ := n.ChildByFieldId(fType)
+		typ := x.fld(n, fType)
 		t := x.typeName(typ)
 		if t == "" {
 			return recv{qual: "(new)"}
@@ -551,29 +545,29 @@ func (x *extractor) receiver(n *sitter.Node) recv {
 		return recv{qual: "(new)", qtype: t, typed: true, elem: v.elem}
 	case "parenthesized_expression", "await_expression", "postfix_unary_expression", "checked_expression",
 		"ref_expression":
-		if ks := x.kids(n); len(ks) == 1 {
-			return x.receiver(&ks[0])
+		if c := x.only(n); c >= 0 {
+			return x.receiver(c)
 		}
 	case "cast_expression":
-		return x.typedRecv("(cast)", x.varType(n.ChildByFieldId(fType)))
+		return x.typedRecv("(cast)", x.varType(x.fld(n, fType)))
 	case "as_expression":
-		return x.typedRecv("(cast)", x.varType(n.ChildByFieldId(fRight)))
+		return x.typedRecv("(cast)", x.varType(x.fld(n, fRight)))
 	case "element_access_expression":
-		if e := n.ChildByFieldId(fExpression); e != nil {
+		if e := x.fld(n, fExpression); e >= 0 {
 			if r := x.receiver(e); r.elem != "" {
 				return x.typedRecv("[]", vtype{name: r.elem})
 			}
 		}
 		return recv{qual: "[]"}
 	case "binary_expression":
-		if op := n.ChildByFieldId(fOperator); op != nil && kind(op) == "??" {
-			if l := n.ChildByFieldId(fLeft); l != nil {
+		if op := x.fld(n, fOperator); op >= 0 && x.kind(op) == "??" {
+			if l := x.fld(n, fLeft); l >= 0 {
 				return x.receiver(l)
 			}
 		}
 		return extRecv("")
 	case "conditional_expression":
-		if c := n.ChildByFieldId(fConsequence); c != nil {
+		if c := x.fld(n, fConsequence); c >= 0 {
 			return x.receiver(c)
 		}
 	case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
@@ -600,16 +594,16 @@ func (x *extractor) typedRecv(qual string, v vtype) recv {
 // memberAccess handles a.b.c as a receiver: a variable followed by
 // members, a type (maybe namespace-qualified) followed by static members,
 // or this/base followed by members.
-func (x *extractor) memberAccess(n *sitter.Node) recv {
+func (x *extractor) memberAccess(n int32) recv {
 	var segs []string
 	base := n
 loop:
 	for {
-		switch kind(base) {
+		switch x.kind(base) {
 		case "member_access_expression":
-			nm := x.identText(base.ChildByFieldId(fName))
-			e := base.ChildByFieldId(fExpression)
-			if nm == "" || e == nil {
+			nm := x.identText(x.fld(base, fName))
+			e := x.fld(base, fExpression)
+			if nm == "" || e < 0 {
 				return recv{qual: "(expr)"}
 			}
 			segs = append(segs, nm)
@@ -635,7 +629,7 @@ loop:
 		r.chain = true
 		return r
 	}
-	switch kind(base) {
+	switch x.kind(base) {
 	case "this":
 		if v, ok := x.fieldType(segs[0]); ok {
 			r := x.fromVar(segs[0], v)
@@ -649,7 +643,7 @@ loop:
 	case "base":
 		return recv{qual: "base." + rest, typed: true, chain: true}
 	case "identifier":
-		head := x.f.Text(base)
+		head := x.text(base)
 		if v, ok := x.locals[head]; ok {
 			return withRest(x.fromVar(head, v))
 		}
@@ -705,14 +699,14 @@ loop:
 
 // callResult is the receiver that is the result of another call: its type
 // is the result type of that call, which the resolver finds ("call:...").
-func (x *extractor) callResult(n *sitter.Node) recv {
-	fn := n.ChildByFieldId(fFunction)
-	if fn == nil {
+func (x *extractor) callResult(n int32) recv {
+	fn := x.fld(n, fFunction)
+	if fn < 0 {
 		return recv{qual: "(expr)"}
 	}
 	var name string
-	var obj *sitter.Node
-	switch kind(fn) {
+	obj := int32(-1)
+	switch x.kind(fn) {
 	case "identifier", "generic_name":
 		name = x.identText(fn)
 		if _, ok := x.locals[name]; ok || name == "" || name == "nameof" {
@@ -723,11 +717,11 @@ func (x *extractor) callResult(n *sitter.Node) recv {
 		}
 		return recv{qual: name + "()", qtype: "call:" + name, typed: true, chain: true}
 	case "member_access_expression":
-		name, obj = x.identText(fn.ChildByFieldId(fName)), fn.ChildByFieldId(fExpression)
+		name, obj = x.identText(x.fld(fn, fName)), x.fld(fn, fExpression)
 	case "conditional_access_expression":
 		name, obj = x.binding(fn)
 	}
-	if name == "" || obj == nil {
+	if name == "" || obj < 0 {
 		return recv{qual: "(expr)"}
 	}
 	q := name + "()"

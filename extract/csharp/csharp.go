@@ -26,8 +26,6 @@ import (
 	"strings"
 	"sync"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
 )
@@ -71,9 +69,10 @@ type classCtx struct {
 }
 
 type extractor struct {
-	f   *extract.File
-	r   *extract.FileResult
-	cur *sitter.TreeCursor
+	r    *extract.FileResult
+	t    *extract.FlatTree
+	path string
+	repo *extract.Repo
 
 	multi     bool            // several namespaces: each is a KindPackage symbol
 	own       map[string]bool // the namespaces the file declares things in
@@ -91,21 +90,33 @@ type extractor struct {
 }
 
 func extractCSharp(f *extract.File, r *extract.FileResult) {
-	if f.Root.HasError() && bytes.Contains(f.Src, []byte("#if")) && brokenStructure(f.Root, 0) {
+	// A file whose #if directives broke the parse is read without them;
+	// the source is searched first, so that only files with #if cost the
+	// cgo calls of the check.
+	if bytes.Contains(f.Src, []byte("#if")) && f.Root.HasError() && brokenStructure(f.Root, 0) {
 		if nf, tree := withoutPreprocessor(f); nf != nil {
 			defer tree.Close()
 			f = nf
 		}
 	}
-	x := &extractor{f: f, r: r, nsRoots: map[string]bool{"global": true}, aliases: map[string]bool{},
-		declared: map[string]bool{}, delegates: map[string]bool{}, imported: map[string]bool{}}
-	x.cur = f.Root.Walk()
-	defer x.cur.Close()
+	t := trees.Get().(*extract.FlatTree)
+	defer func() {
+		t.Src = nil
+		if cap(t.N) <= 1<<20 {
+			trees.Put(t)
+		}
+	}()
+	t.Names = kindNames
+	t.Flatten(f.Root, f.Src)
+	x := &extractor{r: r, t: t, path: f.Path, repo: f.Repo, nsRoots: map[string]bool{"global": true},
+		aliases: map[string]bool{}, declared: map[string]bool{}, delegates: map[string]bool{},
+		imported: map[string]bool{}}
+	const root = 0
 
 	// First the namespaces holding declarations, and the declared names.
 	spaces := map[string]bool{}
 	var order []string
-	x.scan(f.Root, "", spaces, &order)
+	x.scan(root, "", spaces, &order)
 	switch len(order) {
 	case 0:
 	case 1:
@@ -141,7 +152,7 @@ func extractCSharp(f *extract.File, r *extract.FileResult) {
 			x.addImport(extract.Import{Path: p, Name: "*"})
 		}
 	}
-	x.usings(f.Root)
+	x.usings(root)
 	x.globalUsings()
 	for _, im := range r.Imports {
 		if im.Name == "*" || im.Alias == "" {
@@ -149,53 +160,53 @@ func extractCSharp(f *extract.File, r *extract.FileResult) {
 		}
 	}
 	x.locals = map[string]vtype{} // top-level statements
-	x.container(f.Root, -1, "")
+	x.container(root, -1, "")
 }
 
 // scan lists the namespaces that directly hold declarations or statements
 // and notes the type names declared in the file.
-func (x *extractor) scan(n *sitter.Node, ns string, spaces map[string]bool, order *[]string) {
+func (x *extractor) scan(n int32, ns string, spaces map[string]bool, order *[]string) {
 	note := func(ns string) {
 		if !spaces[ns] {
 			spaces[ns] = true
 			*order = append(*order, ns)
 		}
 	}
-	for _, c := range x.kids(n) {
-		switch kind(&c) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "namespace_declaration":
-			inner := join(ns, x.typeName(c.ChildByFieldId(fName)))
-			if b := c.ChildByFieldId(fBody); b != nil {
+			inner := join(ns, x.typeName(x.fld(c, fName)))
+			if b := x.fld(c, fBody); b >= 0 {
 				x.scan(b, inner, spaces, order)
 			}
 		case "file_scoped_namespace_declaration":
-			ns = join(ns, x.typeName(c.ChildByFieldId(fName)))
+			ns = join(ns, x.typeName(x.fld(c, fName)))
 		case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
 			"record_declaration", "delegate_declaration":
 			note(ns)
-			x.declareNames(&c)
+			x.declareNames(c)
 		case "global_statement":
 			note(ns)
 		case "preproc_if", "preproc_else", "preproc_elif":
-			x.scan(&c, ns, spaces, order)
+			x.scan(c, ns, spaces, order)
 		}
 	}
 }
 
 // declareNames notes a type and its nested types as declared in the file.
-func (x *extractor) declareNames(n *sitter.Node) {
-	if nm := n.ChildByFieldId(fName); nm != nil {
-		x.declared[x.f.Text(nm)] = true
-		if kind(n) == "delegate_declaration" {
-			x.delegates[x.f.Text(nm)] = true
+func (x *extractor) declareNames(n int32) {
+	if nm := x.fld(n, fName); nm >= 0 {
+		x.declared[x.text(nm)] = true
+		if x.kind(n) == "delegate_declaration" {
+			x.delegates[x.text(nm)] = true
 		}
 	}
-	if b := n.ChildByFieldId(fBody); b != nil && kind(b) == "declaration_list" {
-		for _, c := range x.kids(b) {
-			switch kind(&c) {
+	if b := x.fld(n, fBody); b >= 0 && x.kind(b) == "declaration_list" {
+		for c := x.first(b); c >= 0; c = x.next(c) {
+			switch x.kind(c) {
 			case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
 				"record_declaration", "delegate_declaration":
-				x.declareNames(&c)
+				x.declareNames(c)
 			}
 		}
 	}
@@ -212,30 +223,28 @@ func (x *extractor) addImport(im extract.Import) {
 
 // usings records the using directives of the file, at the top and in
 // namespace blocks.
-func (x *extractor) usings(n *sitter.Node) {
-	for _, c := range x.kids(n) {
-		switch kind(&c) {
+func (x *extractor) usings(n int32) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "using_directive":
-			x.using(&c)
+			x.using(c)
 		case "namespace_declaration":
-			if b := c.ChildByFieldId(fBody); b != nil {
+			if b := x.fld(c, fBody); b >= 0 {
 				x.usings(b)
 			}
 		case "preproc_if", "preproc_else", "preproc_elif":
-			x.usings(&c)
+			x.usings(c)
 		}
 	}
 }
 
-func (x *extractor) using(n *sitter.Node) {
+func (x *extractor) using(n int32) {
 	alias, target := "", ""
-	x.cur.Reset(*n)
-	for ok := x.cur.GotoFirstChild(); ok; ok = x.cur.GotoNextSibling() {
-		c := x.cur.Node()
+	for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
 		switch {
-		case x.cur.FieldId() == fName:
-			alias = x.f.Text(c)
-		case c.IsNamed():
+		case x.t.N[c].Field == fName:
+			alias = x.text(c)
+		case x.t.N[c].Named:
 			if t := x.typeName(c); t != "" {
 				target = t
 			}
@@ -266,15 +275,15 @@ func (x *extractor) usingImport(target, alias string) {
 // the nearest Usings.cs or GlobalUsings.cs above the file, where .NET
 // projects keep them.
 func (x *extractor) globalUsings() {
-	if x.f.Repo == nil {
+	if x.repo == nil {
 		return
 	}
-	dir := path.Dir(x.f.Path)
+	dir := path.Dir(x.path)
 	if dir == "." {
 		dir = ""
 	}
 	for _, name := range [...]string{"GlobalUsings.cs", "Usings.cs"} {
-		if _, data, ok := x.f.Repo.FindUp(dir, name); ok {
+		if _, data, ok := x.repo.FindUp(dir, name); ok {
 			x.parseGlobalUsings(data)
 		}
 	}
@@ -308,26 +317,6 @@ func (x *extractor) parseGlobalUsings(data []byte) {
 	}
 }
 
-// kids returns the named children of n.
-func (x *extractor) kids(n *sitter.Node) []sitter.Node {
-	if n == nil {
-		return nil
-	}
-	c := n.NamedChildCount()
-	switch {
-	case c == 0:
-		return nil
-	case c <= 6:
-		// Fewer cgo calls than a cursor walk for the usual small node.
-		out := make([]sitter.Node, c)
-		for i := uint(0); i < c; i++ {
-			out[i] = *n.NamedChild(i)
-		}
-		return out
-	}
-	return n.NamedChildren(x.cur)
-}
-
 func (x *extractor) add(s extract.Symbol) int32 {
 	x.r.Symbols = append(x.r.Symbols, s)
 	return int32(len(x.r.Symbols) - 1)
@@ -351,7 +340,7 @@ func commonPrefix(names []string) string {
 // nsSymbol opens namespace full in a file of several namespaces: a
 // KindPackage symbol named relative to the enclosing one (or the Package),
 // or none for the Package itself and the namespaces around it.
-func (x *extractor) nsSymbol(n, end *sitter.Node, full, outer string, parent int32) int32 {
+func (x *extractor) nsSymbol(n, end int32, full, outer string, parent int32) int32 {
 	pkg := x.r.Package
 	if !x.multi || full == pkg || strings.HasPrefix(pkg, full+".") {
 		return parent
@@ -365,39 +354,37 @@ func (x *extractor) nsSymbol(n, end *sitter.Node, full, outer string, parent int
 		name = strings.TrimPrefix(full, base+".")
 	}
 	return x.add(extract.Symbol{Name: name, Kind: snapshot.KindPackage, Parent: parent,
-		Start: extract.Line(n), End: extract.EndLine(end), Signature: "namespace " + full,
+		Start: x.t.Line(n), End: x.t.EndLine(end), Signature: "namespace " + full,
 		Flags: snapshot.FlagExported})
 }
 
 // container extracts the declarations of a compilation unit, a namespace
 // body or a preprocessor branch; ns is the namespace they are in.
-func (x *extractor) container(n *sitter.Node, parent int32, ns string) {
-	ks := x.kids(n)
-	for i := range ks {
-		c := &ks[i]
-		switch kind(c) {
+func (x *extractor) container(n int32, parent int32, ns string) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "namespace_declaration":
-			b := c.ChildByFieldId(fBody)
-			if b == nil {
+			b := x.fld(c, fBody)
+			if b < 0 {
 				continue
 			}
-			full := join(ns, x.typeName(c.ChildByFieldId(fName)))
+			full := join(ns, x.typeName(x.fld(c, fName)))
 			x.container(b, x.nsSymbol(c, c, full, ns, parent), full)
 		case "file_scoped_namespace_declaration":
-			full := join(ns, x.typeName(c.ChildByFieldId(fName)))
+			full := join(ns, x.typeName(x.fld(c, fName)))
 			parent = x.nsSymbol(c, n, full, ns, parent)
 			ns = full
 		case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
 			"record_declaration":
-			x.typeDecl(c, parent, x.docAt(ks, i), false)
+			x.typeDecl(c, parent, x.docAt(c), false)
 		case "delegate_declaration":
-			x.delegate(c, parent, x.docAt(ks, i), false)
+			x.delegate(c, parent, x.docAt(c), false)
 		case "global_statement":
-			for _, s := range x.kids(c) {
-				if kind(&s) == "local_function_statement" {
-					x.localFunction(&s, parent)
+			for s := x.first(c); s >= 0; s = x.next(s) {
+				if x.kind(s) == "local_function_statement" {
+					x.localFunction(s, parent)
 				} else {
-					x.walk(&s, parent)
+					x.walk(s, parent)
 				}
 			}
 		case "preproc_if", "preproc_else", "preproc_elif":

@@ -3,8 +3,6 @@ package csharp
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
 )
@@ -13,23 +11,23 @@ import (
 type mods struct {
 	public, protected, internal, private, isConst, access bool
 	test, testClass                                       bool
-	attrs                                                 []sitter.Node // attribute nodes
-	start                                                 uint          // first byte past the attributes
+	attrs                                                 []int32 // attribute nodes
+	start                                                 uint32  // first byte past the attributes
 }
 
-func (x *extractor) modifiers(n *sitter.Node) mods {
-	m := mods{start: n.StartByte()}
+func (x *extractor) modifiers(n int32) mods {
+	m := mods{start: x.t.N[n].Start}
 	started := false
 loop:
-	for _, c := range x.kids(n) {
-		switch kind(&c) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "attribute_list":
-			for _, a := range x.kids(&c) {
-				if kind(&a) != "attribute" {
+			for a := x.first(c); a >= 0; a = x.next(a) {
+				if x.kind(a) != "attribute" {
 					continue
 				}
 				m.attrs = append(m.attrs, a)
-				name := attrName(x.typeName(a.ChildByFieldId(fName)))
+				name := attrName(x.typeName(x.fld(a, fName)))
 				if testAttributes[name] {
 					m.test = true
 				}
@@ -37,15 +35,15 @@ loop:
 					m.testClass = true
 				}
 			}
-			m.start = c.EndByte()
+			m.start = x.t.N[c].End
 			continue
 		case "comment":
 			if !started {
-				m.start = c.EndByte()
+				m.start = x.t.N[c].End
 			}
 			continue
 		case "modifier":
-			switch x.f.Text(&c) {
+			switch x.text(c) {
 			case "public":
 				m.public, m.access = true, true
 			case "protected":
@@ -63,11 +61,10 @@ loop:
 		started = true
 	}
 	// The first token after the attributes starts the signature.
-	if m.start > n.StartByte() {
-		for i := uint(0); i < n.ChildCount(); i++ {
-			c := n.Child(i)
-			if c.StartByte() >= m.start && kind(c) != "comment" {
-				m.start = c.StartByte()
+	if m.start > x.t.N[n].Start {
+		for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
+			if x.t.N[c].Start >= m.start && x.kind(c) != "comment" {
+				m.start = x.t.N[c].Start
 				break
 			}
 		}
@@ -99,9 +96,8 @@ func exported(m mods, topLevel, inInterface bool) snapshot.Flags {
 // attrRefs records uses of attribute classes (FooAttribute for [Foo]) and
 // walks attribute arguments (typeof(Bar)).
 func (x *extractor) attrRefs(m mods, from int32) {
-	for i := range m.attrs {
-		a := &m.attrs[i]
-		t := x.typeName(a.ChildByFieldId(fName))
+	for _, a := range m.attrs {
+		t := x.typeName(x.fld(a, fName))
 		name := attrName(t)
 		if name == "" || ignoredAttributes[name] || x.external(t) {
 			continue
@@ -111,10 +107,10 @@ func (x *extractor) attrRefs(m mods, from int32) {
 			qual = t[:j]
 		}
 		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefType, Name: name + "Attribute",
-			Qual: qual, Line: extract.Line(a)})
-		for _, c := range x.kids(a) {
-			if kind(&c) == "attribute_argument_list" {
-				x.walk(&c, from)
+			Qual: qual, Line: x.t.Line(a)})
+		for c := x.first(a); c >= 0; c = x.next(c) {
+			if x.kind(c) == "attribute_argument_list" {
+				x.walk(c, from)
 			}
 		}
 	}
@@ -122,56 +118,57 @@ func (x *extractor) attrRefs(m mods, from int32) {
 
 // signature is the declaration from its first modifier or keyword (past
 // attributes) up to end, on one line.
-func (x *extractor) signature(m mods, end uint) string {
+func (x *extractor) signature(m mods, end uint32) string {
 	start := m.start
-	if end > uint(len(x.f.Src)) || start > end {
+	if end > uint32(len(x.t.Src)) || start > end {
 		return ""
 	}
-	s := strings.TrimSpace(strings.TrimSuffix(strings.Join(strings.Fields(string(x.f.Src[start:end])), " "), ";"))
+	s := strings.TrimSpace(strings.TrimSuffix(strings.Join(strings.Fields(string(x.t.Src[start:end])), " "), ";"))
 	if len(s) > 240 {
 		s = s[:240] + "…"
 	}
 	return s
 }
 
-// docAt is the doc comment of declaration ks[i]: the comments right above
-// it among its siblings.
-func (x *extractor) docAt(ks []sitter.Node, i int) string {
-	line := extract.Line(&ks[i])
-	j := i
-	for j > 0 {
-		p := &ks[j-1]
-		if kind(p) != "comment" || extract.EndLine(p)+1 < line {
+// docAt is the doc comment of declaration n: the comments right above it
+// among its named siblings.
+func (x *extractor) docAt(n int32) string {
+	line := x.t.Line(n)
+	top, count := n, 0 // the first comment taken, how many
+	for {
+		p := x.prev(top)
+		if p < 0 || x.kind(p) != "comment" || x.t.EndLine(p)+1 < line {
 			break
 		}
 		// A comment trailing the previous declaration's last line.
-		if j > 1 && kind(&ks[j-2]) != "comment" && extract.EndLine(&ks[j-2]) == extract.Line(p) {
+		if pp := x.prev(p); pp >= 0 && x.kind(pp) != "comment" && x.t.EndLine(pp) == x.t.Line(p) {
 			break
 		}
-		line = extract.Line(p)
-		j--
-		if i-j > 80 {
+		line = x.t.Line(p)
+		top = p
+		count++
+		if count > 80 {
 			break
 		}
 	}
-	if j == i {
+	if count == 0 {
 		return ""
 	}
-	parts := make([]string, 0, i-j)
-	for k := j; k < i; k++ {
-		parts = append(parts, x.f.Text(&ks[k]))
+	parts := make([]string, 0, count)
+	for c := top; c != n; c = x.next(c) {
+		parts = append(parts, x.text(c))
 	}
 	return cleanDoc(parts)
 }
 
 // docBefore finds the doc comment of a node outside a declaration list
 // (a local function) through its previous siblings.
-func (x *extractor) docBefore(n *sitter.Node) string {
+func (x *extractor) docBefore(n int32) string {
 	var parts []string
-	line := extract.Line(n)
-	for p := n.PrevSibling(); p != nil && kind(p) == "comment" && extract.EndLine(p)+1 >= line; p = p.PrevSibling() {
-		line = extract.Line(p)
-		parts = append(parts, x.f.Text(p))
+	line := x.t.Line(n)
+	for p := x.t.N[n].Prev; p >= 0 && x.kind(p) == "comment" && x.t.EndLine(p)+1 >= line; p = x.t.N[p].Prev {
+		line = x.t.Line(p)
+		parts = append(parts, x.text(p))
 		if len(parts) > 40 {
 			break
 		}
@@ -297,13 +294,13 @@ func tagText(tag string) string {
 }
 
 // typeDecl extracts a class, struct, record, interface or enum.
-func (x *extractor) typeDecl(n *sitter.Node, parent int32, doc string, inInterface bool) {
-	nameNode := n.ChildByFieldId(fName)
-	if nameNode == nil {
+func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool) {
+	nameNode := x.fld(n, fName)
+	if nameNode < 0 {
 		return
 	}
-	name := x.f.Text(nameNode)
-	k := kind(n)
+	name := x.text(nameNode)
+	k := x.kind(n)
 	tkind := snapshot.KindClass
 	switch k {
 	case "struct_declaration":
@@ -317,15 +314,15 @@ func (x *extractor) typeDecl(n *sitter.Node, parent int32, doc string, inInterfa
 	}
 	isStruct := k == "struct_declaration"
 	m := x.modifiers(n)
-	body := n.ChildByFieldId(fBody)
+	body := x.fld(n, fBody)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	end := n.EndByte()
-	if body != nil {
-		end = body.StartByte()
+	end := x.t.N[n].End
+	if body >= 0 {
+		end = x.t.N[body].Start
 	}
 	topLevel := parent < 0 || x.r.Symbols[parent].Kind == snapshot.KindPackage
-	s := extract.Symbol{Name: name, Kind: tkind, Parent: parent, Start: extract.Line(n), End: extract.EndLine(n),
+	s := extract.Symbol{Name: name, Kind: tkind, Parent: parent, Start: x.t.Line(n), End: x.t.EndLine(n),
 		Signature: x.signature(m, end), Doc: doc, Flags: exported(m, topLevel, inInterface)}
 	if m.testClass {
 		s.Flags |= snapshot.FlagTest
@@ -335,34 +332,31 @@ func (x *extractor) typeDecl(n *sitter.Node, parent int32, doc string, inInterfa
 		// is itself: the resolver follows member chains through Type.
 		s.Type = name
 	}
-	var params, baseList *sitter.Node
-	var baseArgs *sitter.Node // arguments passed to the base's primary constructor
-	for _, c := range x.kids(n) {
-		switch kind(&c) {
+	params, baseList := int32(-1), int32(-1)
+	baseArgs := int32(-1) // arguments passed to the base's primary constructor
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "parameter_list":
-			c := c
-			params = &c
+			params = c
 		case "base_list":
-			c := c
-			baseList = &c
+			baseList = c
 		}
 	}
 	cls := &classCtx{name: name, fields: map[string]vtype{}, test: m.testClass}
-	if baseList != nil && tkind != snapshot.KindEnum {
+	if baseList >= 0 && tkind != snapshot.KindEnum {
 		first := true
-		for _, b := range x.kids(baseList) {
-			t := &b
-			switch kind(t) {
+		for b := x.first(baseList); b >= 0; b = x.next(b) {
+			t := b
+			switch x.kind(t) {
 			case "argument_list":
 				continue
 			case "primary_constructor_base_type":
-				for _, a := range x.kids(t) {
-					if kind(&a) == "argument_list" {
-						a := a
-						baseArgs = &a
+				for a := x.first(t); a >= 0; a = x.next(a) {
+					if x.kind(a) == "argument_list" {
+						baseArgs = a
 					}
 				}
-				t = t.ChildByFieldId(fType)
+				t = x.fld(t, fType)
 			}
 			bn := x.typeName(t)
 			if bn == "" || x.external(bn) {
@@ -384,13 +378,13 @@ func (x *extractor) typeDecl(n *sitter.Node, parent int32, doc string, inInterfa
 	id := x.add(s)
 	cls.sym = id
 	x.attrRefs(m, id)
-	if baseList != nil && tkind != snapshot.KindEnum {
+	if baseList >= 0 && tkind != snapshot.KindEnum {
 		// Type arguments of the bases (IRepository<User>) are uses.
-		for _, b := range x.kids(baseList) {
-			if kind(&b) == "generic_name" {
-				for _, c := range x.kids(&b) {
-					if kind(&c) == "type_argument_list" {
-						x.typeRefs(&c, id, extract.RefType)
+		for b := x.first(baseList); b >= 0; b = x.next(b) {
+			if x.kind(b) == "generic_name" {
+				for c := x.first(b); c >= 0; c = x.next(c) {
+					if x.kind(c) == "type_argument_list" {
+						x.typeRefs(c, id, extract.RefType)
 					}
 				}
 			}
@@ -398,36 +392,32 @@ func (x *extractor) typeDecl(n *sitter.Node, parent int32, doc string, inInterfa
 	}
 	x.constraints(n, id)
 
-	var members []sitter.Node
-	if body != nil {
-		members = x.kids(body)
-	}
-	x.collectFields(members, cls)
-	if params != nil {
+	// body is -1 when there is none: then there are no members.
+	x.collectFields(body, cls)
+	if params >= 0 {
 		x.primaryConstructor(n, params, cls, tkind, m)
 	}
 	x.classes = append(x.classes, cls)
 	defer func() { x.classes = x.classes[:len(x.classes)-1] }()
-	if baseArgs != nil {
+	if baseArgs >= 0 {
 		x.locals = map[string]vtype{}
 		x.walk(baseArgs, id)
 		x.locals = nil
 	}
 	if tkind == snapshot.KindEnum {
-		for i := range members {
-			c := &members[i]
-			if kind(c) != "enum_member_declaration" {
+		for c := x.first(body); c >= 0; c = x.next(c) {
+			if x.kind(c) != "enum_member_declaration" {
 				continue
 			}
-			nm := c.ChildByFieldId(fName)
-			if nm == nil {
+			nm := x.fld(c, fName)
+			if nm < 0 {
 				continue
 			}
 			em := x.modifiers(c)
-			eid := x.add(extract.Symbol{Name: x.f.Text(nm), Kind: snapshot.KindConstant, Parent: id,
-				Start: extract.Line(c), End: extract.EndLine(c), Signature: x.signature(em, c.EndByte()),
-				Doc: x.docAt(members, i), Type: name, Flags: s.Flags & snapshot.FlagExported})
-			if v := c.ChildByFieldId(fValue); v != nil {
+			eid := x.add(extract.Symbol{Name: x.text(nm), Kind: snapshot.KindConstant, Parent: id,
+				Start: x.t.Line(c), End: x.t.EndLine(c), Signature: x.signature(em, x.t.N[c].End),
+				Doc: x.docAt(c), Type: name, Flags: s.Flags & snapshot.FlagExported})
+			if v := x.fld(c, fValue); v >= 0 {
 				x.locals = map[string]vtype{}
 				x.walk(v, eid)
 				x.locals = nil
@@ -435,7 +425,7 @@ func (x *extractor) typeDecl(n *sitter.Node, parent int32, doc string, inInterfa
 		}
 		return
 	}
-	x.members(members, cls, tkind == snapshot.KindInterface)
+	x.members(body, cls, tkind == snapshot.KindInterface)
 }
 
 // looksInterface reports the .NET naming convention for interfaces: I
@@ -446,14 +436,14 @@ func looksInterface(t string) bool {
 }
 
 // constraints records the types named in `where T : IFoo` clauses.
-func (x *extractor) constraints(n *sitter.Node, from int32) {
-	for _, c := range x.kids(n) {
-		if kind(&c) != "type_parameter_constraints_clause" {
+func (x *extractor) constraints(n int32, from int32) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) != "type_parameter_constraints_clause" {
 			continue
 		}
-		for _, tc := range x.kids(&c) {
-			if kind(&tc) == "type_parameter_constraint" {
-				x.typeRefs(tc.ChildByFieldId(fType), from, extract.RefType)
+		for tc := x.first(c); tc >= 0; tc = x.next(tc) {
+			if x.kind(tc) == "type_parameter_constraint" {
+				x.typeRefs(x.fld(tc, fType), from, extract.RefType)
 			}
 		}
 	}
@@ -461,25 +451,25 @@ func (x *extractor) constraints(n *sitter.Node, from int32) {
 
 // primaryConstructor handles `class C(IFoo foo)` and `record R(string Name)`:
 // a constructor, and for records a property per parameter.
-func (x *extractor) primaryConstructor(n, params *sitter.Node, cls *classCtx, tkind snapshot.Kind, m mods) {
-	isRecord := kind(n) == "record_declaration"
-	sig := cls.name + strings.Join(strings.Fields(x.f.Text(params)), " ")
+func (x *extractor) primaryConstructor(n, params int32, cls *classCtx, tkind snapshot.Kind, m mods) {
+	isRecord := x.kind(n) == "record_declaration"
+	sig := cls.name + strings.Join(strings.Fields(x.text(params)), " ")
 	if len(sig) > 240 {
 		sig = sig[:240] + "…"
 	}
 	ctor := x.add(extract.Symbol{Name: cls.name, Kind: snapshot.KindConstructor, Parent: cls.sym,
-		Start: extract.Line(params), End: extract.EndLine(params), Signature: sig,
+		Start: x.t.Line(params), End: x.t.EndLine(params), Signature: sig,
 		Flags: x.r.Symbols[cls.sym].Flags & snapshot.FlagExported})
-	for _, p := range x.kids(params) {
-		if kind(&p) != "parameter" {
+	for p := x.first(params); p >= 0; p = x.next(p) {
+		if x.kind(p) != "parameter" {
 			continue
 		}
-		pn := p.ChildByFieldId(fName)
-		pt := p.ChildByFieldId(fType)
-		if pn == nil {
+		pn := x.fld(p, fName)
+		pt := x.fld(p, fType)
+		if pn < 0 {
 			continue
 		}
-		pname := x.f.Text(pn)
+		pname := x.text(pn)
 		vt := x.varType(pt)
 		if _, ok := cls.fields[pname]; !ok {
 			cls.fields[pname] = vt
@@ -487,53 +477,53 @@ func (x *extractor) primaryConstructor(n, params *sitter.Node, cls *classCtx, tk
 		x.typeRefs(pt, ctor, extract.RefTypeHint)
 		if isRecord {
 			fid := x.add(extract.Symbol{Name: pname, Kind: snapshot.KindField, Parent: cls.sym,
-				Start: extract.Line(&p), End: extract.EndLine(&p),
-				Signature: strings.Join(strings.Fields(x.f.Text(&p)), " "), Type: x.typeName(pt),
+				Start: x.t.Line(p), End: x.t.EndLine(p),
+				Signature: strings.Join(strings.Fields(x.text(p)), " "), Type: x.typeName(pt),
 				Flags: snapshot.FlagExported})
 			x.typeRefs(pt, fid, extract.RefType)
 		}
 	}
 }
 
-// collectFields notes the fields and properties of a class body before its
-// methods are read, since a method may use a field declared below it.
-func (x *extractor) collectFields(members []sitter.Node, cls *classCtx) {
-	for i := range members {
-		c := &members[i]
-		switch kind(c) {
+// collectFields notes the fields and properties of a class body (the
+// members of body, or of a preprocessor branch in it) before its methods
+// are read, since a method may use a field declared below it.
+func (x *extractor) collectFields(body int32, cls *classCtx) {
+	for c := x.first(body); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case "field_declaration", "event_field_declaration":
-			for _, d := range x.kids(c) {
-				if kind(&d) != "variable_declaration" {
+			for d := x.first(c); d >= 0; d = x.next(d) {
+				if x.kind(d) != "variable_declaration" {
 					continue
 				}
-				vt := x.varType(d.ChildByFieldId(fType))
-				for _, v := range x.kids(&d) {
-					if kind(&v) == "variable_declarator" {
-						if nm := v.ChildByFieldId(fName); nm != nil {
-							cls.fields[x.f.Text(nm)] = vt
+				vt := x.varType(x.fld(d, fType))
+				for v := x.first(d); v >= 0; v = x.next(v) {
+					if x.kind(v) == "variable_declarator" {
+						if nm := x.fld(v, fName); nm >= 0 {
+							cls.fields[x.text(nm)] = vt
 						}
 					}
 				}
 			}
 		case "property_declaration", "event_declaration":
-			if nm := c.ChildByFieldId(fName); nm != nil {
-				cls.fields[x.f.Text(nm)] = x.varType(c.ChildByFieldId(fType))
+			if nm := x.fld(c, fName); nm >= 0 {
+				cls.fields[x.text(nm)] = x.varType(x.fld(c, fType))
 			}
 		case "method_declaration":
 			if !cls.test {
-				for _, a := range x.kids(c) {
-					if kind(&a) != "attribute_list" {
+				for a := x.first(c); a >= 0; a = x.next(a) {
+					if x.kind(a) != "attribute_list" {
 						continue
 					}
-					for _, at := range x.kids(&a) {
-						if kind(&at) == "attribute" && testAttributes[attrName(x.typeName(at.ChildByFieldId(fName)))] {
+					for at := x.first(a); at >= 0; at = x.next(at) {
+						if x.kind(at) == "attribute" && testAttributes[attrName(x.typeName(x.fld(at, fName)))] {
 							cls.test = true
 						}
 					}
 				}
 			}
 		case "preproc_if", "preproc_else", "preproc_elif":
-			x.collectFields(x.kids(c), cls)
+			x.collectFields(c, cls)
 		}
 	}
 }
@@ -544,65 +534,64 @@ func (x *extractor) noteTest(name string) {
 	}
 }
 
-// members extracts the members of a class, struct, record or interface.
-func (x *extractor) members(ms []sitter.Node, cls *classCtx, inInterface bool) {
-	for i := range ms {
-		c := &ms[i]
-		k := kind(c)
+// members extracts the members of a class, struct, record or interface:
+// those of body, or of a preprocessor branch in it.
+func (x *extractor) members(body int32, cls *classCtx, inInterface bool) {
+	for c := x.first(body); c >= 0; c = x.next(c) {
+		k := x.kind(c)
 		switch k {
 		case "field_declaration", "event_field_declaration":
-			x.field(c, cls, x.docAt(ms, i), inInterface)
+			x.field(c, cls, x.docAt(c), inInterface)
 		case "property_declaration", "event_declaration", "indexer_declaration":
-			x.property(c, cls, x.docAt(ms, i), inInterface)
+			x.property(c, cls, x.docAt(c), inInterface)
 		case "method_declaration", "constructor_declaration", "destructor_declaration",
 			"operator_declaration", "conversion_operator_declaration":
-			x.method(c, cls, x.docAt(ms, i), inInterface)
+			x.method(c, cls, x.docAt(c), inInterface)
 		case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
 			"record_declaration":
-			x.typeDecl(c, cls.sym, x.docAt(ms, i), inInterface)
+			x.typeDecl(c, cls.sym, x.docAt(c), inInterface)
 		case "delegate_declaration":
-			x.delegate(c, cls.sym, x.docAt(ms, i), inInterface)
+			x.delegate(c, cls.sym, x.docAt(c), inInterface)
 		case "preproc_if", "preproc_else", "preproc_elif":
-			x.members(x.kids(c), cls, inInterface)
+			x.members(c, cls, inInterface)
 		}
 	}
 }
 
-func (x *extractor) field(n *sitter.Node, cls *classCtx, doc string, inInterface bool) {
+func (x *extractor) field(n int32, cls *classCtx, doc string, inInterface bool) {
 	m := x.modifiers(n)
-	var decl *sitter.Node
-	for _, c := range x.kids(n) {
-		if kind(&c) == "variable_declaration" {
-			c := c
-			decl = &c
+	decl := int32(-1)
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) == "variable_declaration" {
+			decl = c
 		}
 	}
-	if decl == nil {
+	if decl < 0 {
 		return
 	}
-	typ := decl.ChildByFieldId(fType)
+	typ := x.fld(decl, fType)
 	tname := x.typeName(typ)
 	sk := snapshot.KindField
 	if m.isConst {
 		sk = snapshot.KindConstant
 	}
-	sig := x.signature(m, n.EndByte())
-	for _, d := range x.kids(decl) {
-		if kind(&d) != "variable_declarator" {
+	sig := x.signature(m, x.t.N[n].End)
+	for d := x.first(decl); d >= 0; d = x.next(d) {
+		if x.kind(d) != "variable_declarator" {
 			continue
 		}
-		nm := d.ChildByFieldId(fName)
-		if nm == nil {
+		nm := x.fld(d, fName)
+		if nm < 0 {
 			continue
 		}
-		id := x.add(extract.Symbol{Name: x.f.Text(nm), Kind: sk, Parent: cls.sym, Start: extract.Line(n),
-			End: extract.EndLine(n), Signature: sig, Doc: doc, Type: tname, Flags: exported(m, false, inInterface)})
+		id := x.add(extract.Symbol{Name: x.text(nm), Kind: sk, Parent: cls.sym, Start: x.t.Line(n),
+			End: x.t.EndLine(n), Signature: sig, Doc: doc, Type: tname, Flags: exported(m, false, inInterface)})
 		x.typeRefs(typ, id, extract.RefType)
 		x.attrRefs(m, id)
 		x.locals = map[string]vtype{}
-		for _, v := range x.kids(&d) {
-			if v.StartByte() > nm.StartByte() {
-				x.value(&v, x.varType(typ), id)
+		for v := x.first(d); v >= 0; v = x.next(v) {
+			if x.t.N[v].Start > x.t.N[nm].Start {
+				x.value(v, x.varType(typ), id)
 			}
 		}
 		x.locals = nil
@@ -611,111 +600,109 @@ func (x *extractor) field(n *sitter.Node, cls *classCtx, doc string, inInterface
 
 // value walks the initializer of a variable of declared type vt: `new()`
 // calls vt's constructor.
-func (x *extractor) value(v *sitter.Node, vt vtype, from int32) {
-	if kind(v) == "implicit_object_creation_expression" && vt.name != "" && vt.name != "[]" {
+func (x *extractor) value(v int32, vt vtype, from int32) {
+	if x.kind(v) == "implicit_object_creation_expression" && vt.name != "" && vt.name != "[]" {
 		x.ctorCall(vt.name, v, from)
 	}
 	x.walk(v, from)
 }
 
-func (x *extractor) property(n *sitter.Node, cls *classCtx, doc string, inInterface bool) {
+func (x *extractor) property(n int32, cls *classCtx, doc string, inInterface bool) {
 	m := x.modifiers(n)
-	typ := n.ChildByFieldId(fType)
+	typ := x.fld(n, fType)
 	name := ""
 	sk := snapshot.KindField
-	if kind(n) == "indexer_declaration" {
+	if x.kind(n) == "indexer_declaration" {
 		name, sk = "this[]", snapshot.KindMethod
-	} else if nm := n.ChildByFieldId(fName); nm != nil {
-		name = x.f.Text(nm)
+	} else if nm := x.fld(n, fName); nm >= 0 {
+		name = x.text(nm)
 	}
 	if name == "" {
 		return
 	}
-	acc := n.ChildByFieldId(fAccessors)
-	val := n.ChildByFieldId(fValue)
-	end := n.EndByte()
-	if acc != nil {
-		end = acc.StartByte()
-	} else if val != nil {
-		end = val.StartByte()
-		if kind(val) != "arrow_expression_clause" {
+	acc := x.fld(n, fAccessors)
+	val := x.fld(n, fValue)
+	end := x.t.N[n].End
+	if acc >= 0 {
+		end = x.t.N[acc].Start
+	} else if val >= 0 {
+		end = x.t.N[val].Start
+		if x.kind(val) != "arrow_expression_clause" {
 			// An initializer: `= value;` is not part of the signature.
-			end = n.EndByte()
+			end = x.t.N[n].End
 		}
 	}
 	sig := x.signature(m, end)
-	if acc != nil {
+	if acc >= 0 {
 		var parts []string
-		for _, a := range x.kids(acc) {
-			if kind(&a) != "accessor_declaration" {
+		for a := x.first(acc); a >= 0; a = x.next(a) {
+			if x.kind(a) != "accessor_declaration" {
 				continue
 			}
-			am := x.modifiers(&a)
-			an := a.ChildByFieldId(fName)
-			if an == nil {
+			am := x.modifiers(a)
+			an := x.fld(a, fName)
+			if an < 0 {
 				continue
 			}
-			p := x.f.Text(an)
+			p := x.text(an)
 			if am.access {
-				p = x.signature(am, an.EndByte())
+				p = x.signature(am, x.t.N[an].End)
 			}
 			parts = append(parts, p+";")
 		}
 		sig = strings.TrimSpace(sig + " { " + strings.Join(parts, " ") + " }")
-		if acc.EndByte() < n.EndByte() && val != nil && kind(val) != "arrow_expression_clause" {
-			sig += " = " + strings.Join(strings.Fields(x.f.Text(val)), " ")
+		if x.t.N[acc].End < x.t.N[n].End && val >= 0 && x.kind(val) != "arrow_expression_clause" {
+			sig += " = " + strings.Join(strings.Fields(x.text(val)), " ")
 			if len(sig) > 240 {
 				sig = sig[:240] + "…"
 			}
 		}
 	}
-	id := x.add(extract.Symbol{Name: name, Kind: sk, Parent: cls.sym, Start: extract.Line(n), End: extract.EndLine(n),
+	id := x.add(extract.Symbol{Name: name, Kind: sk, Parent: cls.sym, Start: x.t.Line(n), End: x.t.EndLine(n),
 		Signature: sig, Doc: doc, Type: x.typeName(typ), Flags: exported(m, false, inInterface)})
 	x.attrRefs(m, id)
 	x.locals = map[string]vtype{}
 	if sk == snapshot.KindMethod {
 		x.typeRefs(typ, id, extract.RefTypeHint)
-		x.params(n.ChildByFieldId(fParameters), id)
+		x.params(x.fld(n, fParameters), id)
 	} else {
 		x.typeRefs(typ, id, extract.RefType)
 	}
-	if acc != nil {
-		for _, a := range x.kids(acc) {
-			if kind(&a) == "accessor_declaration" {
-				if b := a.ChildByFieldId(fBody); b != nil {
-					x.walk(b, id)
-				}
+	for a := x.first(acc); a >= 0; a = x.next(a) {
+		if x.kind(a) == "accessor_declaration" {
+			if b := x.fld(a, fBody); b >= 0 {
+				x.walk(b, id)
 			}
 		}
 	}
-	if val != nil {
+	if val >= 0 {
 		x.value(val, x.varType(typ), id)
 	}
 	x.locals = nil
 }
 
-func (x *extractor) method(n *sitter.Node, cls *classCtx, doc string, inInterface bool) {
+func (x *extractor) method(n int32, cls *classCtx, doc string, inInterface bool) {
 	m := x.modifiers(n)
-	k := kind(n)
+	k := x.kind(n)
 	name := ""
 	sk := snapshot.KindMethod
-	var ret *sitter.Node
+	ret := int32(-1)
 	switch k {
 	case "method_declaration":
-		name = x.f.Text(n.ChildByFieldId(fName))
-		ret = n.ChildByFieldId(fReturns)
+		name = x.text(x.fld(n, fName))
+		ret = x.fld(n, fReturns)
 	case "constructor_declaration":
 		name, sk = cls.name, snapshot.KindConstructor
 	case "destructor_declaration":
 		name = "Finalize"
 	case "operator_declaration":
-		name = "operator" + x.f.Text(n.ChildByFieldId(fOperator))
-		ret = n.ChildByFieldId(fType)
+		name = "operator" + x.text(x.fld(n, fOperator))
+		ret = x.fld(n, fType)
 	case "conversion_operator_declaration":
-		ret = n.ChildByFieldId(fType)
+		ret = x.fld(n, fType)
 		name = "op_Implicit"
-		for i := uint(0); i < n.ChildCount(); i++ {
-			if kind(n.Child(i)) == "explicit" {
+		for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
+			if x.kind(c) == "explicit" {
 				name = "op_Explicit"
 				break
 			}
@@ -726,12 +713,12 @@ func (x *extractor) method(n *sitter.Node, cls *classCtx, doc string, inInterfac
 	}
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	body := n.ChildByFieldId(fBody)
-	end := n.EndByte()
-	if body != nil {
-		end = body.StartByte()
+	body := x.fld(n, fBody)
+	end := x.t.N[n].End
+	if body >= 0 {
+		end = x.t.N[body].Start
 	}
-	s := extract.Symbol{Name: name, Kind: sk, Parent: cls.sym, Start: extract.Line(n), End: extract.EndLine(n),
+	s := extract.Symbol{Name: name, Kind: sk, Parent: cls.sym, Start: x.t.Line(n), End: x.t.EndLine(n),
 		Signature: x.signature(m, end), Doc: doc, Type: x.resultType(ret), Flags: exported(m, false, inInterface)}
 	if m.test {
 		s.Flags |= snapshot.FlagTest
@@ -743,31 +730,30 @@ func (x *extractor) method(n *sitter.Node, cls *classCtx, doc string, inInterfac
 	x.attrRefs(m, id)
 	x.constraints(n, id)
 	x.locals = map[string]vtype{}
-	x.params(n.ChildByFieldId(fParameters), id)
-	if ret != nil {
+	x.params(x.fld(n, fParameters), id)
+	if ret >= 0 {
 		x.typeRefs(ret, id, extract.RefTypeHint)
 	}
-	for _, c := range x.kids(n) {
-		if kind(&c) == "constructor_initializer" {
-			x.ctorInitializer(&c, cls, id)
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) == "constructor_initializer" {
+			x.ctorInitializer(c, cls, id)
 		}
 	}
-	if body != nil {
+	if body >= 0 {
 		x.walk(body, id)
 	}
 	x.locals = nil
 }
 
 // ctorInitializer handles `: base(...)` and `: this(...)`.
-func (x *extractor) ctorInitializer(n *sitter.Node, cls *classCtx, from int32) {
+func (x *extractor) ctorInitializer(n int32, cls *classCtx, from int32) {
 	isBase := false
-	for i := uint(0); i < n.ChildCount(); i++ {
-		switch kind(n.Child(i)) {
-		case "base":
+	for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
+		if x.kind(c) == "base" {
 			isBase = true
 		}
 	}
-	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: extract.Line(n)}
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: x.t.Line(n)}
 	switch {
 	case isBase && cls.base != "":
 		ref.Name = extract.LastPart(cls.base)
@@ -782,80 +768,77 @@ func (x *extractor) ctorInitializer(n *sitter.Node, cls *classCtx, from int32) {
 
 // params records parameter types as hints of the callable and the
 // parameters as typed locals.
-func (x *extractor) params(pl *sitter.Node, from int32) {
-	if pl == nil {
-		return
-	}
-	for _, p := range x.kids(pl) {
-		if kind(&p) != "parameter" {
+func (x *extractor) params(pl int32, from int32) {
+	for p := x.first(pl); p >= 0; p = x.next(p) {
+		if x.kind(p) != "parameter" {
 			continue
 		}
-		typ := p.ChildByFieldId(fType)
-		nm := p.ChildByFieldId(fName)
-		if nm != nil && x.locals != nil {
-			x.locals[x.f.Text(nm)] = x.varType(typ)
+		typ := x.fld(p, fType)
+		nm := x.fld(p, fName)
+		if nm >= 0 && x.locals != nil {
+			x.locals[x.text(nm)] = x.varType(typ)
 		}
 		x.typeRefs(typ, from, extract.RefTypeHint)
-		if nm == nil || x.locals == nil {
+		if nm < 0 || x.locals == nil {
 			continue
 		}
 		// A default value.
-		for _, c := range x.kids(&p) {
-			if c.StartByte() > nm.StartByte() {
-				x.walk(&c, from)
+		for c := x.first(p); c >= 0; c = x.next(c) {
+			if x.t.N[c].Start > x.t.N[nm].Start {
+				x.walk(c, from)
 			}
 		}
 	}
 }
 
-func (x *extractor) delegate(n *sitter.Node, parent int32, doc string, inInterface bool) {
-	nm := n.ChildByFieldId(fName)
-	if nm == nil {
+func (x *extractor) delegate(n int32, parent int32, doc string, inInterface bool) {
+	nm := x.fld(n, fName)
+	if nm < 0 {
 		return
 	}
 	m := x.modifiers(n)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
 	topLevel := parent < 0 || x.r.Symbols[parent].Kind == snapshot.KindPackage
-	ret := n.ChildByFieldId(fType)
-	id := x.add(extract.Symbol{Name: x.f.Text(nm), Kind: snapshot.KindTypeAlias, Parent: parent,
-		Start: extract.Line(n), End: extract.EndLine(n), Signature: x.signature(m, n.EndByte()), Doc: doc,
+	ret := x.fld(n, fType)
+	id := x.add(extract.Symbol{Name: x.text(nm), Kind: snapshot.KindTypeAlias, Parent: parent,
+		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.signature(m, x.t.N[n].End), Doc: doc,
 		Type: x.resultType(ret), Flags: exported(m, topLevel, inInterface)})
 	saved := x.locals
 	x.locals = nil
-	x.params(n.ChildByFieldId(fParameters), id)
+	x.params(x.fld(n, fParameters), id)
 	x.typeRefs(ret, id, extract.RefTypeHint)
 	x.locals = saved
 }
 
 // localFunction extracts a local function: a function nested in the
 // callable (or the top-level statements) it is declared in.
-func (x *extractor) localFunction(n *sitter.Node, parent int32) {
-	nm := n.ChildByFieldId(fName)
-	if nm == nil {
+func (x *extractor) localFunction(n int32, parent int32) {
+	nm := x.fld(n, fName)
+	if nm < 0 {
 		return
 	}
 	m := x.modifiers(n)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	body := n.ChildByFieldId(fBody)
-	end := n.EndByte()
-	if body != nil {
-		end = body.StartByte()
+	body := x.fld(n, fBody)
+	end := x.t.N[n].End
+	if body >= 0 {
+		end = x.t.N[body].Start
 	}
-	ret := n.ChildByFieldId(fType)
-	id := x.add(extract.Symbol{Name: x.f.Text(nm), Kind: snapshot.KindFunction, Parent: parent,
-		Start: extract.Line(n), End: extract.EndLine(n), Signature: x.signature(m, end), Doc: x.docBefore(n),
+	ret := x.fld(n, fType)
+	id := x.add(extract.Symbol{Name: x.text(nm), Kind: snapshot.KindFunction, Parent: parent,
+		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.signature(m, end), Doc: x.docBefore(n),
 		Type: x.resultType(ret)})
 	saved := x.locals
 	x.locals = make(map[string]vtype, len(saved)+4)
 	for k, v := range saved {
 		x.locals[k] = v
 	}
-	x.params(n.ChildByFieldId(fParameters), id)
+	x.params(x.fld(n, fParameters), id)
 	x.typeRefs(ret, id, extract.RefTypeHint)
 	x.constraints(n, id)
-	if body != nil {
+	if body >= 0 {
 		x.walk(body, id)
 	}
 	x.locals = saved

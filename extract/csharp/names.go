@@ -2,6 +2,7 @@ package csharp
 
 import (
 	"strings"
+	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
@@ -9,14 +10,17 @@ import (
 	"github.com/knowing-dev/knowing/extract"
 )
 
-// Node kinds are looked up by numeric id in a table made once, and fields
-// by id: Node.Kind and ChildByFieldName convert strings through cgo on
-// every call.
+// The extractor reads a file's tree flattened into Go memory
+// (extract.FlatTree): one cgo call copies every node, and walking the copy
+// crosses into C no more. Nodes are indices into the flat tree, -1 is none.
+
+// kindNames are the grammar's node kinds by id, the flat tree's Names; the
+// f... variables are its field ids. Both are looked up once.
 var (
 	kindNames []string
 	fName, fBody, fType, fParameters, fReturns, fExpression, fFunction,
-	fArguments, fCondition, fLeft, fRight, fValue, fQualifier, fAlias,
-	fAccessors, fInitializer, fOperator, fTypeParameters, fConsequence uint16
+	fCondition, fLeft, fRight, fValue, fQualifier, fAlias, fAccessors,
+	fOperator, fConsequence uint16
 )
 
 func init() {
@@ -28,21 +32,57 @@ func init() {
 	}
 	f := lang.FieldIdForName
 	fName, fBody, fType, fParameters = f("name"), f("body"), f("type"), f("parameters")
-	fReturns, fExpression, fFunction, fArguments = f("returns"), f("expression"), f("function"), f("arguments")
+	fReturns, fExpression, fFunction = f("returns"), f("expression"), f("function")
 	fCondition, fLeft, fRight, fValue = f("condition"), f("left"), f("right"), f("value")
-	fQualifier, fAlias, fAccessors, fInitializer = f("qualifier"), f("alias"), f("accessors"), f("initializer")
-	fOperator, fTypeParameters, fConsequence = f("operator"), f("type_parameters"), f("consequence")
+	fQualifier, fAlias, fAccessors = f("qualifier"), f("alias"), f("accessors")
+	fOperator, fConsequence = f("operator"), f("consequence")
 }
 
-// kind is the node's type name.
-func kind(n *sitter.Node) string {
-	if n == nil {
+// trees recycles the flat trees of parsed files.
+var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
+
+// kind is the node's type name ("" for -1).
+func (x *extractor) kind(n int32) string {
+	if n < 0 {
 		return ""
 	}
-	if id := int(n.KindId()); id < len(kindNames) {
-		return kindNames[id]
+	return x.t.Kind(n)
+}
+
+// text is the source text of n ("" for -1).
+func (x *extractor) text(n int32) string { return x.t.Text(n) }
+
+// fld is the child of n in field f, or -1 (n may be -1).
+func (x *extractor) fld(n int32, f uint16) int32 { return x.t.Field(n, f) }
+
+// first is the first named child of n, or -1 (n may be -1); with next it
+// walks the named children: for c := x.first(n); c >= 0; c = x.next(c).
+func (x *extractor) first(n int32) int32 {
+	if n < 0 {
+		return -1
 	}
-	return n.Kind()
+	return x.t.FirstNamed(n)
+}
+
+// next is the next named sibling of n, or -1.
+func (x *extractor) next(n int32) int32 { return x.t.NextNamed(n) }
+
+// prev is the previous named sibling of n, or -1.
+func (x *extractor) prev(n int32) int32 {
+	c := x.t.N[n].Prev
+	for c >= 0 && !x.t.N[c].Named {
+		c = x.t.N[c].Prev
+	}
+	return c
+}
+
+// only is the one named child of n, or -1 when it has none or several.
+func (x *extractor) only(n int32) int32 {
+	c := x.first(n)
+	if c < 0 || x.next(c) >= 0 {
+		return -1
+	}
+	return c
 }
 
 // vtype is what the extractor knows of a variable's static type. name is
@@ -266,30 +306,30 @@ func join(a, b string) string {
 // typeName reduces a type to its name as written, without type arguments,
 // nullability or `global::`: "Route", "Ocelot.Configuration.Route",
 // "string", "Route[]". The implicit type var gives "".
-func (x *extractor) typeName(n *sitter.Node) string {
-	if n == nil {
+func (x *extractor) typeName(n int32) string {
+	if n < 0 {
 		return ""
 	}
-	switch kind(n) {
+	switch x.kind(n) {
 	case "identifier", "predefined_type":
-		return x.f.Text(n)
+		return x.text(n)
 	case "generic_name":
-		if n.NamedChildCount() > 0 {
-			return x.f.Text(n.NamedChild(0))
+		if c := x.first(n); c >= 0 {
+			return x.text(c)
 		}
 	case "qualified_name":
-		return join(x.typeName(n.ChildByFieldId(fQualifier)), x.typeName(n.ChildByFieldId(fName)))
+		return join(x.typeName(x.fld(n, fQualifier)), x.typeName(x.fld(n, fName)))
 	case "alias_qualified_name":
-		a := x.f.Text(n.ChildByFieldId(fAlias))
-		nm := x.typeName(n.ChildByFieldId(fName))
+		a := x.text(x.fld(n, fAlias))
+		nm := x.typeName(x.fld(n, fName))
 		if a == "global" {
 			return nm
 		}
 		return join(a, nm)
 	case "nullable_type", "pointer_type", "ref_type", "scoped_type":
-		return x.typeName(n.ChildByFieldId(fType))
+		return x.typeName(x.fld(n, fType))
 	case "array_type":
-		if t := x.typeName(n.ChildByFieldId(fType)); t != "" {
+		if t := x.typeName(x.fld(n, fType)); t != "" {
 			return t + "[]"
 		}
 	}
@@ -297,22 +337,22 @@ func (x *extractor) typeName(n *sitter.Node) string {
 }
 
 // varType is what a declared type tells of a variable.
-func (x *extractor) varType(n *sitter.Node) vtype {
-	if n == nil {
+func (x *extractor) varType(n int32) vtype {
+	if n < 0 {
 		return vtype{}
 	}
-	switch kind(n) {
+	switch x.kind(n) {
 	case "implicit_type":
 		return vtype{}
 	case "array_type":
-		return vtype{name: "[]", elem: strings.TrimSuffix(x.typeName(n.ChildByFieldId(fType)), "[]")}
+		return vtype{name: "[]", elem: strings.TrimSuffix(x.typeName(x.fld(n, fType)), "[]")}
 	case "nullable_type", "ref_type", "scoped_type":
-		return x.varType(n.ChildByFieldId(fType))
+		return x.varType(x.fld(n, fType))
 	case "generic_name":
 		return vtype{name: x.typeName(n), elem: x.lastTypeArg(n)}
 	case "qualified_name":
 		v := vtype{name: x.typeName(n)}
-		if nm := n.ChildByFieldId(fName); nm != nil && kind(nm) == "generic_name" {
+		if nm := x.fld(n, fName); nm >= 0 && x.kind(nm) == "generic_name" {
 			v.elem = x.lastTypeArg(nm)
 		}
 		return v
@@ -326,27 +366,30 @@ func (x *extractor) varType(n *sitter.Node) vtype {
 
 // lastTypeArg is the last type argument of a generic name: the element of
 // List<T>, the value of Dictionary<K, V>.
-func (x *extractor) lastTypeArg(n *sitter.Node) string {
-	for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
-		c := n.NamedChild(uint(i))
-		if kind(c) != "type_argument_list" {
-			continue
-		}
-		if k := c.NamedChildCount(); k > 0 {
-			t := x.typeName(c.NamedChild(k - 1))
-			if x.isTypeParam(t) {
-				return ""
+func (x *extractor) lastTypeArg(n int32) string {
+	// The last type argument of the last argument list that has one.
+	last := int32(-1)
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) == "type_argument_list" {
+			if a := x.t.LastNamed(c); a >= 0 {
+				last = a
 			}
-			return t
 		}
 	}
-	return ""
+	if last < 0 {
+		return ""
+	}
+	t := x.typeName(last)
+	if x.isTypeParam(t) {
+		return ""
+	}
+	return t
 }
 
 // resultType is the type a method's callers get: Task<T> and ValueTask<T>
 // give T, since the result is nearly always awaited; Task alone gives "".
-func (x *extractor) resultType(n *sitter.Node) string {
-	if n == nil {
+func (x *extractor) resultType(n int32) string {
+	if n < 0 {
 		return ""
 	}
 	v := x.varType(n)
@@ -356,8 +399,8 @@ func (x *extractor) resultType(n *sitter.Node) string {
 	case "void":
 		return ""
 	}
-	if kind(n) == "nullable_type" {
-		return x.typeName(n.ChildByFieldId(fType))
+	if x.kind(n) == "nullable_type" {
+		return x.typeName(x.fld(n, fType))
 	}
 	return x.typeName(n)
 }
@@ -400,15 +443,15 @@ func (x *extractor) isTypeParam(name string) bool {
 
 // pushTypeParams adds the type parameters a declaration introduces and
 // returns the mark to restore.
-func (x *extractor) pushTypeParams(n *sitter.Node) int {
+func (x *extractor) pushTypeParams(n int32) int {
 	mark := len(x.tparams)
-	for _, c := range x.kids(n) {
-		if kind(&c) != "type_parameter_list" {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) != "type_parameter_list" {
 			continue
 		}
-		for _, p := range x.kids(&c) {
-			if nm := p.ChildByFieldId(fName); nm != nil {
-				x.tparams = append(x.tparams, x.f.Text(nm))
+		for p := x.first(c); p >= 0; p = x.next(p) {
+			if nm := x.fld(p, fName); nm >= 0 {
+				x.tparams = append(x.tparams, x.text(nm))
 			}
 		}
 	}
@@ -416,24 +459,22 @@ func (x *extractor) pushTypeParams(n *sitter.Node) int {
 }
 
 // typeRefs records a reference to every named type inside a type.
-func (x *extractor) typeRefs(n *sitter.Node, from int32, k extract.RefKind) {
-	if n == nil {
+func (x *extractor) typeRefs(n int32, from int32, k extract.RefKind) {
+	if n < 0 {
 		return
 	}
-	switch kind(n) {
+	switch x.kind(n) {
 	case "identifier":
-		name := x.f.Text(n)
+		name := x.text(n)
 		if !x.external(name) && !x.isTypeParam(name) {
-			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: k, Name: name, Line: extract.Line(n)})
+			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: k, Name: name, Line: x.t.Line(n)})
 		}
 		return
 	case "generic_name":
-		if n.NamedChildCount() > 0 {
-			x.typeRefs(n.NamedChild(0), from, k)
-		}
-		for _, c := range x.kids(n) {
-			if kind(&c) == "type_argument_list" {
-				x.typeRefs(&c, from, k)
+		x.typeRefs(x.first(n), from, k)
+		for c := x.first(n); c >= 0; c = x.next(c) {
+			if x.kind(c) == "type_argument_list" {
+				x.typeRefs(c, from, k)
 			}
 		}
 		return
@@ -444,12 +485,12 @@ func (x *extractor) typeRefs(n *sitter.Node, from int32, k extract.RefKind) {
 			if i := strings.LastIndexByte(name, '.'); i >= 0 {
 				qual, last = name[:i], name[i+1:]
 			}
-			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: k, Name: last, Qual: qual, Line: extract.Line(n)})
+			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: k, Name: last, Qual: qual, Line: x.t.Line(n)})
 		}
-		if nm := n.ChildByFieldId(fName); nm != nil && kind(nm) == "generic_name" {
-			for _, c := range x.kids(nm) {
-				if kind(&c) == "type_argument_list" {
-					x.typeRefs(&c, from, k)
+		if nm := x.fld(n, fName); nm >= 0 && x.kind(nm) == "generic_name" {
+			for c := x.first(nm); c >= 0; c = x.next(c) {
+				if x.kind(c) == "type_argument_list" {
+					x.typeRefs(c, from, k)
 				}
 			}
 		}
@@ -457,7 +498,7 @@ func (x *extractor) typeRefs(n *sitter.Node, from int32, k extract.RefKind) {
 	case "predefined_type", "implicit_type", "attribute_list", "comment":
 		return
 	}
-	for _, c := range x.kids(n) {
-		x.typeRefs(&c, from, k)
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		x.typeRefs(c, from, k)
 	}
 }

@@ -15,6 +15,9 @@ import (
 // directives and the #elif/#else branches blanked out, keeping every byte
 // offset and line, and returns the new file when that parse is cleaner.
 // The caller closes the returned tree.
+//
+// This runs before the tree is flattened, on the node API, and only for
+// files with #if directives and a syntax error.
 func withoutPreprocessor(f *extract.File) (*extract.File, *sitter.Tree) {
 	src, ok := blankPreprocessor(f.Src)
 	if !ok {
@@ -30,7 +33,7 @@ func withoutPreprocessor(f *extract.File) (*extract.File, *sitter.Tree) {
 		return nil, nil
 	}
 	root := tree.RootNode()
-	if root.HasError() && (kind(f.Root) != "ERROR" || kind(root) == "ERROR") {
+	if root.HasError() && (nodeKind(f.Root) != "ERROR" || nodeKind(root) == "ERROR") {
 		tree.Close()
 		return nil, nil
 	}
@@ -39,9 +42,10 @@ func withoutPreprocessor(f *extract.File) (*extract.File, *sitter.Tree) {
 
 // brokenStructure reports a syntax error where declarations are: at the
 // top of the file, in a namespace, or among a type's members, where it
-// loses symbols. Errors inside code bodies only lose references.
+// loses symbols. Errors inside code bodies only lose references. Like
+// withoutPreprocessor it reads the node API, before the tree is flattened.
 func brokenStructure(n *sitter.Node, depth int) bool {
-	if kind(n) == "ERROR" {
+	if nodeKind(n) == "ERROR" {
 		return true
 	}
 	if depth > 4 || !n.HasError() {
@@ -49,7 +53,7 @@ func brokenStructure(n *sitter.Node, depth int) bool {
 	}
 	for i := uint(0); i < n.ChildCount(); i++ {
 		c := n.Child(i)
-		switch kind(c) {
+		switch nodeKind(c) {
 		case "ERROR":
 			return true
 		case "namespace_declaration", "class_declaration", "struct_declaration", "interface_declaration",
@@ -73,6 +77,14 @@ func brokenStructure(n *sitter.Node, depth int) bool {
 		}
 	}
 	return false
+}
+
+// nodeKind is the kind of a node of the node API.
+func nodeKind(n *sitter.Node) string {
+	if id := int(n.KindId()); id < len(kindNames) {
+		return kindNames[id]
+	}
+	return n.Kind()
 }
 
 // blankPreprocessor replaces #if/#elif/#else/#endif lines, and the lines

@@ -3,16 +3,14 @@ package javascript
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
 // walk records calls, type uses and typed locals inside code, attributing
 // them to symbol from (-1: the file).
-func (x *extractor) walk(n *sitter.Node, from int32) {
-	if n == nil {
+func (x *extractor) walk(n int32, from int32) {
+	if n < 0 {
 		return
 	}
 	switch x.kind(n) {
@@ -23,7 +21,7 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 		x.newExpr(n, from)
 		return
 	case kArrow, kFunctionExpr:
-		if nm := x.field(n, x.g.fName); nm != nil {
+		if nm := x.field(n, x.g.fName); nm >= 0 {
 			// A named function expression sees its own name.
 			x.push()
 			x.bind(x.text(nm), binding{})
@@ -46,9 +44,8 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 	case kClassExpr:
 		saved := x.cls
 		x.cls = nil
-		for _, k := range x.kids(n) {
-			k := k
-			x.walk(&k, from)
+		for k := x.first(n); k >= 0; k = x.next(k) {
+			x.walk(k, from)
 		}
 		x.cls = saved
 		return
@@ -62,12 +59,11 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 		x.typeRefs(n, from, extract.RefType)
 		return
 	case kAs:
-		ks := x.kids(n)
-		for i := range ks {
-			if i == 0 {
-				x.walk(&ks[i], from)
-			} else {
-				x.typeRefs(&ks[i], from, extract.RefType)
+		// The value, then its types.
+		if k := x.first(n); k >= 0 {
+			x.walk(k, from)
+			for k = x.next(k); k >= 0; k = x.next(k) {
+				x.typeRefs(k, from, extract.RefType)
 			}
 		}
 		return
@@ -82,16 +78,15 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 			x.bindPattern(left)
 		}
 	case kCatch:
-		for _, k := range x.kids(n) {
-			k := k
-			if x.kind(&k) == kIdentifier || x.kind(&k) == kObjectPattern || x.kind(&k) == kArrayPattern {
-				x.bindPattern(&k)
+		for k := x.first(n); k >= 0; k = x.next(k) {
+			if x.kind(k) == kIdentifier || x.kind(k) == kObjectPattern || x.kind(k) == kArrayPattern {
+				x.bindPattern(k)
 			}
 		}
 	case kReturn:
 		// An untyped function returning new Foo() (or a Foo) returns a Foo.
 		if x.retSym >= 0 && x.r.Symbols[x.retSym].Type == "" {
-			if v := x.firstKid(n); v != nil {
+			if v := x.firstKid(n); v >= 0 {
 				if t := symType(x.inferType(v)); t != "" {
 					x.r.Symbols[x.retSym].Type = t
 				}
@@ -118,15 +113,14 @@ func (x *extractor) walk(n *sitter.Node, from int32) {
 	case kIdentifier, kPropertyIdentifier, kString, kNumber, kComment, kThis, kSuper:
 		return
 	}
-	for _, k := range x.kids(n) {
-		k := k
-		x.walk(&k, from)
+	for k := x.first(n); k >= 0; k = x.next(k) {
+		x.walk(k, from)
 	}
 }
 
 // assign learns types from `x = new Foo()`, records `this.x = …` as fields
 // of the enclosing class, and walks both sides.
-func (x *extractor) assign(n *sitter.Node, from int32) {
+func (x *extractor) assign(n int32, from int32) {
 	left, right := x.field(n, x.g.fLeft), x.field(n, x.g.fRight)
 	switch x.kind(left) {
 	case kIdentifier:
@@ -135,7 +129,7 @@ func (x *extractor) assign(n *sitter.Node, from int32) {
 		}
 	case kMember:
 		if obj := x.field(left, x.g.fObject); x.kind(obj) == kThis && x.cls != nil {
-			if p := x.field(left, x.g.fProperty); p != nil {
+			if p := x.field(left, x.g.fProperty); p >= 0 {
 				x.addPending(x.text(p), symType(x.inferType(right)), n)
 			}
 		}
@@ -151,7 +145,7 @@ func (x *extractor) hasPending(name string) bool {
 	return ok
 }
 
-func (x *extractor) addPending(name, typ string, n *sitter.Node) {
+func (x *extractor) addPending(name, typ string, n int32) {
 	if i, ok := x.cls.pendingAt[name]; ok {
 		if x.cls.pending[i].typ == "" {
 			x.cls.pending[i].typ = typ
@@ -162,32 +156,30 @@ func (x *extractor) addPending(name, typ string, n *sitter.Node) {
 		x.cls.pendingAt = map[string]int{}
 	}
 	x.cls.pendingAt[name] = len(x.cls.pending)
-	x.cls.pending = append(x.cls.pending, pendingField{name: name, typ: typ, line: extract.Line(n), sig: extract.FirstLine(x.text(n))})
+	x.cls.pending = append(x.cls.pending, pendingField{name: name, typ: typ, line: x.t.Line(n), sig: extract.FirstLine(x.text(n))})
 }
 
 // inferType is the type of a value when it can be told: "Foo" for
 // `new Foo()`, "call:f" / "call:T.m" for call results, a local's type.
-func (x *extractor) inferType(v *sitter.Node) string {
-	if v == nil {
+func (x *extractor) inferType(v int32) string {
+	if v < 0 {
 		return ""
 	}
 	switch x.kind(v) {
 	case kParen, kAwait, kNonNull:
 		return x.inferType(x.firstKid(v))
 	case kAs:
-		ks := x.kids(v)
-		if len(ks) > 1 {
-			if t := x.typeName(&ks[len(ks)-1]); t != "" {
-				return t
+		if k0 := x.first(v); k0 >= 0 {
+			if last := x.t.LastNamed(v); last != k0 {
+				if t := x.typeName(last); t != "" {
+					return t
+				}
 			}
-		}
-		if len(ks) > 0 {
-			return x.inferType(&ks[0])
+			return x.inferType(k0)
 		}
 	case kTypeAssertion:
-		ks := x.kids(v)
-		if len(ks) > 0 {
-			if t := x.typeName(x.firstKid(&ks[0])); t != "" {
+		if k0 := x.first(v); k0 >= 0 {
+			if t := x.typeName(x.firstKid(k0)); t != "" {
 				return t
 			}
 		}
@@ -217,7 +209,7 @@ func (x *extractor) inferType(v *sitter.Node) string {
 
 // callHint names the result of a call for the resolver: "call:f",
 // "call:Type.m", "call:this.m", "call:ns.f".
-func (x *extractor) callHint(call *sitter.Node) string {
+func (x *extractor) callHint(call int32) string {
 	fn := x.callee(x.field(call, x.g.fFunction))
 	c := x.chain(fn)
 	if c == "" {
@@ -249,7 +241,7 @@ func (x *extractor) callHint(call *sitter.Node) string {
 }
 
 // call records a call and walks its parts.
-func (x *extractor) call(n *sitter.Node, from int32) {
+func (x *extractor) call(n int32, from int32) {
 	fn := x.callee(x.field(n, x.g.fFunction))
 	args := x.field(n, x.g.fArguments)
 	if x.test && x.testBlock(n, fn, args, from) {
@@ -284,7 +276,7 @@ func (x *extractor) call(n *sitter.Node, from int32) {
 	default:
 		x.walk(fn, from)
 	}
-	if ta := x.field(n, x.g.fTypeArguments); ta != nil {
+	if ta := x.field(n, x.g.fTypeArguments); ta >= 0 {
 		x.typeRefs(ta, from, extract.RefType)
 	}
 	x.args(args, from)
@@ -292,7 +284,7 @@ func (x *extractor) call(n *sitter.Node, from int32) {
 
 // callName records a call of a bare name, unless the name is a local
 // variable, an external import or a global of the platform.
-func (x *extractor) callName(name string, from int32, n *sitter.Node) {
+func (x *extractor) callName(name string, from int32, n int32) {
 	if b, ok := x.lookup(name); ok {
 		if b.kind == bLocal || b.kind == bExternal {
 			return
@@ -304,9 +296,9 @@ func (x *extractor) callName(name string, from int32, n *sitter.Node) {
 }
 
 // memberCall records obj.name(…).
-func (x *extractor) memberCall(fn *sitter.Node, from int32, n *sitter.Node) {
+func (x *extractor) memberCall(fn int32, from int32, n int32) {
 	p := x.field(fn, x.g.fProperty)
-	if p == nil {
+	if p < 0 {
 		return
 	}
 	name := x.text(p)
@@ -369,7 +361,7 @@ func isReactInstance(qual string) bool {
 // qualifier renders the object of a method call as Qual and, when known,
 // the type of its first element. ok is false when the call should not be
 // recorded (a platform global, an external package, an unknown value).
-func (x *extractor) qualifier(obj *sitter.Node) (qual, qt string, ok bool) {
+func (x *extractor) qualifier(obj int32) (qual, qt string, ok bool) {
 	obj = x.callee(obj)
 	switch x.kind(obj) {
 	case kIdentifier, kThis, kSuper, kMember:
@@ -412,7 +404,7 @@ func (x *extractor) qualifier(obj *sitter.Node) (qual, qt string, ok bool) {
 		} else if t != "" {
 			return "value", t, true
 		}
-		if k := x.unwrap(obj); k != obj && k != nil {
+		if k := x.unwrap(obj); k != obj && k >= 0 {
 			return x.qualifier(k)
 		}
 	}
@@ -420,24 +412,20 @@ func (x *extractor) qualifier(obj *sitter.Node) (qual, qt string, ok bool) {
 }
 
 // args walks call arguments; functions passed by name count as calls.
-func (x *extractor) args(args *sitter.Node, from int32) {
-	if args == nil {
-		return
-	}
-	for _, a := range x.kids(args) {
-		a := a
-		switch x.kind(&a) {
+func (x *extractor) args(args int32, from int32) {
+	for a := x.first(args); a >= 0; a = x.next(a) {
+		switch x.kind(a) {
 		case kIdentifier, kMember:
-			x.callback(&a, from)
+			x.callback(a, from)
 		default:
-			x.walk(&a, from)
+			x.walk(a, from)
 		}
 	}
 }
 
 // callback records a function passed by name (app.use(handler),
 // onClick={this.handle}) as a call, when the name is a function.
-func (x *extractor) callback(n *sitter.Node, from int32) {
+func (x *extractor) callback(n int32, from int32) {
 	switch x.kind(n) {
 	case kIdentifier:
 		name := x.text(n)
@@ -445,7 +433,7 @@ func (x *extractor) callback(n *sitter.Node, from int32) {
 		switch {
 		case !ok:
 			if !builtinGlobals[name] {
-				x.deferred = append(x.deferred, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: extract.Line(n)})
+				x.deferred = append(x.deferred, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)})
 			}
 		case b.kind == bSymbol || b.kind == bImport:
 			x.ref(from, extract.RefCall, name, "", "", n)
@@ -453,7 +441,7 @@ func (x *extractor) callback(n *sitter.Node, from int32) {
 	case kMember:
 		obj := x.field(n, x.g.fObject)
 		p := x.field(n, x.g.fProperty)
-		if p == nil {
+		if p < 0 {
 			return
 		}
 		switch x.kind(obj) {
@@ -475,7 +463,7 @@ func (x *extractor) callback(n *sitter.Node, from int32) {
 	}
 }
 
-func (x *extractor) newExpr(n *sitter.Node, from int32) {
+func (x *extractor) newExpr(n int32, from int32) {
 	c := x.callee(x.field(n, x.g.fConstructor))
 	switch x.kind(c) {
 	case kIdentifier:
@@ -485,7 +473,7 @@ func (x *extractor) newExpr(n *sitter.Node, from int32) {
 	default:
 		x.walk(c, from)
 	}
-	if ta := x.field(n, x.g.fTypeArguments); ta != nil {
+	if ta := x.field(n, x.g.fTypeArguments); ta >= 0 {
 		x.typeRefs(ta, from, extract.RefType)
 	}
 	x.args(x.field(n, x.g.fArguments), from)
@@ -493,7 +481,7 @@ func (x *extractor) newExpr(n *sitter.Node, from int32) {
 
 // jsx records a component use <Button …/> as a call of Button, and
 // handlers passed by name as calls.
-func (x *extractor) jsx(n *sitter.Node, from int32) {
+func (x *extractor) jsx(n int32, from int32) {
 	nm := x.field(n, x.g.fName)
 	switch x.kind(nm) {
 	case kIdentifier:
@@ -503,24 +491,22 @@ func (x *extractor) jsx(n *sitter.Node, from int32) {
 	case kMember:
 		x.memberCall(nm, from, n)
 	}
-	for _, a := range x.kids(n) {
-		a := a
-		switch x.kind(&a) {
+	for a := x.first(n); a >= 0; a = x.next(a) {
+		switch x.kind(a) {
 		case kJSXAttribute:
-			for _, v := range x.kids(&a) {
-				v := v
-				if x.kind(&v) == kJSXExpression {
-					if e := x.firstKid(&v); e != nil && (x.kind(e) == kIdentifier || x.kind(e) == kMember) {
+			for v := x.first(a); v >= 0; v = x.next(v) {
+				if x.kind(v) == kJSXExpression {
+					if e := x.firstKid(v); e >= 0 && (x.kind(e) == kIdentifier || x.kind(e) == kMember) {
 						x.callback(e, from)
 						continue
 					}
 				}
-				x.walk(&v, from)
+				x.walk(v, from)
 			}
 		case kTypeArguments:
-			x.typeRefs(&a, from, extract.RefType)
+			x.typeRefs(a, from, extract.RefType)
 		case kJSXExpression:
-			x.walk(&a, from)
+			x.walk(a, from)
 		}
 	}
 }
@@ -533,9 +519,9 @@ var testFuncs = map[string]bool{
 
 // testBlock declares describe("…", () => …) and it("…", …) blocks of test
 // files as test functions named after their description.
-func (x *extractor) testBlock(n, fn, args *sitter.Node, from int32) bool {
+func (x *extractor) testBlock(n, fn, args int32, from int32) bool {
 	root := fn
-	for root != nil {
+	for root >= 0 {
 		switch x.kind(root) {
 		case kCall:
 			root = x.callee(x.field(root, x.g.fFunction))
@@ -552,20 +538,22 @@ func (x *extractor) testBlock(n, fn, args *sitter.Node, from int32) bool {
 	if b, ok := x.lookup(x.text(root)); ok && (b.kind == bLocal || b.kind == bSymbol) {
 		return false
 	}
-	as := x.kids(args)
-	var body *sitter.Node
-	for i := len(as) - 1; i >= 1; i-- {
-		if k := x.kind(&as[i]); k == kArrow || k == kFunctionExpr {
-			body = &as[i]
-			break
+	// The test function is the last function argument after the first.
+	first := x.first(args)
+	body := int32(-1)
+	if first >= 0 {
+		for a := x.next(first); a >= 0; a = x.next(a) {
+			if k := x.kind(a); k == kArrow || k == kFunctionExpr {
+				body = a
+			}
 		}
 	}
-	if len(as) == 0 || body == nil {
+	if body < 0 {
 		x.args(args, from)
 		return true
 	}
-	desc := x.text(&as[0])
-	switch x.kind(&as[0]) {
+	desc := x.text(first)
+	switch x.kind(first) {
 	case kString, kTemplateString:
 		desc = unquote(desc)
 	}
@@ -576,15 +564,15 @@ func (x *extractor) testBlock(n, fn, args *sitter.Node, from int32) bool {
 	}
 	id := x.add(extract.Symbol{
 		Name: name, Kind: snapshot.KindFunction, Parent: from, Flags: snapshot.FlagTest,
-		Start: extract.Line(n), End: extract.EndLine(n),
-		Signature: extract.Signature(x.f, n, x.field(body, x.g.fBody)),
+		Start: x.t.Line(n), End: x.t.EndLine(n),
+		Signature: x.sig(n, x.field(body, x.g.fBody)),
 	})
 	if x.kind(fn) == kCall {
 		x.walk(fn, from) // it.each(table)
 	}
-	for i := range as {
-		if &as[i] != body && i > 0 {
-			x.walk(&as[i], id)
+	for a := x.next(first); a >= 0; a = x.next(a) {
+		if a != body {
+			x.walk(a, id)
 		}
 	}
 	x.fnBody(body, id, extract.RefType)
@@ -593,15 +581,19 @@ func (x *extractor) testBlock(n, fn, args *sitter.Node, from int32) bool {
 
 // inherits handles util.inherits(Child, Parent) of pre-class code; it
 // reports whether Child is a class of this file.
-func (x *extractor) inherits(args *sitter.Node) bool {
-	as := x.kids(args)
-	if len(as) != 2 || x.kind(&as[0]) != kIdentifier {
+func (x *extractor) inherits(args int32) bool {
+	child := x.first(args)
+	if child < 0 || x.kind(child) != kIdentifier {
 		return false
 	}
-	base := x.chain(&as[1])
-	if base == "" || x.owner(x.text(&as[0])) < 0 {
+	parent := x.next(child)
+	if parent < 0 || x.next(parent) >= 0 {
+		return false // not two arguments
+	}
+	base := x.chain(parent)
+	if base == "" || x.owner(x.text(child)) < 0 {
 		return false
 	}
-	x.addBase(x.text(&as[0]), base)
+	x.addBase(x.text(child), base)
 	return true
 }

@@ -3,13 +3,11 @@ package javascript
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
-func (x *extractor) class(n, outer *sitter.Node, parent int32, flags snapshot.Flags, name string) int32 {
+func (x *extractor) class(n, outer int32, parent int32, flags snapshot.Flags, name string) int32 {
 	if nn := x.text(x.field(n, x.g.fName)); nn != "" && (name == "" || x.kind(n) == kClassDecl) {
 		name = nn
 	}
@@ -20,39 +18,33 @@ func (x *extractor) class(n, outer *sitter.Node, parent int32, flags snapshot.Fl
 	}
 	s := extract.Symbol{
 		Name: name, Kind: snapshot.KindClass, Parent: parent, Flags: flags,
-		Start: extract.Line(outer), End: extract.EndLine(outer),
-		Signature: extract.Signature(x.f, outer, body), Doc: x.doc(outer),
+		Start: x.t.Line(outer), End: x.t.EndLine(outer),
+		Signature: x.sig(outer, body), Doc: x.doc(outer),
 	}
-	var typeArgs []*sitter.Node
-	var decorators []sitter.Node
-	for _, h := range x.kids(n) {
-		h := h
-		switch x.kind(&h) {
-		case kDecorator:
-			decorators = append(decorators, h)
-		case kClassHeritage:
-			for _, c := range x.kids(&h) {
-				c := c
-				switch x.kind(&c) {
-				case kExtendsClause:
-					x.heritage(x.field(&c, x.g.fValue), &s.Extends)
-					if ta := x.field(&c, x.g.fTypeArguments); ta != nil {
-						typeArgs = append(typeArgs, ta)
-					}
-				case kImplementsClause:
-					for _, t := range x.kids(&c) {
-						t := t
-						if tn := x.typeName(&t); tn != "" {
-							s.Implements = append(s.Implements, tn)
-						}
-						if x.kind(&t) == kGenericType {
-							typeArgs = append(typeArgs, x.field(&t, x.g.fTypeArguments))
-						}
-					}
-				case kComment:
-				default:
-					x.heritage(&c, &s.Extends)
+	var typeArgs []int32
+	for h := x.first(n); h >= 0; h = x.next(h) {
+		if x.kind(h) != kClassHeritage {
+			continue
+		}
+		for c := x.first(h); c >= 0; c = x.next(c) {
+			switch x.kind(c) {
+			case kExtendsClause:
+				x.heritage(x.field(c, x.g.fValue), &s.Extends)
+				if ta := x.field(c, x.g.fTypeArguments); ta >= 0 {
+					typeArgs = append(typeArgs, ta)
 				}
+			case kImplementsClause:
+				for t := x.first(c); t >= 0; t = x.next(t) {
+					if tn := x.typeName(t); tn != "" {
+						s.Implements = append(s.Implements, tn)
+					}
+					if x.kind(t) == kGenericType {
+						typeArgs = append(typeArgs, x.field(t, x.g.fTypeArguments))
+					}
+				}
+			case kComment:
+			default:
+				x.heritage(c, &s.Extends)
 			}
 		}
 	}
@@ -63,8 +55,10 @@ func (x *extractor) class(n, outer *sitter.Node, parent int32, flags snapshot.Fl
 	} else {
 		x.bind(name, binding{kind: bSymbol})
 	}
-	for i := range decorators {
-		x.walk(&decorators[i], id)
+	for d := x.first(n); d >= 0; d = x.next(d) {
+		if x.kind(d) == kDecorator {
+			x.walk(d, id)
+		}
 	}
 	tp := x.pushTypeParams(n)
 	for _, ta := range typeArgs {
@@ -76,7 +70,7 @@ func (x *extractor) class(n, outer *sitter.Node, parent int32, flags snapshot.Fl
 }
 
 // heritage records the base class expression of `extends`.
-func (x *extractor) heritage(v *sitter.Node, out *[]string) {
+func (x *extractor) heritage(v int32, out *[]string) {
 	v = x.unwrap(v)
 	if c := x.chain(v); c != "" {
 		*out = append(*out, c)
@@ -84,33 +78,30 @@ func (x *extractor) heritage(v *sitter.Node, out *[]string) {
 	}
 	if x.kind(v) == kCall {
 		// A mixin application: extends mixin(Base, Other).
-		for _, a := range x.kids(x.field(v, x.g.fArguments)) {
-			a := a
-			if c := x.chain(&a); c != "" {
+		for a := x.first(x.field(v, x.g.fArguments)); a >= 0; a = x.next(a) {
+			if c := x.chain(a); c != "" {
 				*out = append(*out, c)
 			}
 		}
 	}
 }
 
-func (x *extractor) classBody(body *sitter.Node, cls int32, exported bool) {
-	if body == nil {
+func (x *extractor) classBody(body int32, cls int32, exported bool) {
+	if body < 0 {
 		return
 	}
 	saved := x.cls
 	x.cls = &classCtx{id: cls, members: map[string]bool{}, methods: map[string]bool{}}
-	members := x.kids(body)
-	for i := range members {
-		m := &members[i]
+	for m := x.first(body); m >= 0; m = x.next(m) {
 		switch x.kind(m) {
 		case kMethodDef:
 			x.method(m, m, cls, exported, "")
 		case kFieldDef:
 			x.classField(m, cls, exported)
 		case kMethodSig:
-			if i+1 < len(members) {
-				if nk := x.kind(&members[i+1]); (nk == kMethodDef || nk == kMethodSig) &&
-					x.text(x.field(m, x.g.fName)) == x.text(x.field(&members[i+1], x.g.fName)) {
+			if nx := x.next(m); nx >= 0 {
+				if nk := x.kind(nx); (nk == kMethodDef || nk == kMethodSig) &&
+					x.text(x.field(m, x.g.fName)) == x.text(x.field(nx, x.g.fName)) {
 					continue // an overload signature
 				}
 			}
@@ -154,12 +145,12 @@ func (x *extractor) classBody(body *sitter.Node, cls int32, exported bool) {
 	x.cls = saved
 }
 
-func (x *extractor) memberFlags(m *sitter.Node, name string, exported bool) snapshot.Flags {
+func (x *extractor) memberFlags(m int32, name string, exported bool) snapshot.Flags {
 	if !exported || strings.HasPrefix(name, "#") {
 		return 0
 	}
-	for _, k := range x.kids(m) {
-		if x.kind(&k) == kAccessibility && x.text(&k) != "public" {
+	for k := x.first(m); k >= 0; k = x.next(k) {
+		if x.kind(k) == kAccessibility && x.text(k) != "public" {
 			return 0
 		}
 	}
@@ -167,7 +158,7 @@ func (x *extractor) memberFlags(m *sitter.Node, name string, exported bool) snap
 }
 
 // method declares a class method (fn is the function node, m the member).
-func (x *extractor) method(m, fn *sitter.Node, cls int32, exported bool, name string) {
+func (x *extractor) method(m, fn int32, cls int32, exported bool, name string) {
 	if name == "" {
 		name = x.propName(x.field(m, x.g.fName))
 	}
@@ -183,8 +174,8 @@ func (x *extractor) method(m, fn *sitter.Node, cls int32, exported bool, name st
 	doc := x.doc(m)
 	id := x.add(extract.Symbol{
 		Name: name, Kind: kind, Parent: cls, Flags: x.memberFlags(m, name, exported),
-		Start: extract.Line(m), End: extract.EndLine(m),
-		Signature: extract.Signature(x.f, m, body), Doc: doc,
+		Start: x.t.Line(m), End: x.t.EndLine(m),
+		Signature: x.sig(m, body), Doc: doc,
 		Type: x.typeName(x.field(fn, x.g.fReturnType)),
 	})
 	x.jsdoc(id, doc)
@@ -204,19 +195,19 @@ func (x *extractor) method(m, fn *sitter.Node, cls int32, exported bool, name st
 	x.push()
 	tp := x.pushTypeParams(fn)
 	x.params(fn, id, extract.RefTypeHint, props)
-	if rt := x.field(fn, x.g.fReturnType); rt != nil {
+	if rt := x.field(fn, x.g.fReturnType); rt >= 0 {
 		x.typeRefs(rt, id, extract.RefTypeHint)
 	}
-	if body != nil {
+	if body >= 0 {
 		x.walk(body, id)
 	}
 	x.typeParams = x.typeParams[:tp]
 	x.pop()
 }
 
-func (x *extractor) classField(m *sitter.Node, cls int32, exported bool) {
+func (x *extractor) classField(m int32, cls int32, exported bool) {
 	nameN := x.field(m, x.g.fName)
-	if nameN == nil {
+	if nameN < 0 {
 		nameN = x.field(m, x.g.fProperty)
 	}
 	name := x.propName(nameN)
@@ -225,9 +216,9 @@ func (x *extractor) classField(m *sitter.Node, cls int32, exported bool) {
 		x.method(m, v, cls, exported, name)
 		return
 	}
-	for _, d := range x.kids(m) {
-		if x.kind(&d) == kDecorator {
-			x.walk(&d, cls)
+	for d := x.first(m); d >= 0; d = x.next(d) {
+		if x.kind(d) == kDecorator {
+			x.walk(d, cls)
 		}
 	}
 	if name == "" {
@@ -246,16 +237,16 @@ func (x *extractor) classField(m *sitter.Node, cls int32, exported bool) {
 	}
 	id := x.add(extract.Symbol{
 		Name: name, Kind: kind, Parent: cls, Flags: x.memberFlags(m, name, exported),
-		Start: extract.Line(m), End: extract.EndLine(m),
+		Start: x.t.Line(m), End: x.t.EndLine(m),
 		Signature: extract.FirstLine(x.text(m)), Doc: x.doc(m), Type: typ,
 	})
 	if x.cls != nil {
 		x.cls.members[name] = true
 	}
-	if ann != nil {
+	if ann >= 0 {
 		x.typeRefs(ann, cls, extract.RefType)
 	}
-	if value != nil {
+	if value >= 0 {
 		x.walk(value, id)
 	}
 }

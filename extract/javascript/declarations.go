@@ -3,8 +3,6 @@ package javascript
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
 )
@@ -12,13 +10,11 @@ import (
 // statements handles the statements of a module body (the program, a
 // namespace body, the body of a top-level IIFE): declarations there are
 // symbols with the given parent.
-func (x *extractor) statements(n *sitter.Node, parent int32) {
-	kids := x.kids(n)
-	for i := range kids {
-		c := &kids[i]
+func (x *extractor) statements(n int32, parent int32) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
 		if k := x.kind(c); k == kFunctionSig || k == kExport && x.kind(x.field(c, x.g.fDeclaration)) == kFunctionSig {
 			// An overload signature followed by its implementation.
-			if i+1 < len(kids) && x.declName(c) != "" && x.declName(c) == x.declName(&kids[i+1]) {
+			if nx := x.next(c); nx >= 0 && x.declName(c) != "" && x.declName(c) == x.declName(nx) {
 				continue
 			}
 		}
@@ -27,7 +23,7 @@ func (x *extractor) statements(n *sitter.Node, parent int32) {
 }
 
 // declName is the name a (possibly exported) function declaration declares.
-func (x *extractor) declName(n *sitter.Node) string {
+func (x *extractor) declName(n int32) string {
 	if x.kind(n) == kExport {
 		n = x.field(n, x.g.fDeclaration)
 	}
@@ -38,7 +34,7 @@ func (x *extractor) declName(n *sitter.Node) string {
 	return ""
 }
 
-func (x *extractor) statement(c *sitter.Node, parent int32) {
+func (x *extractor) statement(c int32, parent int32) {
 	switch x.kind(c) {
 	case kExport:
 		x.export(c, parent)
@@ -46,7 +42,7 @@ func (x *extractor) statement(c *sitter.Node, parent int32) {
 		x.importStmt(c)
 	case kExpressionStatement:
 		inner := x.firstKid(c)
-		if inner == nil {
+		if inner < 0 {
 			return
 		}
 		switch x.kind(inner) {
@@ -59,16 +55,16 @@ func (x *extractor) statement(c *sitter.Node, parent int32) {
 				x.walk(inner, parent)
 			}
 		case kCall:
-			if body := x.iife(inner); body != nil {
-				for _, a := range x.kids(x.field(inner, x.g.fArguments)) {
+			if body := x.iife(inner); body >= 0 {
+				for a := x.first(x.field(inner, x.g.fArguments)); a >= 0; a = x.next(a) {
 					// UMD: (function (root, factory) {…})(this, function () {…}):
 					// the factory's body is the module.
-					if k := x.kind(&a); (k == kFunctionExpr || k == kArrow) && x.kind(x.field(&a, x.g.fBody)) == kStatementBlock {
-						x.params(&a, parent, extract.RefType, nil)
-						x.statements(x.field(&a, x.g.fBody), parent)
+					if k := x.kind(a); (k == kFunctionExpr || k == kArrow) && x.kind(x.field(a, x.g.fBody)) == kStatementBlock {
+						x.params(a, parent, extract.RefType, nil)
+						x.statements(x.field(a, x.g.fBody), parent)
 						continue
 					}
-					x.walk(&a, parent)
+					x.walk(a, parent)
 				}
 				fn := x.callee(x.field(inner, x.g.fFunction))
 				x.params(fn, parent, extract.RefType, nil)
@@ -80,16 +76,16 @@ func (x *extractor) statement(c *sitter.Node, parent int32) {
 			x.walk(inner, parent)
 		}
 	case kAmbient:
-		for _, k := range x.kids(c) {
-			switch x.kind(&k) {
+		for k := x.first(c); k >= 0; k = x.next(k) {
+			switch x.kind(k) {
 			case kStatementBlock, kComment:
 				// declare global { … }: typings, not declarations here.
 			case kNamespace:
-				if x.kind(x.field(&k, x.g.fName)) != kString {
-					x.namespace(&k, c, parent, 0)
+				if x.kind(x.field(k, x.g.fName)) != kString {
+					x.namespace(k, c, parent, 0)
 				}
 			default:
-				x.declaration(&k, c, parent, 0, "")
+				x.declaration(k, c, parent, 0, "")
 			}
 		}
 	case kStatementBlock:
@@ -107,19 +103,19 @@ func (x *extractor) statement(c *sitter.Node, parent int32) {
 }
 
 // iife returns the body of an immediately invoked function expression.
-func (x *extractor) iife(call *sitter.Node) *sitter.Node {
+func (x *extractor) iife(call int32) int32 {
 	fn := x.callee(x.field(call, x.g.fFunction))
 	if k := x.kind(fn); k == kFunctionExpr || k == kArrow {
 		if b := x.field(fn, x.g.fBody); x.kind(b) == kStatementBlock {
 			return b
 		}
 	}
-	return nil
+	return -1
 }
 
 // declaration handles a declaration statement with its outer node (the
 // export statement around it, for lines, doc and signature).
-func (x *extractor) declaration(d, outer *sitter.Node, parent int32, flags snapshot.Flags, name string) bool {
+func (x *extractor) declaration(d, outer int32, parent int32, flags snapshot.Flags, name string) bool {
 	switch x.kind(d) {
 	case kClassDecl, kClassExpr:
 		x.class(d, outer, parent, flags, name)
@@ -140,8 +136,8 @@ func (x *extractor) declaration(d, outer *sitter.Node, parent int32, flags snaps
 			x.namespace(d, outer, parent, flags)
 		}
 	case kAmbient:
-		for _, k := range x.kids(d) {
-			x.declaration(&k, outer, parent, flags, "")
+		for k := x.first(d); k >= 0; k = x.next(k) {
+			x.declaration(k, outer, parent, flags, "")
 		}
 	case kImport:
 		x.importStmt(d)
@@ -161,7 +157,7 @@ func (x *extractor) top(name string, id int32, parent int32) {
 
 // function declares a function (declaration, expression or arrow bound to
 // a name).
-func (x *extractor) function(n, outer *sitter.Node, parent int32, flags snapshot.Flags, name string) int32 {
+func (x *extractor) function(n, outer int32, parent int32, flags snapshot.Flags, name string) int32 {
 	if own := x.text(x.field(n, x.g.fName)); own != "" && (name == "" || x.kind(n) == kFunctionDecl || x.kind(n) == kFunctionSig) {
 		name = own
 	}
@@ -179,8 +175,8 @@ func (x *extractor) function(n, outer *sitter.Node, parent int32, flags snapshot
 	doc := x.doc(outer)
 	id := x.add(extract.Symbol{
 		Name: name, Kind: kind, Parent: parent, Flags: flags,
-		Start: extract.Line(outer), End: extract.EndLine(outer),
-		Signature: extract.Signature(x.f, outer, body), Doc: doc,
+		Start: x.t.Line(outer), End: x.t.EndLine(outer),
+		Signature: x.sig(outer, body), Doc: doc,
 		Type: x.typeName(x.field(n, x.g.fReturnType)),
 	})
 	x.jsdoc(id, doc)
@@ -196,7 +192,7 @@ func (x *extractor) function(n, outer *sitter.Node, parent int32, flags snapshot
 
 // fnBody handles the parameters, result type and body of a function-like
 // node, in a new scope, attributing what it finds to from.
-func (x *extractor) fnBody(n *sitter.Node, from int32, hint extract.RefKind) {
+func (x *extractor) fnBody(n int32, from int32, hint extract.RefKind) {
 	savedRet := x.retSym
 	x.retSym = -1
 	if hint == extract.RefTypeHint {
@@ -206,10 +202,10 @@ func (x *extractor) fnBody(n *sitter.Node, from int32, hint extract.RefKind) {
 	x.push()
 	tp := x.pushTypeParams(n)
 	x.params(n, from, hint, nil)
-	if rt := x.field(n, x.g.fReturnType); rt != nil {
+	if rt := x.field(n, x.g.fReturnType); rt >= 0 {
 		x.typeRefs(rt, from, hint)
 	}
-	if b := x.field(n, x.g.fBody); b != nil {
+	if b := x.field(n, x.g.fBody); b >= 0 {
 		x.walk(b, from)
 	}
 	x.typeParams = x.typeParams[:tp]
@@ -219,34 +215,33 @@ func (x *extractor) fnBody(n *sitter.Node, from int32, hint extract.RefKind) {
 // params binds the parameters of a function-like node in the current scope
 // and records their types. props, when not nil, receives TypeScript
 // parameter properties (constructor(private db: Db)).
-func (x *extractor) params(fn *sitter.Node, from int32, hint extract.RefKind, props *[]pendingField) {
+func (x *extractor) params(fn int32, from int32, hint extract.RefKind, props *[]pendingField) {
 	doc := x.docParams
 	x.docParams = nil
-	if fn == nil {
+	if fn < 0 {
 		return
 	}
-	if p := x.field(fn, x.g.fParameter); p != nil {
+	if p := x.field(fn, x.g.fParameter); p >= 0 {
 		x.bind(x.text(p), binding{typ: doc[x.text(p)]})
 		return
 	}
 	pl := x.field(fn, x.g.fParameters)
-	if pl == nil {
+	if pl < 0 {
 		return
 	}
-	for _, p := range x.kids(pl) {
-		p := p
-		switch x.kind(&p) {
+	for p := x.first(pl); p >= 0; p = x.next(p) {
+		switch x.kind(p) {
 		case kIdentifier:
-			x.bind(x.text(&p), binding{typ: doc[x.text(&p)]})
+			x.bind(x.text(p), binding{typ: doc[x.text(p)]})
 		case kParam:
-			pat := x.field(&p, x.g.fPattern)
-			if pat == nil {
-				pat = x.field(&p, x.g.fName)
+			pat := x.field(p, x.g.fPattern)
+			if pat < 0 {
+				pat = x.field(p, x.g.fName)
 			}
-			ann := x.field(&p, x.g.fType)
+			ann := x.field(p, x.g.fType)
 			typ := x.typeName(ann)
-			val := x.field(&p, x.g.fValue)
-			if typ == "" && val != nil {
+			val := x.field(p, x.g.fValue)
+			if typ == "" && val >= 0 {
 				typ = x.inferType(val)
 			}
 			if x.kind(pat) == kIdentifier {
@@ -254,24 +249,24 @@ func (x *extractor) params(fn *sitter.Node, from int32, hint extract.RefKind, pr
 					typ = doc[x.text(pat)]
 				}
 				x.bind(x.text(pat), binding{typ: typ})
-				if props != nil && x.isParamProperty(&p) {
-					*props = append(*props, pendingField{name: x.text(pat), typ: typ, line: extract.Line(&p),
-						sig: extract.FirstLine(x.text(&p)), private: x.memberFlags(&p, "", true) == 0})
+				if props != nil && x.isParamProperty(p) {
+					*props = append(*props, pendingField{name: x.text(pat), typ: typ, line: x.t.Line(p),
+						sig: extract.FirstLine(x.text(p)), private: x.memberFlags(p, "", true) == 0})
 				}
-			} else if pat != nil {
+			} else if pat >= 0 {
 				x.bindPattern(pat)
 				if x.kind(pat) == kObjectPattern {
 					x.bindMemberTypes(pat, ann)
 				}
 			}
-			if ann != nil {
+			if ann >= 0 {
 				x.typeRefs(ann, from, hint)
 			}
-			if val != nil {
+			if val >= 0 {
 				x.walk(val, from)
 			}
 		case kAssignPattern:
-			left, right := x.field(&p, x.g.fLeft), x.field(&p, x.g.fRight)
+			left, right := x.field(p, x.g.fLeft), x.field(p, x.g.fRight)
 			if x.kind(left) == kIdentifier {
 				typ := doc[x.text(left)]
 				if typ == "" {
@@ -283,30 +278,30 @@ func (x *extractor) params(fn *sitter.Node, from int32, hint extract.RefKind, pr
 			}
 			x.walk(right, from)
 		default:
-			x.bindPattern(&p)
+			x.bindPattern(p)
 		}
 	}
 }
 
 // bindMemberTypes types the names of a destructured parameter from an
 // inline object type: ({ user }: { user: User }) binds user as User.
-func (x *extractor) bindMemberTypes(pat, ann *sitter.Node) {
+func (x *extractor) bindMemberTypes(pat, ann int32) {
 	t := x.firstKid(ann)
 	if x.kind(t) != kObjectType {
 		return
 	}
 	types := map[string]string{}
-	for _, m := range x.kids(t) {
-		if x.kind(&m) == kPropertySig {
-			if tn := x.typeName(x.field(&m, x.g.fType)); tn != "" {
-				types[x.propName(x.field(&m, x.g.fName))] = tn
+	for m := x.first(t); m >= 0; m = x.next(m) {
+		if x.kind(m) == kPropertySig {
+			if tn := x.typeName(x.field(m, x.g.fType)); tn != "" {
+				types[x.propName(x.field(m, x.g.fName))] = tn
 			}
 		}
 	}
-	for _, k := range x.kids(pat) {
-		if x.kind(&k) == kShorthandPattern {
-			if tn := types[x.text(&k)]; tn != "" {
-				x.bind(x.text(&k), binding{typ: tn})
+	for k := x.first(pat); k >= 0; k = x.next(k) {
+		if x.kind(k) == kShorthandPattern {
+			if tn := types[x.text(k)]; tn != "" {
+				x.bind(x.text(k), binding{typ: tn})
 			}
 		}
 	}
@@ -403,9 +398,9 @@ func jsdocType(s string) (string, string) {
 
 // isParamProperty reports a constructor parameter that declares a field:
 // constructor(private db: Db), constructor(readonly id: string).
-func (x *extractor) isParamProperty(p *sitter.Node) bool {
-	for _, k := range x.kids(p) {
-		if x.kind(&k) == kAccessibility {
+func (x *extractor) isParamProperty(p int32) bool {
+	for k := x.first(p); k >= 0; k = x.next(k) {
+		if x.kind(k) == kAccessibility {
 			return true
 		}
 	}
@@ -413,8 +408,8 @@ func (x *extractor) isParamProperty(p *sitter.Node) bool {
 }
 
 // bindPattern binds every name a destructuring pattern declares.
-func (x *extractor) bindPattern(n *sitter.Node) {
-	if n == nil {
+func (x *extractor) bindPattern(n int32) {
+	if n < 0 {
 		return
 	}
 	switch x.kind(n) {
@@ -425,21 +420,21 @@ func (x *extractor) bindPattern(n *sitter.Node) {
 	case kAssignPattern:
 		x.bindPattern(x.field(n, x.g.fLeft))
 	case kObjectPattern, kArrayPattern, kRestPattern, kObjectAssignPattern:
-		for _, k := range x.kids(n) {
-			if x.kind(&k) == kObjectAssignPattern || x.kind(&k) != kComment {
-				x.bindPatternKid(&k)
+		for k := x.first(n); k >= 0; k = x.next(k) {
+			if x.kind(k) == kObjectAssignPattern || x.kind(k) != kComment {
+				x.bindPatternKid(k)
 			}
 		}
 	}
 }
 
-func (x *extractor) bindPatternKid(k *sitter.Node) {
+func (x *extractor) bindPatternKid(k int32) {
 	switch x.kind(k) {
 	case kIdentifier, kShorthandPattern, kPairPattern, kAssignPattern, kObjectPattern, kArrayPattern, kRestPattern:
 		x.bindPattern(k)
 	case kObjectAssignPattern:
 		// {a = 1}: the first child is the name.
-		if f := x.firstKid(k); f != nil {
+		if f := x.firstKid(k); f >= 0 {
 			x.bindPattern(f)
 		}
 	}
@@ -447,17 +442,15 @@ func (x *extractor) bindPatternKid(k *sitter.Node) {
 
 // varDecl declares the variables of a module-level const/let/var: functions
 // and classes bound to names become such symbols, require() calls imports.
-func (x *extractor) varDecl(n, outer *sitter.Node, parent int32, flags snapshot.Flags) {
+func (x *extractor) varDecl(n, outer int32, parent int32, flags snapshot.Flags) {
 	isConst := x.hasToken(n, kwConst)
-	decls := x.kids(n)
 	single := 0
-	for i := range decls {
-		if x.kind(&decls[i]) == kVarDeclarator {
+	for d := x.first(n); d >= 0; d = x.next(d) {
+		if x.kind(d) == kVarDeclarator {
 			single++
 		}
 	}
-	for i := range decls {
-		d := &decls[i]
+	for d := x.first(n); d >= 0; d = x.next(d) {
 		if x.kind(d) != kVarDeclarator {
 			continue
 		}
@@ -479,7 +472,7 @@ func (x *extractor) varDecl(n, outer *sitter.Node, parent int32, flags snapshot.
 		switch x.kind(v) {
 		case kArrow, kFunctionExpr:
 			id := x.function(v, span, parent, flags, name)
-			if id >= 0 && ann != nil {
+			if id >= 0 && ann >= 0 {
 				x.typeRefs(ann, id, extract.RefTypeHint)
 			}
 			continue
@@ -487,15 +480,15 @@ func (x *extractor) varDecl(n, outer *sitter.Node, parent int32, flags snapshot.
 			x.class(v, span, parent, flags, name)
 			continue
 		case kCall:
-			if fn := x.wrappedFunction(name, v); fn != nil {
+			if fn := x.wrappedFunction(name, v); fn >= 0 {
 				id := x.add(extract.Symbol{
 					Name: name, Kind: snapshot.KindFunction, Parent: parent, Flags: flags,
-					Start: extract.Line(span), End: extract.EndLine(span),
-					Signature: extract.Signature(x.f, span, x.field(fn, x.g.fBody)), Doc: x.doc(outer),
+					Start: x.t.Line(span), End: x.t.EndLine(span),
+					Signature: x.sig(span, x.field(fn, x.g.fBody)), Doc: x.doc(outer),
 				})
 				x.top(name, id, parent)
 				x.bindFile(name, binding{kind: bSymbol})
-				if ann != nil {
+				if ann >= 0 {
 					x.typeRefs(ann, id, extract.RefTypeHint)
 				}
 				x.walk(value, id)
@@ -514,7 +507,7 @@ func (x *extractor) varDecl(n, outer *sitter.Node, parent int32, flags snapshot.
 		doc := x.doc(outer)
 		id := x.add(extract.Symbol{
 			Name: name, Kind: kind, Parent: parent, Flags: flags,
-			Start: extract.Line(span), End: extract.EndLine(span),
+			Start: x.t.Line(span), End: x.t.EndLine(span),
 			Signature: extract.FirstLine(x.text(span)), Doc: doc, Type: stype,
 		})
 		if stype == "" && x.js {
@@ -530,10 +523,10 @@ func (x *extractor) varDecl(n, outer *sitter.Node, parent int32, flags snapshot.
 		} else {
 			x.bind(name, binding{typ: typ})
 		}
-		if ann != nil {
+		if ann >= 0 {
 			x.typeRefs(ann, id, extract.RefType)
 		}
-		if value != nil {
+		if value >= 0 {
 			x.walk(value, id)
 		}
 	}
@@ -547,34 +540,32 @@ var componentWrappers = map[string]bool{
 	"withRouter": true, "styled": false,
 }
 
-func (x *extractor) wrappedFunction(name string, call *sitter.Node) *sitter.Node {
+func (x *extractor) wrappedFunction(name string, call int32) int32 {
 	fn := x.chain(x.callee(x.field(call, x.g.fFunction)))
 	if fn == "" || !(componentWrappers[extract.LastPart(fn)] || startsUpper(name) && !startsUpper(extract.LastPart(fn))) {
-		return nil
+		return -1
 	}
-	args := x.kids(x.field(call, x.g.fArguments))
-	for i := range args {
-		if k := x.kind(&args[i]); k == kArrow || k == kFunctionExpr {
-			return &args[i]
+	for a := x.first(x.field(call, x.g.fArguments)); a >= 0; a = x.next(a) {
+		if k := x.kind(a); k == kArrow || k == kFunctionExpr {
+			return a
 		}
 	}
-	return nil
+	return -1
 }
 
 // localVars binds the variables declared inside a function.
-func (x *extractor) localVars(n *sitter.Node, from int32) {
-	for _, d := range x.kids(n) {
-		d := d
-		if x.kind(&d) != kVarDeclarator {
+func (x *extractor) localVars(n int32, from int32) {
+	for d := x.first(n); d >= 0; d = x.next(d) {
+		if x.kind(d) != kVarDeclarator {
 			continue
 		}
-		nameN, value, ann := x.field(&d, x.g.fName), x.field(&d, x.g.fValue), x.field(&d, x.g.fType)
+		nameN, value, ann := x.field(d, x.g.fName), x.field(d, x.g.fValue), x.field(d, x.g.fType)
 		if x.requireDecl(nameN, value) {
 			continue
 		}
 		if v := x.unwrap(value); x.kind(v) == kClassExpr && x.kind(nameN) == kIdentifier {
 			// const Local = class extends Base {…}: a class of its own.
-			x.class(v, &d, from, 0, x.text(nameN))
+			x.class(v, d, from, 0, x.text(nameN))
 			continue
 		}
 		if x.kind(nameN) == kIdentifier {
@@ -586,10 +577,10 @@ func (x *extractor) localVars(n *sitter.Node, from int32) {
 		} else {
 			x.bindPattern(nameN)
 		}
-		if ann != nil {
+		if ann >= 0 {
 			x.typeRefs(ann, from, extract.RefType)
 		}
-		if value != nil {
+		if value >= 0 {
 			x.walk(value, from)
 		}
 	}

@@ -3,18 +3,17 @@ package javascript
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
-func (x *extractor) stringArg(args *sitter.Node) string {
-	as := x.kids(args)
-	if len(as) == 0 || x.kind(&as[0]) != kString {
+// stringArg is the first argument of a call when it is a string literal.
+func (x *extractor) stringArg(args int32) string {
+	a := x.first(args)
+	if x.kind(a) != kString {
 		return ""
 	}
-	return unquote(x.text(&as[0]))
+	return unquote(x.text(a))
 }
 
 func (x *extractor) addImport(im extract.Import) {
@@ -80,36 +79,33 @@ func (x *extractor) bindImport(spec, name, local string) {
 	}
 }
 
-func (x *extractor) importStmt(n *sitter.Node) {
+func (x *extractor) importStmt(n int32) {
 	spec := unquote(x.text(x.field(n, x.g.fSource)))
 	bound := false
-	for _, c := range x.kids(n) {
-		c := c
-		switch x.kind(&c) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case kImportClause:
-			for _, k := range x.kids(&c) {
-				k := k
-				switch x.kind(&k) {
+			for k := x.first(c); k >= 0; k = x.next(k) {
+				switch x.kind(k) {
 				case kIdentifier:
-					x.bindImport(spec, "default", x.text(&k))
+					x.bindImport(spec, "default", x.text(k))
 					bound = true
 				case kNamespaceImport:
-					if id := x.firstKid(&k); id != nil {
+					if id := x.firstKid(k); id >= 0 {
 						x.bindImport(spec, "", x.text(id))
 						bound = true
 					}
 				case kNamedImports:
-					for _, s := range x.kids(&k) {
-						s := s
-						if x.kind(&s) != kImportSpecifier {
+					for s := x.first(k); s >= 0; s = x.next(s) {
+						if x.kind(s) != kImportSpecifier {
 							continue
 						}
-						name := x.propName(x.field(&s, x.g.fName))
+						name := x.propName(x.field(s, x.g.fName))
 						if name == "" {
-							name = x.text(x.field(&s, x.g.fName))
+							name = x.text(x.field(s, x.g.fName))
 						}
 						local := name
-						if a := x.field(&s, x.g.fAlias); a != nil {
+						if a := x.field(s, x.g.fAlias); a >= 0 {
 							local = x.text(a)
 						}
 						x.bindImport(spec, name, local)
@@ -118,9 +114,9 @@ func (x *extractor) importStmt(n *sitter.Node) {
 				}
 			}
 		case kImportRequireClause:
-			if id := x.firstKid(&c); id != nil && x.kind(id) == kIdentifier {
+			if id := x.firstKid(c); id >= 0 && x.kind(id) == kIdentifier {
 				if spec == "" {
-					spec = unquote(x.text(x.field(&c, x.g.fSource)))
+					spec = unquote(x.text(x.field(c, x.g.fSource)))
 				}
 				x.requireBind(spec, x.text(id))
 				bound = true
@@ -160,7 +156,7 @@ func (x *extractor) requireBind(spec, local string) {
 
 // requireDecl handles declarators whose value is require("x"),
 // require("x").name or await import("x"); it reports whether it did.
-func (x *extractor) requireDecl(nameN, value *sitter.Node) bool {
+func (x *extractor) requireDecl(nameN, value int32) bool {
 	v := x.unwrap(value)
 	member := ""
 	if x.kind(v) == kMember {
@@ -191,18 +187,17 @@ func (x *extractor) requireDecl(nameN, value *sitter.Node) bool {
 			x.bindImport(spec, "", local)
 		}
 	case kObjectPattern:
-		for _, p := range x.kids(nameN) {
-			p := p
-			switch x.kind(&p) {
+		for p := x.first(nameN); p >= 0; p = x.next(p) {
+			switch x.kind(p) {
 			case kShorthandPattern:
-				x.bindImport(spec, x.text(&p), x.text(&p))
+				x.bindImport(spec, x.text(p), x.text(p))
 			case kPairPattern:
-				k, val := x.propName(x.field(&p, x.g.fKey)), x.field(&p, x.g.fValue)
+				k, val := x.propName(x.field(p, x.g.fKey)), x.field(p, x.g.fValue)
 				if x.kind(val) == kIdentifier && k != "" {
 					x.bindImport(spec, k, x.text(val))
 				}
 			case kObjectAssignPattern:
-				if f := x.firstKid(&p); f != nil {
+				if f := x.firstKid(p); f >= 0 {
 					x.bindImport(spec, x.text(f), x.text(f))
 				}
 			}
@@ -213,7 +208,7 @@ func (x *extractor) requireDecl(nameN, value *sitter.Node) bool {
 	return true
 }
 
-func (x *extractor) dynamicImport(args *sitter.Node, local string) {
+func (x *extractor) dynamicImport(args int32, local string) {
 	if spec := x.stringArg(args); spec != "" {
 		if local != "" {
 			x.bindImport(spec, "", local)
@@ -225,21 +220,21 @@ func (x *extractor) dynamicImport(args *sitter.Node, local string) {
 
 // ---------------------------------------------------------------- exports
 
-func (x *extractor) export(n *sitter.Node, parent int32) {
-	if src := x.field(n, x.g.fSource); src != nil {
+func (x *extractor) export(n int32, parent int32) {
+	if src := x.field(n, x.g.fSource); src >= 0 {
 		x.reexport(n, unquote(x.text(src)))
 		return
 	}
 	isDefault := x.hasToken(n, kwDefault)
 	name := ""
 	if isDefault {
-		name = defaultName(x.f.Path)
+		name = defaultName(x.path)
 	}
-	if d := x.field(n, x.g.fDeclaration); d != nil {
+	if d := x.field(n, x.g.fDeclaration); d >= 0 {
 		x.declaration(d, n, parent, snapshot.FlagExported, name)
 		return
 	}
-	if v := x.field(n, x.g.fValue); v != nil {
+	if v := x.field(n, x.g.fValue); v >= 0 {
 		vv := x.unwrap(v)
 		switch x.kind(vv) {
 		case kIdentifier:
@@ -261,28 +256,25 @@ func (x *extractor) export(n *sitter.Node, parent int32) {
 		}
 		return
 	}
-	for _, c := range x.kids(n) {
-		c := c
-		switch x.kind(&c) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case kExportClause:
-			for _, s := range x.kids(&c) {
-				s := s
-				if x.kind(&s) == kExportSpecifier {
-					x.exported = append(x.exported, x.text(x.field(&s, x.g.fName)))
+			for s := x.first(c); s >= 0; s = x.next(s) {
+				if x.kind(s) == kExportSpecifier {
+					x.exported = append(x.exported, x.text(x.field(s, x.g.fName)))
 				}
 			}
 		case kIdentifier:
-			x.exported = append(x.exported, x.text(&c)) // export = Foo
+			x.exported = append(x.exported, x.text(c)) // export = Foo
 		}
 	}
 }
 
 // wrapperExport marks Component exported in export default connect(…)(Component).
-func (x *extractor) wrapperExport(call *sitter.Node) {
-	for _, a := range x.kids(x.field(call, x.g.fArguments)) {
-		a := a
-		if x.kind(&a) == kIdentifier {
-			x.exported = append(x.exported, x.text(&a))
+func (x *extractor) wrapperExport(call int32) {
+	for a := x.first(x.field(call, x.g.fArguments)); a >= 0; a = x.next(a) {
+		if x.kind(a) == kIdentifier {
+			x.exported = append(x.exported, x.text(a))
 		}
 	}
 	if fn := x.callee(x.field(call, x.g.fFunction)); x.kind(fn) == kCall {
@@ -292,27 +284,25 @@ func (x *extractor) wrapperExport(call *sitter.Node) {
 
 // reexport handles export … from "spec": the names become imports of this
 // module (so a barrel links to what it re-exports).
-func (x *extractor) reexport(n *sitter.Node, spec string) {
+func (x *extractor) reexport(n int32, spec string) {
 	key, _, _ := x.rc.resolve(x.dir, spec)
 	if key == "" {
 		return
 	}
 	some := false
-	for _, c := range x.kids(n) {
-		c := c
-		switch x.kind(&c) {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		switch x.kind(c) {
 		case kExportClause:
-			for _, s := range x.kids(&c) {
-				s := s
-				if x.kind(&s) != kExportSpecifier {
+			for s := x.first(c); s >= 0; s = x.next(s) {
+				if x.kind(s) != kExportSpecifier {
 					continue
 				}
-				name := x.propName(x.field(&s, x.g.fName))
+				name := x.propName(x.field(s, x.g.fName))
 				if name == "" {
-					name = x.text(x.field(&s, x.g.fName))
+					name = x.text(x.field(s, x.g.fName))
 				}
 				local := name
-				if a := x.field(&s, x.g.fAlias); a != nil {
+				if a := x.field(s, x.g.fAlias); a >= 0 {
 					local = x.text(a)
 				}
 				if name == "default" {
@@ -323,7 +313,7 @@ func (x *extractor) reexport(n *sitter.Node, spec string) {
 				some = true
 			}
 		case kNamespaceExport:
-			if id := x.firstKid(&c); id != nil {
+			if id := x.firstKid(c); id >= 0 {
 				x.addImport(extract.Import{Path: key, Alias: x.text(id)})
 				some = true
 			}
@@ -336,31 +326,30 @@ func (x *extractor) reexport(n *sitter.Node, spec string) {
 
 // objectExports declares the functions of an exported object literal
 // (module.exports = {…}, export default {…}) as top-level functions.
-func (x *extractor) objectExports(obj *sitter.Node, parent int32) {
-	for _, m := range x.kids(obj) {
-		m := m
-		switch x.kind(&m) {
+func (x *extractor) objectExports(obj int32, parent int32) {
+	for m := x.first(obj); m >= 0; m = x.next(m) {
+		switch x.kind(m) {
 		case kMethodDef:
-			name := x.propName(x.field(&m, x.g.fName))
-			x.function(&m, &m, parent, snapshot.FlagExported, name)
+			name := x.propName(x.field(m, x.g.fName))
+			x.function(m, m, parent, snapshot.FlagExported, name)
 		case kPair:
-			name := x.propName(x.field(&m, x.g.fKey))
-			val := x.field(&m, x.g.fValue)
+			name := x.propName(x.field(m, x.g.fKey))
+			val := x.field(m, x.g.fValue)
 			v := x.unwrap(val)
 			switch x.kind(v) {
 			case kArrow, kFunctionExpr:
-				x.function(v, &m, parent, snapshot.FlagExported, name)
+				x.function(v, m, parent, snapshot.FlagExported, name)
 			case kIdentifier:
 				x.exported = append(x.exported, x.text(v))
 			default:
-				if name != "" && !x.requireDecl(x.field(&m, x.g.fKey), val) {
+				if name != "" && !x.requireDecl(x.field(m, x.g.fKey), val) {
 					x.walk(val, parent)
 				}
 			}
 		case kShorthandProp:
-			x.exported = append(x.exported, x.text(&m))
+			x.exported = append(x.exported, x.text(m))
 		default:
-			x.walk(&m, parent)
+			x.walk(m, parent)
 		}
 	}
 }
@@ -368,8 +357,8 @@ func (x *extractor) objectExports(obj *sitter.Node, parent int32) {
 // topAssign handles module-level assignments of CommonJS and pre-class
 // code: module.exports = …, exports.f = function, Foo.prototype.m =
 // function, Foo.m = function.
-func (x *extractor) topAssign(n, stmt *sitter.Node) {
-	lefts := []*sitter.Node{x.field(n, x.g.fLeft)}
+func (x *extractor) topAssign(n, stmt int32) {
+	lefts := []int32{x.field(n, x.g.fLeft)}
 	right := x.field(n, x.g.fRight)
 	for x.kind(x.unwrap(right)) == kAssign {
 		r := x.unwrap(right)
@@ -390,7 +379,7 @@ func (x *extractor) topAssign(n, stmt *sitter.Node) {
 			case isFn || vk == kClassExpr:
 				name := x.text(x.field(v, x.g.fName))
 				if name == "" {
-					name = defaultName(x.f.Path)
+					name = defaultName(x.path)
 				}
 				if isFn {
 					x.function(v, stmt, -1, snapshot.FlagExported, name)
@@ -436,14 +425,13 @@ func (x *extractor) topAssign(n, stmt *sitter.Node) {
 				x.methodOn(recv, name, v, stmt)
 				handled = true
 			case name == "prototype" && vk == kObject:
-				x.prototypeObject(recv, v, stmt)
+				x.prototypeObject(recv, v)
 				handled = true
 			case name == "prototype" && vk == kCall:
 				// A.prototype = Object.create(B.prototype)
 				if x.chain(x.callee(x.field(v, x.g.fFunction))) == "Object.create" {
-					as := x.kids(x.field(v, x.g.fArguments))
-					if len(as) > 0 {
-						base := strings.TrimSuffix(x.chain(&as[0]), ".prototype")
+					if a := x.first(x.field(v, x.g.fArguments)); a >= 0 {
+						base := strings.TrimSuffix(x.chain(a), ".prototype")
 						x.addBase(recv, base)
 					}
 				}
@@ -493,7 +481,7 @@ func (x *extractor) addBase(recv, base string) {
 
 // methodOn declares fn assigned to recv.name (Foo.prototype.m = function,
 // Foo.m = function, app.handle = function).
-func (x *extractor) methodOn(recv, name string, fn, stmt *sitter.Node) {
+func (x *extractor) methodOn(recv, name string, fn, stmt int32) {
 	proto := strings.TrimSuffix(recv, ".prototype")
 	if id := x.owner(proto); id >= 0 {
 		saved := x.cls
@@ -501,8 +489,8 @@ func (x *extractor) methodOn(recv, name string, fn, stmt *sitter.Node) {
 		doc := x.doc(stmt)
 		mid := x.add(extract.Symbol{
 			Name: name, Kind: snapshot.KindMethod, Parent: id, Flags: x.r.Symbols[id].Flags & snapshot.FlagExported,
-			Start: extract.Line(stmt), End: extract.EndLine(stmt),
-			Signature: extract.Signature(x.f, stmt, x.field(fn, x.g.fBody)), Doc: doc,
+			Start: x.t.Line(stmt), End: x.t.EndLine(stmt),
+			Signature: x.sig(stmt, x.field(fn, x.g.fBody)), Doc: doc,
 			Type: x.typeName(x.field(fn, x.g.fReturnType)),
 		})
 		x.jsdoc(mid, doc)
@@ -519,27 +507,26 @@ func (x *extractor) methodOn(recv, name string, fn, stmt *sitter.Node) {
 	}
 	mid := x.add(extract.Symbol{
 		Name: name, Qual: proto, Kind: snapshot.KindFunction, Parent: -1, Flags: flags,
-		Start: extract.Line(stmt), End: extract.EndLine(stmt),
-		Signature: extract.Signature(x.f, stmt, x.field(fn, x.g.fBody)), Doc: x.doc(stmt),
+		Start: x.t.Line(stmt), End: x.t.EndLine(stmt),
+		Signature: x.sig(stmt, x.field(fn, x.g.fBody)), Doc: x.doc(stmt),
 	})
 	x.fnBody(fn, mid, extract.RefTypeHint)
 }
 
 // prototypeObject declares the methods of Foo.prototype = {…}.
-func (x *extractor) prototypeObject(recv string, obj, stmt *sitter.Node) {
-	for _, m := range x.kids(obj) {
-		m := m
-		switch x.kind(&m) {
+func (x *extractor) prototypeObject(recv string, obj int32) {
+	for m := x.first(obj); m >= 0; m = x.next(m) {
+		switch x.kind(m) {
 		case kMethodDef:
-			x.methodOn(recv+".prototype", x.propName(x.field(&m, x.g.fName)), &m, &m)
+			x.methodOn(recv+".prototype", x.propName(x.field(m, x.g.fName)), m, m)
 		case kPair:
-			if v := x.unwrap(x.field(&m, x.g.fValue)); x.kind(v) == kArrow || x.kind(v) == kFunctionExpr {
-				x.methodOn(recv+".prototype", x.propName(x.field(&m, x.g.fKey)), v, &m)
+			if v := x.unwrap(x.field(m, x.g.fValue)); x.kind(v) == kArrow || x.kind(v) == kFunctionExpr {
+				x.methodOn(recv+".prototype", x.propName(x.field(m, x.g.fKey)), v, m)
 				continue
 			}
-			x.walk(&m, -1)
+			x.walk(m, -1)
 		default:
-			x.walk(&m, -1)
+			x.walk(m, -1)
 		}
 	}
 }

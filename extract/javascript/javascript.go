@@ -13,10 +13,9 @@ package javascript
 import (
 	"path"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
@@ -57,12 +56,12 @@ func TestName(name string) bool {
 	return !extract.IsMockName(name)
 }
 
-func extractJS(f *extract.File, r *extract.FileResult) { run(f, r, "javascript") }
+func extractJS(f *extract.File, r *extract.FileResult) { run(f, r, jsGrammar) }
 
 func extractTS(f *extract.File, r *extract.FileResult) {
-	g := "typescript"
+	g := tsGrammar
 	if strings.HasSuffix(strings.ToLower(f.Path), ".tsx") {
-		g = "tsx"
+		g = tsxGrammar
 	}
 	run(f, r, g)
 }
@@ -97,11 +96,11 @@ func symType(t string) string {
 type scope map[string]binding
 
 type extractor struct {
-	f    *extract.File
 	r    *extract.FileResult
+	t    *extract.FlatTree
 	g    *grammarInfo
-	cur  *sitter.TreeCursor
 	rc   *repoCache
+	path string
 	dir  string
 	test bool
 
@@ -133,102 +132,85 @@ type pendingField struct {
 	private   bool
 }
 
-func run(f *extract.File, r *extract.FileResult, grammar string) {
+// The extractor reads a file's tree flattened into Go memory
+// (extract.FlatTree): one cgo call copies every node, and walking the copy
+// crosses into C no more. Nodes are indices into the flat tree, -1 is none.
+
+// trees recycles the flat trees of parsed files.
+var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
+
+func run(f *extract.File, r *extract.FileResult, g *grammarInfo) {
+	t := trees.Get().(*extract.FlatTree)
+	defer func() {
+		t.Src = nil
+		if cap(t.N) <= 1<<20 {
+			trees.Put(t)
+		}
+	}()
+	t.Names = g.names
+	t.Flatten(f.Root, f.Src)
 	x := &extractor{
-		f: f, r: r, g: grammarFor(grammar, f.Root), cur: f.Root.Walk(),
-		rc: cacheFor(f.Repo), dir: path.Dir(f.Path),
+		r: r, t: t, g: g,
+		rc: cacheFor(f.Repo), path: f.Path, dir: path.Dir(f.Path),
 		test:     r.Flags&snapshot.FlagTest != 0 || extract.IsTestPath(f.Path),
-		js:       grammar == "javascript",
+		js:       g == jsGrammar,
 		scopes:   []scope{{}},
 		topNames: map[string]int32{},
 		retSym:   -1,
 	}
-	defer x.cur.Close()
 	if x.dir == "." {
 		x.dir = ""
 	}
 	r.Package, r.Scope = PackageOf(f.Path), ""
-	x.statements(f.Root, -1)
+	const root = 0
+	x.statements(root, -1)
 	x.finish()
 }
 
 // ---------------------------------------------------------------- helpers
 
-func (x *extractor) kind(n *sitter.Node) uint8 { return x.g.kind(n) }
+// kind is the code of node n (kOther for -1).
+func (x *extractor) kind(n int32) uint8 { return x.g.kind(x.t, n) }
 
-func (x *extractor) text(n *sitter.Node) string { return x.f.Text(n) }
+// text is the source text of n ("" for -1).
+func (x *extractor) text(n int32) string { return x.t.Text(n) }
 
-func (x *extractor) field(n *sitter.Node, id uint16) *sitter.Node {
-	if n == nil || id == 0 {
-		return nil
+// field is the child of n in field id, or -1 (n may be -1).
+func (x *extractor) field(n int32, id uint16) int32 { return x.t.Field(n, id) }
+
+// first is the first named child of n, or -1 (n may be -1); with next it
+// walks the named children: for c := x.first(n); c >= 0; c = x.next(c).
+func (x *extractor) first(n int32) int32 {
+	if n < 0 {
+		return -1
 	}
-	return n.ChildByFieldId(id)
+	return x.t.FirstNamed(n)
 }
 
-// kids returns the named children of n.
-func (x *extractor) kids(n *sitter.Node) []sitter.Node {
-	if n == nil {
-		return nil
-	}
-	cnt := n.NamedChildCount()
-	if cnt == 0 {
-		return nil
-	}
-	if cnt <= 8 {
-		// Indexed access costs one call per child; its log(i) walk is
-		// cheap for short lists.
-		out := make([]sitter.Node, 0, cnt)
-		for i := uint(0); i < cnt; i++ {
-			if k := n.NamedChild(i); k != nil {
-				out = append(out, *k)
-			}
-		}
-		return out
-	}
-	c := x.cur
-	c.Reset(*n)
-	if !c.GotoFirstChild() {
-		return nil
-	}
-	out := make([]sitter.Node, 0, 4)
-	for {
-		nd := c.Node()
-		if x.g.isNamed(nd) {
-			out = append(out, *nd)
-		}
-		if !c.GotoNextSibling() {
-			break
-		}
-	}
-	return out
-}
+// next is the next named sibling of n, or -1.
+func (x *extractor) next(n int32) int32 { return x.t.NextNamed(n) }
 
-// firstKid is the first named child that is not a comment.
-func (x *extractor) firstKid(n *sitter.Node) *sitter.Node {
-	for _, k := range x.kids(n) {
-		if x.kind(&k) != kComment {
-			k := k
-			return &k
+// firstKid is the first named child that is not a comment, or -1.
+func (x *extractor) firstKid(n int32) int32 {
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) != kComment {
+			return c
 		}
 	}
-	return nil
+	return -1
 }
 
 // hasToken reports an anonymous child token of kind k (static, async, …).
-func (x *extractor) hasToken(n *sitter.Node, k uint8) bool {
-	c := x.cur
-	c.Reset(*n)
-	if !c.GotoFirstChild() {
+func (x *extractor) hasToken(n int32, k uint8) bool {
+	if n < 0 {
 		return false
 	}
-	for {
-		if nd := c.Node(); x.g.kind(nd) == k && !x.g.isNamed(nd) {
+	for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
+		if !x.t.N[c].Named && x.kind(c) == k {
 			return true
 		}
-		if !c.GotoNextSibling() {
-			return false
-		}
 	}
+	return false
 }
 
 func (x *extractor) add(s extract.Symbol) int32 {
@@ -236,13 +218,16 @@ func (x *extractor) add(s extract.Symbol) int32 {
 	return int32(len(x.r.Symbols) - 1)
 }
 
-func (x *extractor) ref(from int32, k extract.RefKind, name, qual, qt string, n *sitter.Node) {
-	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: k, Name: name, Qual: qual, QualType: qt, Line: extract.Line(n)})
+func (x *extractor) ref(from int32, k extract.RefKind, name, qual, qt string, n int32) {
+	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: k, Name: name, Qual: qual, QualType: qt, Line: x.t.Line(n)})
 }
 
-func (x *extractor) doc(n *sitter.Node) string {
-	return extract.PrecedingComments(x.f, n, "//")
+func (x *extractor) doc(n int32) string {
+	return x.t.PrecedingComments(n, "//")
 }
+
+// sig is the signature of n: its text up to body (-1: all of it).
+func (x *extractor) sig(n, body int32) string { return x.t.Signature(n, body) }
 
 func (x *extractor) push() { x.scopes = append(x.scopes, nil) }
 func (x *extractor) pop()  { x.scopes = x.scopes[:len(x.scopes)-1] }
@@ -285,7 +270,7 @@ func (x *extractor) setType(name, typ string) {
 }
 
 // propName is the name of a property key: identifier, string or number.
-func (x *extractor) propName(n *sitter.Node) string {
+func (x *extractor) propName(n int32) string {
 	switch x.kind(n) {
 	case kPropertyIdentifier, kIdentifier, kNumber, kShorthandProp, kTypeIdentifier:
 		return x.text(n)
@@ -303,18 +288,17 @@ func unquote(s string) string {
 }
 
 // unwrap strips parentheses, `await`, `!` and type assertions from a value.
-func (x *extractor) unwrap(n *sitter.Node) *sitter.Node {
-	for n != nil {
+func (x *extractor) unwrap(n int32) int32 {
+	for n >= 0 {
 		switch x.kind(n) {
 		case kParen, kAwait, kNonNull, kAs:
 			n = x.firstKid(n)
 		case kTypeAssertion:
-			ks := x.kids(n)
-			if len(ks) == 0 {
+			last := x.t.LastNamed(n)
+			if last < 0 {
 				return n
 			}
-			k := ks[len(ks)-1]
-			n = &k
+			n = last
 		default:
 			return n
 		}
@@ -323,13 +307,13 @@ func (x *extractor) unwrap(n *sitter.Node) *sitter.Node {
 }
 
 // callee strips parentheses, `!` and explicit type arguments from a callee.
-func (x *extractor) callee(n *sitter.Node) *sitter.Node {
-	for n != nil {
+func (x *extractor) callee(n int32) int32 {
+	for n >= 0 {
 		switch x.kind(n) {
 		case kParen, kNonNull:
 			n = x.firstKid(n)
 		case kInstantiation:
-			if f := x.field(n, x.g.fFunction); f != nil {
+			if f := x.field(n, x.g.fFunction); f >= 0 {
 				n = f
 			} else {
 				n = x.firstKid(n)
@@ -343,7 +327,7 @@ func (x *extractor) callee(n *sitter.Node) *sitter.Node {
 
 // chain renders a.b.c for identifiers, this, super and property accesses,
 // or "" for anything else.
-func (x *extractor) chain(n *sitter.Node) string {
+func (x *extractor) chain(n int32) string {
 	switch x.kind(n) {
 	case kIdentifier, kThis, kSuper, kPropertyIdentifier, kTypeIdentifier:
 		return x.text(n)
@@ -355,7 +339,7 @@ func (x *extractor) chain(n *sitter.Node) string {
 			return ""
 		}
 		p := x.field(n, x.g.fProperty)
-		if p == nil {
+		if p < 0 {
 			return ""
 		}
 		return left + "." + x.text(p)

@@ -1,9 +1,13 @@
 package javascript
 
 import (
-	"sync"
+	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+
+	"github.com/knowing-dev/knowing/extract"
 )
 
 // Node kinds the extractor tells apart, as small codes looked up by the
@@ -256,36 +260,32 @@ var anonKinds = map[string]uint8{
 	"declare":  kwDeclare,
 }
 
-// grammarInfo holds the kind table and field ids of one grammar.
+// grammarInfo holds the kind table and field ids of one grammar. JS, TS
+// and TSX number their kinds and fields differently: each has its own.
 type grammarInfo struct {
-	kinds []uint8
-	named []bool
+	kinds []uint8  // codes above by symbol id
+	names []string // node kinds by symbol id, the flat tree's Names
 
 	fName, fBody, fValue, fParameters, fParameter, fReturnType, fType, fFunction,
 	fArguments, fObject, fProperty, fConstructor, fLeft, fRight, fSource, fAlias,
-	fDeclaration, fKey, fPattern, fModule, fTypeArguments, fTypeParameters,
-	fDecorator uint16
+	fDeclaration, fKey, fPattern, fModule, fTypeArguments, fTypeParameters uint16
 }
 
+// The grammars' tables, built once.
 var (
-	grammarsMu sync.Mutex
-	grammars   = map[string]*grammarInfo{}
+	jsGrammar  = newGrammar(tsjs.Language())
+	tsGrammar  = newGrammar(tsts.LanguageTypescript())
+	tsxGrammar = newGrammar(tsts.LanguageTSX())
 )
 
-// grammarFor builds (once per grammar) the tables for the language of root.
-func grammarFor(name string, root *sitter.Node) *grammarInfo {
-	grammarsMu.Lock()
-	defer grammarsMu.Unlock()
-	if g := grammars[name]; g != nil {
-		return g
-	}
-	lang := root.Language()
+func newGrammar(ptr unsafe.Pointer) *grammarInfo {
+	lang := sitter.NewLanguage(ptr)
 	n := int(lang.NodeKindCount())
-	g := &grammarInfo{kinds: make([]uint8, n), named: make([]bool, n)}
+	g := &grammarInfo{kinds: make([]uint8, n), names: make([]string, n)}
 	for id := 0; id < n; id++ {
 		kname := lang.NodeKindForId(uint16(id))
+		g.names[id] = kname
 		if lang.NodeKindIsNamed(uint16(id)) {
-			g.named[id] = true
 			g.kinds[id] = namedKinds[kname]
 		} else {
 			g.kinds[id] = anonKinds[kname]
@@ -299,29 +299,20 @@ func grammarFor(name string, root *sitter.Node) *grammarInfo {
 	g.fLeft, g.fRight, g.fSource, g.fAlias = f("left"), f("right"), f("source"), f("alias")
 	g.fDeclaration, g.fKey, g.fPattern = f("declaration"), f("key"), f("pattern")
 	g.fModule, g.fTypeArguments, g.fTypeParameters = f("module"), f("type_arguments"), f("type_parameters")
-	g.fDecorator = f("decorator")
-	grammars[name] = g
 	return g
 }
 
-func (g *grammarInfo) kind(n *sitter.Node) uint8 {
-	if n == nil {
+// kind is the code of node n of t (kOther for -1).
+func (g *grammarInfo) kind(t *extract.FlatTree, n int32) uint8 {
+	if n < 0 {
 		return kOther
 	}
-	id := int(n.KindId())
+	id := int(t.N[n].Kind)
 	if id < len(g.kinds) {
 		return g.kinds[id]
 	}
-	if id == 65535 {
+	if id == 65535 { // ts_builtin_sym_error
 		return kError
 	}
 	return kOther
-}
-
-func (g *grammarInfo) isNamed(n *sitter.Node) bool {
-	id := int(n.KindId())
-	if id < len(g.named) {
-		return g.named[id]
-	}
-	return true // builtin symbols
 }

@@ -3,13 +3,11 @@ package javascript
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
-func (x *extractor) iface(n, outer *sitter.Node, parent int32, flags snapshot.Flags) {
+func (x *extractor) iface(n, outer int32, parent int32, flags snapshot.Flags) {
 	name := x.text(x.field(n, x.g.fName))
 	if name == "" {
 		return
@@ -17,22 +15,20 @@ func (x *extractor) iface(n, outer *sitter.Node, parent int32, flags snapshot.Fl
 	body := x.field(n, x.g.fBody)
 	s := extract.Symbol{
 		Name: name, Kind: snapshot.KindInterface, Parent: parent, Flags: flags,
-		Start: extract.Line(outer), End: extract.EndLine(outer),
-		Signature: extract.Signature(x.f, outer, body), Doc: x.doc(outer),
+		Start: x.t.Line(outer), End: x.t.EndLine(outer),
+		Signature: x.sig(outer, body), Doc: x.doc(outer),
 	}
-	var typeArgs []*sitter.Node
-	for _, c := range x.kids(n) {
-		c := c
-		if x.kind(&c) != kExtendsTypeClause {
+	var typeArgs []int32
+	for c := x.first(n); c >= 0; c = x.next(c) {
+		if x.kind(c) != kExtendsTypeClause {
 			continue
 		}
-		for _, t := range x.kids(&c) {
-			t := t
-			if tn := x.typeName(&t); tn != "" {
+		for t := x.first(c); t >= 0; t = x.next(t) {
+			if tn := x.typeName(t); tn != "" {
 				s.Extends = append(s.Extends, tn)
 			}
-			if x.kind(&t) == kGenericType {
-				typeArgs = append(typeArgs, x.field(&t, x.g.fTypeArguments))
+			if x.kind(t) == kGenericType {
+				typeArgs = append(typeArgs, x.field(t, x.g.fTypeArguments))
 			}
 		}
 	}
@@ -47,13 +43,12 @@ func (x *extractor) iface(n, outer *sitter.Node, parent int32, flags snapshot.Fl
 }
 
 // typeMembers declares the members of an interface or object type.
-func (x *extractor) typeMembers(body *sitter.Node, owner int32, exported bool) {
-	for _, m := range x.kids(body) {
-		m := m
-		switch x.kind(&m) {
+func (x *extractor) typeMembers(body int32, owner int32, exported bool) {
+	for m := x.first(body); m >= 0; m = x.next(m) {
+		switch x.kind(m) {
 		case kPropertySig:
-			name := x.propName(x.field(&m, x.g.fName))
-			ann := x.field(&m, x.g.fType)
+			name := x.propName(x.field(m, x.g.fName))
+			ann := x.field(m, x.g.fType)
 			if name == "" {
 				x.typeRefs(ann, owner, extract.RefType)
 				continue
@@ -67,12 +62,12 @@ func (x *extractor) typeMembers(body *sitter.Node, owner int32, exported bool) {
 			}
 			x.add(extract.Symbol{
 				Name: name, Kind: snapshot.KindField, Parent: owner, Flags: fl,
-				Start: extract.Line(&m), End: extract.EndLine(&m),
-				Signature: extract.FirstLine(x.text(&m)), Doc: x.doc(&m), Type: x.typeName(ann),
+				Start: x.t.Line(m), End: x.t.EndLine(m),
+				Signature: extract.FirstLine(x.text(m)), Doc: x.doc(m), Type: x.typeName(ann),
 			})
 			x.typeRefs(ann, owner, extract.RefType)
 		case kMethodSig:
-			name := x.propName(x.field(&m, x.g.fName))
+			name := x.propName(x.field(m, x.g.fName))
 			if name == "" {
 				continue
 			}
@@ -82,18 +77,18 @@ func (x *extractor) typeMembers(body *sitter.Node, owner int32, exported bool) {
 			}
 			id := x.add(extract.Symbol{
 				Name: name, Kind: snapshot.KindMethod, Parent: owner, Flags: fl,
-				Start: extract.Line(&m), End: extract.EndLine(&m),
-				Signature: extract.FirstLine(x.text(&m)), Doc: x.doc(&m),
-				Type: x.typeName(x.field(&m, x.g.fReturnType)),
+				Start: x.t.Line(m), End: x.t.EndLine(m),
+				Signature: extract.FirstLine(x.text(m)), Doc: x.doc(m),
+				Type: x.typeName(x.field(m, x.g.fReturnType)),
 			})
-			x.fnBody(&m, id, extract.RefTypeHint)
+			x.fnBody(m, id, extract.RefTypeHint)
 		case kOtherSig:
-			x.typeRefs(&m, owner, extract.RefType)
+			x.typeRefs(m, owner, extract.RefType)
 		}
 	}
 }
 
-func (x *extractor) typeAlias(n, outer *sitter.Node, parent int32, flags snapshot.Flags) {
+func (x *extractor) typeAlias(n, outer int32, parent int32, flags snapshot.Flags) {
 	name := x.text(x.field(n, x.g.fName))
 	if name == "" {
 		return
@@ -101,7 +96,7 @@ func (x *extractor) typeAlias(n, outer *sitter.Node, parent int32, flags snapsho
 	value := x.field(n, x.g.fValue)
 	id := x.add(extract.Symbol{
 		Name: name, Kind: snapshot.KindTypeAlias, Parent: parent, Flags: flags,
-		Start: extract.Line(outer), End: extract.EndLine(outer),
+		Start: x.t.Line(outer), End: x.t.EndLine(outer),
 		Signature: extract.FirstLine(x.text(outer)), Doc: x.doc(outer), Type: x.typeName(value),
 	})
 	x.top(name, id, parent)
@@ -114,7 +109,7 @@ func (x *extractor) typeAlias(n, outer *sitter.Node, parent int32, flags snapsho
 	x.typeParams = x.typeParams[:tp]
 }
 
-func (x *extractor) enum(n, outer *sitter.Node, parent int32, flags snapshot.Flags) {
+func (x *extractor) enum(n, outer int32, parent int32, flags snapshot.Flags) {
 	name := x.text(x.field(n, x.g.fName))
 	if name == "" {
 		return
@@ -122,30 +117,29 @@ func (x *extractor) enum(n, outer *sitter.Node, parent int32, flags snapshot.Fla
 	body := x.field(n, x.g.fBody)
 	id := x.add(extract.Symbol{
 		Name: name, Kind: snapshot.KindEnum, Parent: parent, Flags: flags,
-		Start: extract.Line(outer), End: extract.EndLine(outer),
-		Signature: extract.Signature(x.f, outer, body), Doc: x.doc(outer),
+		Start: x.t.Line(outer), End: x.t.EndLine(outer),
+		Signature: x.sig(outer, body), Doc: x.doc(outer),
 	})
 	x.top(name, id, parent)
-	for _, m := range x.kids(body) {
-		m := m
+	for m := x.first(body); m >= 0; m = x.next(m) {
 		var mn string
-		switch x.kind(&m) {
+		switch x.kind(m) {
 		case kEnumAssignment:
-			mn = x.propName(x.field(&m, x.g.fName))
+			mn = x.propName(x.field(m, x.g.fName))
 		case kComment:
 			continue
 		default:
-			mn = x.propName(&m)
+			mn = x.propName(m)
 		}
 		if mn == "" {
 			continue
 		}
 		x.add(extract.Symbol{Name: mn, Kind: snapshot.KindConstant, Parent: id, Flags: flags,
-			Start: extract.Line(&m), End: extract.EndLine(&m), Signature: extract.FirstLine(x.text(&m)), Doc: x.doc(&m)})
+			Start: x.t.Line(m), End: x.t.EndLine(m), Signature: extract.FirstLine(x.text(m)), Doc: x.doc(m)})
 	}
 }
 
-func (x *extractor) namespace(n, outer *sitter.Node, parent int32, flags snapshot.Flags) {
+func (x *extractor) namespace(n, outer int32, parent int32, flags snapshot.Flags) {
 	full := x.chain(x.field(n, x.g.fName))
 	if full == "" {
 		return
@@ -157,27 +151,23 @@ func (x *extractor) namespace(n, outer *sitter.Node, parent int32, flags snapsho
 	body := x.field(n, x.g.fBody)
 	id := x.add(extract.Symbol{
 		Name: name, Qual: qual, Kind: snapshot.KindModule, Parent: parent, Flags: flags,
-		Start: extract.Line(outer), End: extract.EndLine(outer),
-		Signature: extract.Signature(x.f, outer, body), Doc: x.doc(outer),
+		Start: x.t.Line(outer), End: x.t.EndLine(outer),
+		Signature: x.sig(outer, body), Doc: x.doc(outer),
 	})
 	if qual == "" {
 		x.top(name, id, parent)
 	}
-	if body != nil {
+	if body >= 0 {
 		x.statements(body, id)
 	}
 }
 
-func (x *extractor) pushTypeParams(n *sitter.Node) int {
+func (x *extractor) pushTypeParams(n int32) int {
 	before := len(x.typeParams)
 	tp := x.field(n, x.g.fTypeParameters)
-	if tp == nil {
-		return before
-	}
-	for _, p := range x.kids(tp) {
-		p := p
-		if x.kind(&p) == kTypeParameter {
-			x.typeParams = append(x.typeParams, x.text(x.field(&p, x.g.fName)))
+	for p := x.first(tp); p >= 0; p = x.next(p) {
+		if x.kind(p) == kTypeParameter {
+			x.typeParams = append(x.typeParams, x.text(x.field(p, x.g.fName)))
 		}
 	}
 	return before
@@ -204,8 +194,8 @@ var typeWrappers = map[string]bool{
 
 // typeName reduces a type (or annotation) to the name of its class or
 // interface: "Promise<User[]> | null" → "User".
-func (x *extractor) typeName(n *sitter.Node) string {
-	for n != nil {
+func (x *extractor) typeName(n int32) string {
+	for n >= 0 {
 		switch x.kind(n) {
 		case kTypeAnnotation, kParenType, kArrayType:
 			n = x.firstKid(n)
@@ -226,9 +216,8 @@ func (x *extractor) typeName(n *sitter.Node) string {
 			return x.typeName(base)
 		case kUnionType:
 			found := ""
-			for _, k := range x.kids(n) {
-				k := k
-				if t := x.typeName(&k); t != "" {
+			for k := x.first(n); k >= 0; k = x.next(k) {
+				if t := x.typeName(k); t != "" {
 					if found != "" {
 						return ""
 					}
@@ -244,8 +233,8 @@ func (x *extractor) typeName(n *sitter.Node) string {
 }
 
 // typeRefs records references to the named types inside a type.
-func (x *extractor) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
-	if n == nil {
+func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
+	if n < 0 {
 		return
 	}
 	switch x.kind(n) {
@@ -257,7 +246,7 @@ func (x *extractor) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
 		return
 	case kNestedTypeIdentifier:
 		mod, name := x.field(n, x.g.fModule), x.field(n, x.g.fName)
-		if q := x.chain(mod); q != "" && name != nil {
+		if q := x.chain(mod); q != "" && name >= 0 {
 			if b, ok := x.lookup(firstPart(q)); ok && b.kind == bExternal {
 				return
 			}
@@ -268,21 +257,19 @@ func (x *extractor) typeRefs(n *sitter.Node, from int32, kind extract.RefKind) {
 		return
 	case kTypePredicate:
 		// x is Foo: only the type.
-		if t := x.field(n, x.g.fType); t != nil {
+		if t := x.field(n, x.g.fType); t >= 0 {
 			x.typeRefs(t, from, kind)
 		}
-		for _, k := range x.kids(n) {
-			k := k
-			if x.kind(&k) == kTypePredicate {
-				x.typeRefs(&k, from, kind)
+		for k := x.first(n); k >= 0; k = x.next(k) {
+			if x.kind(k) == kTypePredicate {
+				x.typeRefs(k, from, kind)
 			}
 		}
 		return
 	case kStatementBlock:
 		return
 	}
-	for _, k := range x.kids(n) {
-		k := k
-		x.typeRefs(&k, from, kind)
+	for k := x.first(n); k >= 0; k = x.next(k) {
+		x.typeRefs(k, from, kind)
 	}
 }
