@@ -205,6 +205,13 @@ func (t *FlatTree) LastNamed(i int32) int32 {
 }
 
 // Field is the first child of i with field id f, or -1 (i may be -1).
+//
+// It reads the field ids the tree cursor reports, which agree with
+// Node.ChildByFieldId on well-formed code except where a field is inherited
+// through a hidden node: ChildByFieldId then also returns a grandchild
+// (TypeScript's type_query, literal_type), Field does not. On damaged code
+// Field may find a child of an ERROR node that ChildByFieldId does not.
+// The extractors read no such field.
 func (t *FlatTree) Field(i int32, f uint16) int32 {
 	if i < 0 || f == 0 {
 		return -1
