@@ -50,6 +50,7 @@ type resolver struct {
 	memberMu   sync.RWMutex
 	memberMemo map[memberKey][]uint32
 	uniqueMemo map[memberKey][]uint32 // unique's results; t is methodsOnly
+	levelMemo  map[uint32][][]uint32  // baseLevels, by a type's first declaration
 }
 
 type memberKey struct {
@@ -415,7 +416,11 @@ func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 	if r.memberMemo == nil {
 		return r.memberWalk(t, name, fl)
 	}
-	return r.memo(r.memberMemo, memberKey{t, name, fl}, func() []uint32 { return r.memberWalk(t, name, fl) })
+	// The walk starts from all of t's declarations, so it is the same
+	// for each of them: key it by the first. A class reopened in many
+	// files (Ruby) is otherwise walked again for every reopening.
+	k := memberKey{r.sameType(t)[0], name, fl}
+	return r.memo(r.memberMemo, k, func() []uint32 { return r.memberWalk(t, name, fl) })
 }
 
 // memo returns m[k], computing and storing it on a miss; files resolve on
@@ -436,26 +441,73 @@ func (r *resolver) memo(m map[memberKey][]uint32, k memberKey, compute func() []
 // memberWalk is memberOf through duplicate declarations and bases, nearest
 // first.
 func (r *resolver) memberWalk(t uint32, name string, fl filter) []uint32 {
-	var seen []uint32 // few types: a slice beats a map
-	level := r.sameType(t)
-	for hop := 0; hop <= maxBaseHops && len(level) > 0; hop++ {
-		var found, next []uint32
+	for _, level := range r.baseLevels(t) {
+		var found []uint32
 		for _, x := range level {
-			if slices.Contains(seen, x) {
-				continue
-			}
-			seen = append(seen, x)
 			found = append(found, r.keep(r.membersNamed(x, name), fl)...)
-			for _, b := range r.bases[x] {
-				next = append(next, r.sameType(b)...)
-			}
 		}
 		if len(found) > 0 {
 			return found
 		}
-		level = next
 	}
 	return nil
+}
+
+// baseLevels returns the types a member lookup from t visits, hop by hop:
+// t's declarations, then the declarations of their bases not visited
+// yet, and so on for maxBaseHops hops. They do not depend on the member's
+// name, so while references are resolved they are computed once per type
+// rather than once per name looked up: modules mixed into many reopened
+// classes make these closures hundreds of types wide.
+func (r *resolver) baseLevels(t uint32) [][]uint32 {
+	start := r.sameType(t)
+	if r.levelMemo == nil {
+		return r.walkBases(start)
+	}
+	r.memberMu.RLock()
+	levels, ok := r.levelMemo[start[0]]
+	r.memberMu.RUnlock()
+	if !ok {
+		levels = r.walkBases(start)
+		r.memberMu.Lock()
+		r.levelMemo[start[0]] = levels
+		r.memberMu.Unlock()
+	}
+	return levels
+}
+
+// walkBases computes baseLevels breadth first from the types start. A
+// type is visited once, at its nearest hop, in the order it is first
+// reached.
+func (r *resolver) walkBases(start []uint32) [][]uint32 {
+	seen := map[uint32]bool{}   // visited
+	queued := map[uint32]bool{} // put on a next level (visited there at the latest)
+	var levels [][]uint32
+	level := start
+	for hop := 0; hop <= maxBaseHops && len(level) > 0; hop++ {
+		var visit, next []uint32
+		for _, x := range level {
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			visit = append(visit, x)
+			if hop == maxBaseHops {
+				continue
+			}
+			for _, b := range r.bases[x] {
+				for _, y := range r.sameType(b) {
+					if !seen[y] && !queued[y] {
+						queued[y] = true
+						next = append(next, y)
+					}
+				}
+			}
+		}
+		levels = append(levels, slices.Clip(visit))
+		level = next
+	}
+	return levels
 }
 
 // resolveType finds the type nodes a type name written in file fi, inside
@@ -630,7 +682,8 @@ type resolvedRef struct {
 // keeps the graph deterministic.
 func (r *resolver) resolveRefs() {
 	r.memberMemo, r.uniqueMemo = map[memberKey][]uint32{}, map[memberKey][]uint32{}
-	defer func() { r.memberMemo, r.uniqueMemo = nil, nil }()
+	r.levelMemo = map[uint32][][]uint32{}
+	defer func() { r.memberMemo, r.uniqueMemo, r.levelMemo = nil, nil, nil }()
 	out := make([][]resolvedRef, len(r.files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
