@@ -83,6 +83,12 @@ func TestMemberOfMatchesPlainWalk(t *testing.T) {
 				r.memberAdded(uint32(i), names[rng.Intn(len(names)-1)], id) // the last name is nobody's
 			}
 		}
+		r.memberNames = map[string]bool{}
+		for _, list := range r.byType {
+			for _, m := range list {
+				r.memberNames[m.name] = true
+			}
+		}
 		check := func(memo bool) {
 			for ti := 0; ti < nTypes; ti++ {
 				for _, name := range names {

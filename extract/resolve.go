@@ -51,6 +51,8 @@ type resolver struct {
 	memberMemo map[memberKey][]uint32
 	uniqueMemo map[memberKey][]uint32 // unique's results; t is methodsOnly
 	levelMemo  map[uint32][][]uint32  // baseLevels, by a type's first declaration
+
+	memberNames map[string]bool // names of members of any type
 }
 
 type memberKey struct {
@@ -302,6 +304,12 @@ func (r *resolver) index() {
 			r.memberAdded(e.From, r.g.Nodes[e.To].Name, e.To)
 		}
 	}
+	r.memberNames = map[string]bool{}
+	for _, list := range r.byType {
+		for _, m := range list {
+			r.memberNames[m.name] = true
+		}
+	}
 	for fi, f := range r.files {
 		sc := scopeOf(f)
 		for si := range f.Symbols {
@@ -412,6 +420,9 @@ func (r *resolver) lookupScope(scope, name string, fl filter) []uint32 {
 func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 	if _, dup := r.dupTypes[t]; !dup && len(r.bases[t]) == 0 {
 		return r.keep(r.membersNamed(t, name), fl)
+	}
+	if !r.memberNames[name] {
+		return nil // no type has a member of that name
 	}
 	if r.memberMemo == nil {
 		return r.memberWalk(t, name, fl)
