@@ -1093,6 +1093,11 @@ func (r *resolver) inheritance() {
 		types = append(types, t)
 	}
 	sort.Slice(types, func(i, j int) bool { return types[i] < types[j] })
+	// Inherits edges are made here only, so they need not go through
+	// edgeIndex, whose hashing was most of this phase's cost (rails has
+	// a million of them): inherited[m] == child+1 once child → m is
+	// added, which keeps each pair once.
+	inherited := make([]uint32, len(r.g.Nodes))
 	for _, child := range types {
 		own := map[string]uint32{}
 		for _, e := range r.childMembers(child) {
@@ -1122,7 +1127,10 @@ func (r *resolver) inheritance() {
 					if k == snapshot.KindConstructor {
 						continue // constructors are not inherited
 					}
-					r.addEdge(child, m, snapshot.EdgeInherits, confInfer)
+					if m != child && inherited[m] != child+1 {
+						inherited[m] = child + 1
+						r.g.Edges = append(r.g.Edges, snapshot.Edge{From: child, To: m, Type: snapshot.EdgeInherits, Confidence: confInfer})
+					}
 				}
 				next = append(next, r.bases[b]...)
 			}
