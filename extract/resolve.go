@@ -40,8 +40,8 @@ type resolver struct {
 	byName    map[string][]uint32            // every symbol by name
 	bases     map[uint32][]uint32            // type → resolved base types
 	external  map[string]uint32
-	edgeIndex map[edgeKey]int
-	dupTypes  map[uint32][]uint32 // types declared more than once under one qualified name
+	edgeIndex [snapshot.NumEdgeTypes]map[uint64]int // by type: from<<32 | to → index in g.Edges
+	dupTypes  map[uint32][]uint32                   // types declared more than once under one qualified name
 	membersOf map[uint32][]uint32
 
 	// memberMemo caches memberOf walks over bases and duplicate types
@@ -66,11 +66,6 @@ type memberEntry struct {
 	ids  []uint32
 }
 
-type edgeKey struct {
-	from, to uint32
-	t        snapshot.EdgeType
-}
-
 // Resolve compiles the per-file results into one graph. Node ids are
 // assigned file by file in path order, so the symbols of a file (and
 // mostly of a package) have neighbouring ids.
@@ -79,26 +74,30 @@ func Resolve(results []*FileResult) *snapshot.Graph {
 	// Size the node and edge tables once: a node per file, package and
 	// symbol; every symbol is contained (two edges) and most references
 	// resolve (one).
-	nodes, edges := 2*len(results), 0
+	nodes, edges, refs := 2*len(results), 0, 0
 	for _, f := range results {
 		nodes += len(f.Symbols)
 		edges += 2*len(f.Symbols) + len(f.Refs)
+		refs += len(f.Refs)
 	}
 	r := &resolver{
-		files:     results,
-		g:         &snapshot.Graph{},
-		pkgNode:   map[string]uint32{},
-		qname:     map[string][]uint32{},
-		scopeTop:  map[string]map[string][]uint32{},
-		pkgTop:    map[string]map[string][]uint32{},
-		byName:    map[string][]uint32{},
-		bases:     map[uint32][]uint32{},
-		external:  map[string]uint32{},
-		edgeIndex: make(map[edgeKey]int, edges),
+		files:    results,
+		g:        &snapshot.Graph{},
+		pkgNode:  map[string]uint32{},
+		qname:    map[string][]uint32{},
+		scopeTop: map[string]map[string][]uint32{},
+		pkgTop:   map[string]map[string][]uint32{},
+		byName:   map[string][]uint32{},
+		bases:    map[uint32][]uint32{},
+		external: map[string]uint32{},
 	}
 	r.g.Nodes = make([]snapshot.Node, 0, nodes)
 	r.symFile, r.symIdx = make([]int32, 0, nodes), make([]int32, 0, nodes)
 	r.g.Edges = make([]snapshot.Edge, 0, edges)
+	// Every symbol is contained; most references resolve to calls.
+	r.edgeIndex[snapshot.EdgeContains] = make(map[uint64]int, nodes)
+	r.edgeIndex[snapshot.EdgeMemberOf] = make(map[uint64]int, nodes)
+	r.edgeIndex[snapshot.EdgeCalls] = make(map[uint64]int, refs)
 	r.declare()
 	r.attachReceivers()
 	r.index()
@@ -130,14 +129,21 @@ func (r *resolver) addEdge(from, to uint32, t snapshot.EdgeType, conf float32) {
 	if from == to && t != snapshot.EdgeCalls {
 		return
 	}
-	k := edgeKey{from, to, t}
-	if i, ok := r.edgeIndex[k]; ok {
+	// One map per edge type keyed by a uint64 hashes faster than one
+	// keyed by a struct.
+	m := r.edgeIndex[t]
+	if m == nil {
+		m = map[uint64]int{}
+		r.edgeIndex[t] = m
+	}
+	k := uint64(from)<<32 | uint64(to)
+	if i, ok := m[k]; ok {
 		if conf > r.g.Edges[i].Confidence {
 			r.g.Edges[i].Confidence = conf
 		}
 		return
 	}
-	r.edgeIndex[k] = len(r.g.Edges)
+	m[k] = len(r.g.Edges)
 	r.g.Edges = append(r.g.Edges, snapshot.Edge{From: from, To: to, Type: t, Confidence: conf})
 }
 
