@@ -40,8 +40,8 @@ type resolver struct {
 	byName    map[string][]uint32            // every symbol by name
 	bases     map[uint32][]uint32            // type → resolved base types
 	external  map[string]uint32
-	edgeIndex map[edgeKey]int
-	dupTypes  map[uint32][]uint32 // types declared more than once under one qualified name
+	edgeIndex [snapshot.NumEdgeTypes]map[uint64]int // by type: from<<32 | to → index in g.Edges
+	dupTypes  map[uint32][]uint32                   // types declared more than once under one qualified name
 	membersOf map[uint32][]uint32
 
 	// memberMemo caches memberOf walks over bases and duplicate types
@@ -50,6 +50,9 @@ type resolver struct {
 	memberMu   sync.RWMutex
 	memberMemo map[memberKey][]uint32
 	uniqueMemo map[memberKey][]uint32 // unique's results; t is methodsOnly
+	levelMemo  map[uint32][][]uint32  // baseLevels, by a type's first declaration
+
+	memberNames map[string]bool // names of members of any type
 }
 
 type memberKey struct {
@@ -63,11 +66,6 @@ type memberEntry struct {
 	ids  []uint32
 }
 
-type edgeKey struct {
-	from, to uint32
-	t        snapshot.EdgeType
-}
-
 // Resolve compiles the per-file results into one graph. Node ids are
 // assigned file by file in path order, so the symbols of a file (and
 // mostly of a package) have neighbouring ids.
@@ -76,26 +74,30 @@ func Resolve(results []*FileResult) *snapshot.Graph {
 	// Size the node and edge tables once: a node per file, package and
 	// symbol; every symbol is contained (two edges) and most references
 	// resolve (one).
-	nodes, edges := 2*len(results), 0
+	nodes, edges, refs := 2*len(results), 0, 0
 	for _, f := range results {
 		nodes += len(f.Symbols)
 		edges += 2*len(f.Symbols) + len(f.Refs)
+		refs += len(f.Refs)
 	}
 	r := &resolver{
-		files:     results,
-		g:         &snapshot.Graph{},
-		pkgNode:   map[string]uint32{},
-		qname:     map[string][]uint32{},
-		scopeTop:  map[string]map[string][]uint32{},
-		pkgTop:    map[string]map[string][]uint32{},
-		byName:    map[string][]uint32{},
-		bases:     map[uint32][]uint32{},
-		external:  map[string]uint32{},
-		edgeIndex: make(map[edgeKey]int, edges),
+		files:    results,
+		g:        &snapshot.Graph{},
+		pkgNode:  map[string]uint32{},
+		qname:    map[string][]uint32{},
+		scopeTop: map[string]map[string][]uint32{},
+		pkgTop:   map[string]map[string][]uint32{},
+		byName:   map[string][]uint32{},
+		bases:    map[uint32][]uint32{},
+		external: map[string]uint32{},
 	}
 	r.g.Nodes = make([]snapshot.Node, 0, nodes)
 	r.symFile, r.symIdx = make([]int32, 0, nodes), make([]int32, 0, nodes)
 	r.g.Edges = make([]snapshot.Edge, 0, edges)
+	// Every symbol is contained; most references resolve to calls.
+	r.edgeIndex[snapshot.EdgeContains] = make(map[uint64]int, nodes)
+	r.edgeIndex[snapshot.EdgeMemberOf] = make(map[uint64]int, nodes)
+	r.edgeIndex[snapshot.EdgeCalls] = make(map[uint64]int, refs)
 	r.declare()
 	r.attachReceivers()
 	r.index()
@@ -127,14 +129,21 @@ func (r *resolver) addEdge(from, to uint32, t snapshot.EdgeType, conf float32) {
 	if from == to && t != snapshot.EdgeCalls {
 		return
 	}
-	k := edgeKey{from, to, t}
-	if i, ok := r.edgeIndex[k]; ok {
+	// One map per edge type keyed by a uint64 hashes faster than one
+	// keyed by a struct.
+	m := r.edgeIndex[t]
+	if m == nil {
+		m = map[uint64]int{}
+		r.edgeIndex[t] = m
+	}
+	k := uint64(from)<<32 | uint64(to)
+	if i, ok := m[k]; ok {
 		if conf > r.g.Edges[i].Confidence {
 			r.g.Edges[i].Confidence = conf
 		}
 		return
 	}
-	r.edgeIndex[k] = len(r.g.Edges)
+	m[k] = len(r.g.Edges)
 	r.g.Edges = append(r.g.Edges, snapshot.Edge{From: from, To: to, Type: t, Confidence: conf})
 }
 
@@ -301,6 +310,12 @@ func (r *resolver) index() {
 			r.memberAdded(e.From, r.g.Nodes[e.To].Name, e.To)
 		}
 	}
+	r.memberNames = map[string]bool{}
+	for _, list := range r.byType {
+		for _, m := range list {
+			r.memberNames[m.name] = true
+		}
+	}
 	for fi, f := range r.files {
 		sc := scopeOf(f)
 		for si := range f.Symbols {
@@ -412,10 +427,17 @@ func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 	if _, dup := r.dupTypes[t]; !dup && len(r.bases[t]) == 0 {
 		return r.keep(r.membersNamed(t, name), fl)
 	}
+	if !r.memberNames[name] {
+		return nil // no type has a member of that name
+	}
 	if r.memberMemo == nil {
 		return r.memberWalk(t, name, fl)
 	}
-	return r.memo(r.memberMemo, memberKey{t, name, fl}, func() []uint32 { return r.memberWalk(t, name, fl) })
+	// The walk starts from all of t's declarations, so it is the same
+	// for each of them: key it by the first. A class reopened in many
+	// files (Ruby) is otherwise walked again for every reopening.
+	k := memberKey{r.sameType(t)[0], name, fl}
+	return r.memo(r.memberMemo, k, func() []uint32 { return r.memberWalk(t, name, fl) })
 }
 
 // memo returns m[k], computing and storing it on a miss; files resolve on
@@ -436,26 +458,73 @@ func (r *resolver) memo(m map[memberKey][]uint32, k memberKey, compute func() []
 // memberWalk is memberOf through duplicate declarations and bases, nearest
 // first.
 func (r *resolver) memberWalk(t uint32, name string, fl filter) []uint32 {
-	var seen []uint32 // few types: a slice beats a map
-	level := r.sameType(t)
-	for hop := 0; hop <= maxBaseHops && len(level) > 0; hop++ {
-		var found, next []uint32
+	for _, level := range r.baseLevels(t) {
+		var found []uint32
 		for _, x := range level {
-			if slices.Contains(seen, x) {
-				continue
-			}
-			seen = append(seen, x)
 			found = append(found, r.keep(r.membersNamed(x, name), fl)...)
-			for _, b := range r.bases[x] {
-				next = append(next, r.sameType(b)...)
-			}
 		}
 		if len(found) > 0 {
 			return found
 		}
-		level = next
 	}
 	return nil
+}
+
+// baseLevels returns the types a member lookup from t visits, hop by hop:
+// t's declarations, then the declarations of their bases not visited
+// yet, and so on for maxBaseHops hops. They do not depend on the member's
+// name, so while references are resolved they are computed once per type
+// rather than once per name looked up: modules mixed into many reopened
+// classes make these closures hundreds of types wide.
+func (r *resolver) baseLevels(t uint32) [][]uint32 {
+	start := r.sameType(t)
+	if r.levelMemo == nil {
+		return r.walkBases(start)
+	}
+	r.memberMu.RLock()
+	levels, ok := r.levelMemo[start[0]]
+	r.memberMu.RUnlock()
+	if !ok {
+		levels = r.walkBases(start)
+		r.memberMu.Lock()
+		r.levelMemo[start[0]] = levels
+		r.memberMu.Unlock()
+	}
+	return levels
+}
+
+// walkBases computes baseLevels breadth first from the types start. A
+// type is visited once, at its nearest hop, in the order it is first
+// reached.
+func (r *resolver) walkBases(start []uint32) [][]uint32 {
+	seen := map[uint32]bool{}   // visited
+	queued := map[uint32]bool{} // put on a next level (visited there at the latest)
+	var levels [][]uint32
+	level := start
+	for hop := 0; hop <= maxBaseHops && len(level) > 0; hop++ {
+		var visit, next []uint32
+		for _, x := range level {
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			visit = append(visit, x)
+			if hop == maxBaseHops {
+				continue
+			}
+			for _, b := range r.bases[x] {
+				for _, y := range r.sameType(b) {
+					if !seen[y] && !queued[y] {
+						queued[y] = true
+						next = append(next, y)
+					}
+				}
+			}
+		}
+		levels = append(levels, slices.Clip(visit))
+		level = next
+	}
+	return levels
 }
 
 // resolveType finds the type nodes a type name written in file fi, inside
@@ -630,7 +699,8 @@ type resolvedRef struct {
 // keeps the graph deterministic.
 func (r *resolver) resolveRefs() {
 	r.memberMemo, r.uniqueMemo = map[memberKey][]uint32{}, map[memberKey][]uint32{}
-	defer func() { r.memberMemo, r.uniqueMemo = nil, nil }()
+	r.levelMemo = map[uint32][][]uint32{}
+	defer func() { r.memberMemo, r.uniqueMemo, r.levelMemo = nil, nil, nil }()
 	out := make([][]resolvedRef, len(r.files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -1029,6 +1099,11 @@ func (r *resolver) inheritance() {
 		types = append(types, t)
 	}
 	sort.Slice(types, func(i, j int) bool { return types[i] < types[j] })
+	// Inherits edges are made here only, so they need not go through
+	// edgeIndex, whose hashing was most of this phase's cost (rails has
+	// a million of them): inherited[m] == child+1 once child → m is
+	// added, which keeps each pair once.
+	inherited := make([]uint32, len(r.g.Nodes))
 	for _, child := range types {
 		own := map[string]uint32{}
 		for _, e := range r.childMembers(child) {
@@ -1058,7 +1133,10 @@ func (r *resolver) inheritance() {
 					if k == snapshot.KindConstructor {
 						continue // constructors are not inherited
 					}
-					r.addEdge(child, m, snapshot.EdgeInherits, confInfer)
+					if m != child && inherited[m] != child+1 {
+						inherited[m] = child + 1
+						r.g.Edges = append(r.g.Edges, snapshot.Edge{From: child, To: m, Type: snapshot.EdgeInherits, Confidence: confInfer})
+					}
 				}
 				next = append(next, r.bases[b]...)
 			}
