@@ -19,6 +19,7 @@ func (e *Engine) GrepBaseline(ctx context.Context, task string, limit int) ([]It
 	ws := e.pool.Get().(*workspace)
 	defer e.pool.Put(ws)
 	ws.reset()
+	ws.setWords(&kw)
 	type scored struct {
 		id    uint32
 		count int
@@ -31,7 +32,7 @@ func (e *Engine) GrepBaseline(ctx context.Context, task string, limit int) ([]It
 		if !e.keep(uint32(id), kw.Tests) {
 			continue
 		}
-		if c := e.coverage(ws, uint32(id), kw.Pos); c > 0 {
+		if c := e.coverage(ws, uint32(id)); c > 0 {
 			all = append(all, scored{uint32(id), c})
 		}
 	}

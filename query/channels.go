@@ -146,7 +146,7 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 			// A one-word match is weak evidence unless the symbol's
 			// qualified name (package, container) carries more of the
 			// task's words.
-			h.cover = e.coverage(ws, id, words)
+			h.cover = e.coverage(ws, id)
 			if h.cover < 2 && len(words) >= 2 {
 				h.tier++
 			}
@@ -222,18 +222,21 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 // coverage counts the distinct task words that start an identifier part
 // of a symbol's qualified name (after a separator or at a case change), by
 // a case-insensitive search that does not allocate.
-func (e *Engine) coverage(ws *workspace, id uint32, words map[string]int) int {
+func (e *Engine) coverage(ws *workspace, id uint32) int {
 	if ws.covStamp[id] == ws.epoch {
 		return int(ws.cov[id])
 	}
 	q := e.s.QName(id)
 	// Lower-case once, then let bytes.Index find candidates.
-	ws.lower = ws.lower[:0]
+	if cap(ws.lower) < len(q) {
+		ws.lower = make([]byte, len(q), 2*len(q))
+	}
+	ws.lower = ws.lower[:len(q)]
 	for i := 0; i < len(q); i++ {
-		ws.lower = append(ws.lower, lowerByte(q[i]))
+		ws.lower[i] = lowerByte(q[i])
 	}
 	n := 0
-	for w := range words {
+	for _, w := range ws.words {
 		if hasPartLower(q, ws.lower, w) {
 			n++
 		}

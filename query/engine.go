@@ -25,6 +25,7 @@
 package query
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -132,6 +133,7 @@ type workspace struct {
 	covStamp []uint32
 	cov      []uint8
 	lower    []byte
+	words    []string // the task's components (Keywords.Pos), sorted
 	// a node set one channel at a time uses, epoch-stamped
 	setStamp []uint32
 	setEpoch uint32
@@ -233,6 +235,16 @@ func (ws *workspace) get(id uint32) *candidate {
 	return &ws.cand[ws.slot[id]]
 }
 
+// setWords takes the task's components for coverage: a slice iterates
+// faster than the map.
+func (ws *workspace) setWords(kw *Keywords) {
+	ws.words = ws.words[:0]
+	for w := range kw.Pos {
+		ws.words = append(ws.words, w)
+	}
+	slices.Sort(ws.words)
+}
+
 func (ws *workspace) lookup(id uint32) *candidate {
 	if ws.stamp[id] != ws.epoch {
 		return nil
@@ -265,6 +277,7 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	ws := e.pool.Get().(*workspace)
 	defer e.pool.Put(ws)
 	ws.reset()
+	ws.setWords(&kw)
 	var tr *trace
 	if opt.Trace {
 		tr = &trace{keywords: kw}
@@ -662,7 +675,7 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 			p.Match = cd.fused / maxF
 		}
 		if tune.Cover != 0 && len(kw.Pos) > 0 {
-			p.Cover = float64(e.coverage(ws, cd.id, kw.Pos)) / float64(min(len(kw.Pos), 4))
+			p.Cover = float64(e.coverage(ws, cd.id)) / float64(min(len(kw.Pos), 4))
 		}
 		p.Confidence = e.inConfidence(cd.id)
 		p.Recency = recencyNeutral
@@ -699,16 +712,23 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		cd.score, cd.parts = s, p
 		out = append(out, cd)
 	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].score != out[b].score {
-			return out[a].score > out[b].score
-		}
-		return out[a].id < out[b].id
-	})
+	slices.SortFunc(out, byScore)
 	if tune.ParentBoost > 0 {
 		e.boostMembers(ws, out)
 	}
 	return out
+}
+
+// byScore orders candidates best first, ties by id: a total order, so
+// the sort is deterministic.
+func byScore(a, b *candidate) int {
+	if a.score != b.score {
+		if a.score > b.score {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a.id, b.id)
 }
 
 // isDetail reports a function declared inside another callable (a
@@ -786,12 +806,7 @@ func (e *Engine) boostMembers(ws *workspace, out []*candidate) {
 		cd.score += add[i]
 		cd.parts.Final = cd.score
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		if out[a].score != out[b].score {
-			return out[a].score > out[b].score
-		}
-		return out[a].id < out[b].id
-	})
+	slices.SortFunc(out, byScore)
 }
 
 // inConfidence is the highest confidence of the edges into id.
