@@ -85,6 +85,7 @@ static int64_t knowing_flatten(knowingNode root, knowingFlat *out, int64_t cap) 
 import "C"
 
 import (
+	"sync"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -120,6 +121,27 @@ type FlatTree struct {
 func init() {
 	if unsafe.Sizeof(sitter.Node{}) != C.sizeof_knowingNode {
 		panic("extract: go-tree-sitter's Node is no longer a bare TSNode")
+	}
+}
+
+// flatTrees holds FlatTrees between files: a tree's node slice is reused.
+var flatTrees = sync.Pool{New: func() any { return new(FlatTree) }}
+
+// NewFlatTree flattens the tree under root into a pooled FlatTree whose
+// kinds read names (the grammar's kind names by id). Release it after use.
+func NewFlatTree(root *sitter.Node, src []byte, names []string) *FlatTree {
+	t := flatTrees.Get().(*FlatTree)
+	t.Names = names
+	t.Flatten(root, src)
+	return t
+}
+
+// Release returns t to the pool; t must not be used afterwards. A tree
+// that grew very large is dropped rather than kept.
+func (t *FlatTree) Release() {
+	t.Src, t.Names = nil, nil
+	if cap(t.N) <= 1<<20 {
+		flatTrees.Put(t)
 	}
 }
 

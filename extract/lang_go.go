@@ -3,7 +3,6 @@ package extract
 import (
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/knowing-dev/knowing/snapshot"
 )
@@ -18,9 +17,6 @@ var (
 // goKinds are the grammar's node kinds by id: Node.Kind copies the name
 // out of C on every call.
 var goKinds []string
-
-// goTrees recycles the flat trees of parsed files.
-var goTrees = sync.Pool{New: func() any { return new(FlatTree) }}
 
 func init() {
 	lang := grammar("go")
@@ -105,15 +101,8 @@ func (x *goExtractor) text(n int32) string { return x.t.Text(n) }
 func (x *goExtractor) fld(n int32, f uint16) int32 { return x.t.Field(n, f) }
 
 func extractGo(f *File, r *FileResult) {
-	t := goTrees.Get().(*FlatTree)
-	defer func() {
-		t.Src = nil
-		if cap(t.N) <= 1<<20 {
-			goTrees.Put(t)
-		}
-	}()
-	t.Names = goKinds
-	t.Flatten(f.Root, f.Src)
+	t := NewFlatTree(f.Root, f.Src, goKinds)
+	defer t.Release()
 	x := &goExtractor{f: f, t: t, r: r}
 	dir := path.Dir(f.Path)
 	pkg := goImportPath(f.Repo, dir)

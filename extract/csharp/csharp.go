@@ -99,15 +99,8 @@ func extractCSharp(f *extract.File, r *extract.FileResult) {
 			f = nf
 		}
 	}
-	t := trees.Get().(*extract.FlatTree)
-	defer func() {
-		t.Src = nil
-		if cap(t.N) <= 1<<20 {
-			trees.Put(t)
-		}
-	}()
-	t.Names = kindNames
-	t.Flatten(f.Root, f.Src)
+	t := extract.NewFlatTree(f.Root, f.Src, kindNames)
+	defer t.Release()
 	x := &extractor{r: r, t: t, path: f.Path, repo: f.Repo, nsRoots: map[string]bool{"global": true},
 		aliases: map[string]bool{}, declared: map[string]bool{}, delegates: map[string]bool{},
 		imported: map[string]bool{}}

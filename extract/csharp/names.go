@@ -2,7 +2,6 @@ package csharp
 
 import (
 	"strings"
-	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
@@ -37,9 +36,6 @@ func init() {
 	fQualifier, fAlias, fAccessors = f("qualifier"), f("alias"), f("accessors")
 	fOperator, fConsequence = f("operator"), f("consequence")
 }
-
-// trees recycles the flat trees of parsed files.
-var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
 
 // kind is the node's type name ("" for -1).
 func (x *extractor) kind(n int32) string {

@@ -76,9 +76,6 @@ var kindNames = func() []string {
 	return out
 }()
 
-// trees recycles the flat trees of parsed files.
-var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
-
 // testNames holds the names of methods annotated as tests (@Test and its
 // JUnit 5 relatives) seen by the extractor. The resolver asks TestName by
 // name alone, after every file is extracted, so a name seen annotated in
@@ -157,15 +154,8 @@ type anonCtx struct {
 }
 
 func extractJava(f *extract.File, r *extract.FileResult) {
-	t := trees.Get().(*extract.FlatTree)
-	defer func() {
-		t.Src = nil
-		if cap(t.N) <= 1<<20 {
-			trees.Put(t)
-		}
-	}()
-	t.Names = kindNames
-	t.Flatten(f.Root, f.Src)
+	t := extract.NewFlatTree(f.Root, f.Src, kindNames)
+	defer t.Release()
 	const root = 0
 	if strings.HasSuffix(f.Path, "module-info.java") || strings.HasSuffix(f.Path, "package-info.java") {
 		r.Package = javaPackage(t, f.Path)

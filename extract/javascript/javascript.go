@@ -13,7 +13,6 @@ package javascript
 import (
 	"path"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -136,19 +135,9 @@ type pendingField struct {
 // (extract.FlatTree): one cgo call copies every node, and walking the copy
 // crosses into C no more. Nodes are indices into the flat tree, -1 is none.
 
-// trees recycles the flat trees of parsed files.
-var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
-
 func run(f *extract.File, r *extract.FileResult, g *grammarInfo) {
-	t := trees.Get().(*extract.FlatTree)
-	defer func() {
-		t.Src = nil
-		if cap(t.N) <= 1<<20 {
-			trees.Put(t)
-		}
-	}()
-	t.Names = g.names
-	t.Flatten(f.Root, f.Src)
+	t := extract.NewFlatTree(f.Root, f.Src, g.names)
+	defer t.Release()
 	x := &extractor{
 		r: r, t: t, g: g,
 		rc: cacheFor(f.Repo), path: f.Path, dir: path.Dir(f.Path),

@@ -206,23 +206,10 @@ func (k *kinds) of(t *extract.FlatTree, n int32) uint8 {
 // (extract.FlatTree), copied out of tree-sitter in one cgo call: walking
 // it costs no call into C per node. Nodes are indices, -1 is none.
 
-// trees recycles the flat trees of parsed files.
-var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
-
-// flatten copies the tree under root into a pooled FlatTree; release gives
-// it back.
+// flatten copies the tree under root into a pooled FlatTree (release it
+// with Release).
 func flatten(root *sitter.Node, src []byte) *extract.FlatTree {
-	t := trees.Get().(*extract.FlatTree)
-	t.Names = kindTable().names
-	t.Flatten(root, src)
-	return t
-}
-
-func release(t *extract.FlatTree) {
-	t.Src = nil
-	if cap(t.N) <= 1<<20 {
-		trees.Put(t)
-	}
+	return extract.NewFlatTree(root, src, kindTable().names)
 }
 
 // only is the one named child of n, or -1 when n has none or several (or

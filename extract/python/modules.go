@@ -455,7 +455,7 @@ func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]t
 	}
 	t := flatten(tree.RootNode(), src)
 	tree.Close()
-	defer release(t)
+	defer t.Release()
 	k := kindTable()
 	var visit func(n int32, depth int)
 	visit = func(n int32, depth int) {

@@ -151,7 +151,7 @@ func extractPython(f *extract.File, r *extract.FileResult) {
 	x.mod, x.isInit = moduleKey(x.c, f.Path)
 	r.Package, r.Scope = x.mod, ""
 	x.t = flatten(f.Root, f.Src)
-	defer release(x.t)
+	defer x.t.Release()
 	const root = 0
 	x.walk(root, ctx{from: -1, parent: -1, class: -1})
 	x.finish()

@@ -184,9 +184,6 @@ func newGrammarInfo(lang *sitter.Language) *grammarInfo {
 	return g
 }
 
-// trees recycles the flat trees of parsed files.
-var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
-
 // typeCtx is a class or module body being read.
 type typeCtx struct {
 	sym       int32
@@ -256,15 +253,8 @@ type typeRefKey struct {
 
 func extractRuby(f *extract.File, r *extract.FileResult) {
 	r.Package, r.Scope = "", Scope
-	t := trees.Get().(*extract.FlatTree)
-	defer func() {
-		t.Src = nil
-		if cap(t.N) <= 1<<20 {
-			trees.Put(t)
-		}
-	}()
-	t.Names = rubyGrammar.names
-	t.Flatten(f.Root, f.Src)
+	t := extract.NewFlatTree(f.Root, f.Src, rubyGrammar.names)
+	defer t.Release()
 	x := &extractor{
 		f: f, r: r, g: rubyGrammar, t: t, from: -1,
 		vars:       &scope{vars: map[string]string{}},

@@ -1,12 +1,8 @@
 package rust
 
 import (
-	"sync"
-
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
-
-	"github.com/knowing-dev/knowing/extract"
 )
 
 // The extractor reads a file's tree flattened into Go memory
@@ -35,9 +31,6 @@ var kindNames = func() []string {
 	}
 	return out
 }()
-
-// trees recycles the flat trees of parsed files.
-var trees = sync.Pool{New: func() any { return new(extract.FlatTree) }}
 
 // kind is the node kind of n.
 func (x *extractor) kind(n int32) string { return x.t.Kind(n) }

@@ -111,15 +111,8 @@ func extractRust(f *extract.File, r *extract.FileResult) {
 	c := cacheFor(f.Repo)
 	pkg, root, ci := c.locate(f.Path)
 	r.Package, r.Scope = pkg, pkg
-	t := trees.Get().(*extract.FlatTree)
-	defer func() {
-		t.Src = nil
-		if cap(t.N) <= 1<<20 {
-			trees.Put(t)
-		}
-	}()
-	t.Names = kindNames
-	t.Flatten(f.Root, f.Src)
+	t := extract.NewFlatTree(f.Root, f.Src, kindNames)
+	defer t.Release()
 	x := &extractor{f: f, r: r, t: t, c: c, ci: ci, root: root, scopes: map[string]*scope{}, byNode: map[int32]*scope{}, tokens: map[string]bool{}}
 	const rootNode = 0
 	top := x.declare(rootNode, pkg, nil)
