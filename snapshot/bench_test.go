@@ -237,3 +237,16 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWriteSmall writes a graph the size of a small repository
+// (flask: 2,000 nodes), where fixed costs show.
+func BenchmarkWriteSmall(b *testing.B) {
+	g := syntheticGraph(2000, 8000)
+	p := filepath.Join(b.TempDir(), "w.snap")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Write(p, g, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
