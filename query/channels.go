@@ -2,6 +2,7 @@ package query
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,18 +44,20 @@ func (m *matchSet) add(id uint32) bool {
 // prefer orders the nodes found for one keyword: real code before noise
 // and tests, types and callables before fields and variables, shorter
 // qualified names (less nested) first.
-func (e *Engine) prefer(ids []uint32, tests bool) {
-	sort.SliceStable(ids, func(a, b int) bool {
-		ra, rb := e.kindPref(ids[a], tests), e.kindPref(ids[b], tests)
-		if ra != rb {
-			return ra < rb
-		}
-		la, lb := len(e.s.QName(ids[a])), len(e.s.QName(ids[b]))
-		if la != lb {
-			return la < lb
-		}
-		return ids[a] < ids[b]
-	})
+func (e *Engine) prefer(ws *workspace, ids []uint32, tests bool) {
+	// One sort key per node (kind preference, name length, id), computed
+	// once rather than in every comparison.
+	keys := ws.prefKeys[:0]
+	for _, id := range ids {
+		r := uint64(e.kindPref(id, tests))
+		l := uint64(min(len(e.s.QName(id)), 0xffff))
+		keys = append(keys, r<<48|l<<32|uint64(id))
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		ids[i] = uint32(k)
+	}
+	ws.prefKeys = keys
 }
 
 // exact finds symbols named kw (case-insensitive). A dotted keyword
@@ -86,7 +89,7 @@ func (e *Engine) exact(ws *workspace, kw string, tests bool) []uint32 {
 			ws.ids = kept
 		}
 	}
-	e.prefer(ws.ids, tests)
+	e.prefer(ws, ws.ids, tests)
 	return ws.ids
 }
 
@@ -116,7 +119,7 @@ func (e *Engine) prefix(ws *workspace, kw string, limit int, tests bool) []uint3
 		}
 		ws.ids = ws.nameIt.Nodes(ws.ids)
 	}
-	e.prefer(ws.ids, tests)
+	e.prefer(ws, ws.ids, tests)
 	return ws.ids
 }
 
@@ -188,7 +191,7 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 				continue
 			}
 			ws.ids = e.s.LookupPart(strings.ToLower(w), ws.ids[:0])
-			e.prefer(ws.ids, kw.Tests)
+			e.prefer(ws, ws.ids, kw.Tests)
 			for _, id := range ws.ids {
 				if added >= substringCap {
 					break

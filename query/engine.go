@@ -134,6 +134,7 @@ type workspace struct {
 	cov      []uint8
 	lower    []byte
 	words    []string // the task's components (Keywords.Pos), sorted
+	prefKeys []uint64 // prefer's sort keys
 	// a node set one channel at a time uses, epoch-stamped
 	setStamp []uint32
 	setEpoch uint32

@@ -205,7 +205,7 @@ func (e *Engine) equivChannel(ws *workspace, lower string, tests bool, primary i
 				continue
 			}
 			ws.ids = e.s.LookupName(strings.ToLower(t), ws.ids[:0])
-			e.prefer(ws.ids, tests)
+			e.prefer(ws, ws.ids, tests)
 			taken := 0
 			for _, id := range ws.ids {
 				if len(m.ids) >= limit || taken >= perTarget {
