@@ -114,6 +114,7 @@ var abbreviations = map[string][]string{
 	"ssl": {"tls"}, "jwt": {"token"}, "api": {"endpoint"}, "mw": {"middleware"}, "gc": {"garbage"},
 	"io": {"input", "output"}, "fs": {"filesystem"}, "regex": {"regexp"}, "regexp": {"regex"},
 	"stdin": {"input"}, "stdout": {"output"}, "stderr": {"error"}, "k8s": {"kubernetes"},
+	"maximum": {"max"}, "minimum": {"min"}, "limit": {"max"}, "limits": {"max"},
 }
 
 func set(words string) map[string]bool {
