@@ -24,6 +24,18 @@ func TestKeywordsCompoundsAndParts(t *testing.T) {
 	}
 }
 
+func TestKeywordsExpansions(t *testing.T) {
+	k := ExtractKeywords("add a middleware that limits the cfg size")
+	for _, w := range []string{"limits", "max", "cfg", "config"} {
+		if !slices.Contains(k.Components, w) {
+			t.Errorf("components %v lack %q", k.Components, w)
+		}
+	}
+	if i, j := slices.Index(k.Components, "limits"), slices.Index(k.Components, "max"); i > j {
+		t.Errorf("expansion before its source: %v", k.Components)
+	}
+}
+
 func TestKeywordsPriorityNounAndBigrams(t *testing.T) {
 	k := ExtractKeywords("add a new MCP tool for snapshot diffing")
 	if k.Components[0] != "mcp" {
