@@ -1,6 +1,7 @@
 package query
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/knowing-dev/knowing/snapshot"
@@ -11,11 +12,12 @@ import (
 // calls by those words ("blast radius" → TransitiveCallers, called by
 // handleBlastRadius). It returns the matches whose neighbourhood shares at
 // least two task words the symbol's own name lacks, best first.
-func (e *Engine) aliasChannel(ws *workspace, kw *Keywords, tiered []uint32) []uint32 {
-	words := kw.Pos
+func (e *Engine) aliasChannel(ws *workspace, tiered []uint32) []uint32 {
+	words := ws.words // the task's components
 	if len(words) < 2 {
 		return nil
 	}
+	words = words[:min(len(words), 64)] // a word per bit
 	type alias struct {
 		id    uint32
 		extra int
@@ -25,23 +27,31 @@ func (e *Engine) aliasChannel(ws *workspace, kw *Keywords, tiered []uint32) []ui
 		if i == 10 {
 			break
 		}
+		// The words the symbol's own name lacks, then those its callers
+		// and callees are named with.
 		own := strings.ToLower(e.s.Name(id))
-		seen := map[string]bool{}
-		for _, dir := range []snapshot.Direction{snapshot.In, snapshot.Out} {
+		var want, seen uint64
+		for j, w := range words {
+			if !strings.Contains(own, w) {
+				want |= 1 << j
+			}
+		}
+		for _, dir := range [2]snapshot.Direction{snapshot.In, snapshot.Out} {
 			it := e.s.Neighbors(id, dir)
-			for k := 0; k < 32 && it.Next(); k++ {
+			for k := 0; k < 32 && want&^seen != 0 && it.Next(); k++ {
 				if it.Type() != snapshot.EdgeCalls {
 					continue
 				}
-				for w := range words {
-					if !seen[w] && !strings.Contains(own, w) && hasPart(e.s.Name(it.Node()), w) {
-						seen[w] = true
+				name := e.s.Name(it.Node())
+				for j, w := range words {
+					if (want&^seen)&(1<<j) != 0 && hasPart(name, w) {
+						seen |= 1 << j
 					}
 				}
 			}
 		}
-		if len(seen) >= 2 {
-			out = append(out, alias{id, len(seen)})
+		if n := bits.OnesCount64(seen); n >= 2 {
+			out = append(out, alias{id, n})
 		}
 	}
 	// Stable order: more shared words first, then the tiered order.

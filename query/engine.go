@@ -291,7 +291,7 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	lists[chBM25] = e.bm25Channel(ws, &kw)
 	lists[chEquiv] = e.equivChannel(ws, lower, kw.Tests, len(lists[chTiered])+len(lists[chBM25]))
 	lists[chPath] = e.pathChannel(ws, &kw)
-	lists[chAlias] = e.aliasChannel(ws, &kw, lists[chTiered])
+	lists[chAlias] = e.aliasChannel(ws, lists[chTiered])
 	if opt.Vector {
 		pool := append(append([]uint32{}, lists[chTiered]...), lists[chBM25]...)
 		lists[chVector] = e.vectorChannel(ws, &kw, pool)
