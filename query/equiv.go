@@ -129,20 +129,47 @@ type conceptMatch struct {
 
 // matchConcepts finds the concepts whose phrases occur in the task.
 func matchConcepts(lower string) []conceptMatch {
-	var out []conceptMatch
-	for i := range concepts {
-		c := &concepts[i]
-		n, multi := 0, false
-		for _, p := range c.phrases {
-			if containsWords(lower, p) {
-				n++
-				if strings.Contains(p, " ") {
-					multi = true
-				}
+	// Only phrases whose first word is a word of the task can occur in it:
+	// look those up by word instead of searching for every phrase.
+	var counts [64]int
+	var multi [64]bool
+	hit := func(ref phraseRef) {
+		if containsWords(lower, ref.p) {
+			counts[ref.c]++
+			if strings.Contains(ref.p, " ") {
+				multi[ref.c] = true
 			}
 		}
-		if n > 0 {
-			out = append(out, conceptMatch{c: c, strong: n >= 2 || multi, count: n})
+	}
+	seen := map[string]bool{}
+	for i := 0; i < len(lower); {
+		if !isWordByte(lower[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(lower) && isWordByte(lower[j]) {
+			j++
+		}
+		w := lower[i:j]
+		i = j
+		for _, k := range [2]string{w, strings.TrimSuffix(w, "s")} {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			for _, ref := range phraseIndex.byWord[k] {
+				hit(ref)
+			}
+		}
+	}
+	for _, ref := range phraseIndex.always {
+		hit(ref)
+	}
+	var out []conceptMatch
+	for i := range concepts {
+		if n := counts[i]; n > 0 {
+			out = append(out, conceptMatch{c: &concepts[i], strong: n >= 2 || multi[i], count: n})
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool {
@@ -153,6 +180,38 @@ func matchConcepts(lower string) []conceptMatch {
 	})
 	return out
 }
+
+// phraseRef is one phrase of concepts[c].
+type phraseRef struct {
+	c int
+	p string
+}
+
+// phraseIndex lists the concepts' phrases by their first word; phrases that
+// do not start with a word byte are always checked.
+var phraseIndex = func() (ix struct {
+	byWord map[string][]phraseRef
+	always []phraseRef
+}) {
+	if len(concepts) > 64 {
+		panic("query: more than 64 concepts")
+	}
+	ix.byWord = map[string][]phraseRef{}
+	for ci := range concepts {
+		for _, p := range concepts[ci].phrases {
+			k := 0
+			for k < len(p) && isWordByte(p[k]) {
+				k++
+			}
+			if k == 0 {
+				ix.always = append(ix.always, phraseRef{ci, p})
+				continue
+			}
+			ix.byWord[p[:k]] = append(ix.byWord[p[:k]], phraseRef{ci, p})
+		}
+	}
+	return ix
+}()
 
 // containsWords reports whether phrase occurs in s on word boundaries.
 func containsWords(s, phrase string) bool {
