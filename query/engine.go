@@ -192,6 +192,9 @@ type candidate struct {
 // scoreParts is the breakdown of a final score.
 type scoreParts struct {
 	Blast, Confidence, Recency, Distance, Match, Cover, AuthorityAdj, TestPenalty, Final float64
+	// Kind is the kind multiplier (1, or the value penalty for fields,
+	// variables, constants and details); Boost what boostMembers added.
+	Kind, Boost float64
 }
 
 const (
@@ -696,14 +699,16 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		}
 		s := p.Blast*tune.Blast + p.Confidence*tune.Confidence + p.Recency*tune.Recency +
 			p.Distance*tune.Distance + p.Match*tune.Match + p.Cover*tune.Cover + p.AuthorityAdj
+		p.Kind = 1
 		switch e.s.Kind(cd.id) {
 		case snapshot.KindField, snapshot.KindVariable, snapshot.KindConstant:
-			s *= tune.ValuePenalty
+			p.Kind = tune.ValuePenalty
 		case snapshot.KindTypeAlias, snapshot.KindFunction:
 			if e.isDetail(cd.id) {
-				s *= tune.ValuePenalty // scored like a value
+				p.Kind = tune.ValuePenalty // scored like a value
 			}
 		}
+		s *= p.Kind
 		p.TestPenalty = 1
 		if e.s.Flags(cd.id)&snapshot.FlagTest != 0 && !kw.Tests {
 			p.TestPenalty = tune.TestPenalty
@@ -805,6 +810,7 @@ func (e *Engine) boostMembers(ws *workspace, out []*candidate) {
 	}
 	for i, cd := range out {
 		cd.score += add[i]
+		cd.parts.Boost = add[i]
 		cd.parts.Final = cd.score
 	}
 	slices.SortFunc(out, byScore)

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"errors"
+	"math"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -287,6 +288,28 @@ func TestWhyAgreesWithQuery(t *testing.T) {
 	}
 	if _, err := e.Why(context.Background(), task, "NoSuchThing", Options{}); !errors.Is(err, ErrSymbolNotFound) {
 		t.Errorf("unknown symbol: %v", err)
+	}
+	// The parts add up to the score, for every symbol the tasks rank.
+	boosted := 0
+	for _, task := range []string{task, "call MemoryStore.Get to fetch an item from the store"} {
+		for _, it := range query(t, e, task).Results {
+			exs, err := e.Why(context.Background(), task, it.Symbol, Options{})
+			if err != nil || len(exs) == 0 {
+				t.Fatalf("why %s: %v", it.Symbol, err)
+			}
+			x, w := exs[0], exs[0].Weights
+			sum := (x.Blast*w.Blast+x.Confidence*w.Confidence+x.Recency*w.Recency+x.Distance*w.Distance+
+				x.Match*w.Match+x.Cover*w.Cover+x.AuthorityAdj)*x.KindFactor*x.TestPenalty + x.MemberBoost
+			if math.Abs(sum-x.Score) > 1e-9 {
+				t.Errorf("%s: the parts add up to %v, the score is %v: %+v", it.Symbol, sum, x.Score, x)
+			}
+			if x.MemberBoost != 0 {
+				boosted++
+			}
+		}
+	}
+	if boosted == 0 {
+		t.Error("no explanation shows a member or type boost")
 	}
 }
 

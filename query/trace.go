@@ -44,6 +44,9 @@ type Explanation struct {
 	Cover        float64       `json:"cover"`
 	AuthorityAdj float64       `json:"authority_adjustment"`
 	TestPenalty  float64       `json:"test_penalty"`
+	KindFactor   float64       `json:"kind_factor"`  // fields, variables, constants, closures: the value penalty
+	MemberBoost  float64       `json:"member_boost"` // added from the container's or the best member's score
+	Weights      Weights       `json:"weights"`
 	Score        float64       `json:"score"`
 	FinalRank    int           `json:"final_rank"` // 0: not ranked
 	Notes        []string      `json:"notes,omitempty"`
@@ -82,6 +85,7 @@ func (tr *trace) capture(e *Engine, ws *workspace, lists [numChannels][]uint32, 
 		p := cd.parts
 		r.Blast, r.Confidence, r.Recency, r.Distance, r.Match, r.Cover = p.Blast, p.Confidence, p.Recency, p.Distance, p.Match, p.Cover
 		r.AuthorityAdj, r.TestPenalty, r.Score = p.AuthorityAdj, p.TestPenalty, cd.score
+		r.KindFactor, r.MemberBoost, r.Weights = p.Kind, p.Boost, currentWeights()
 		tr.rows[cd.id] = r
 		return r
 	}
@@ -99,6 +103,21 @@ func (tr *trace) capture(e *Engine, ws *workspace, lists [numChannels][]uint32, 
 	for i, cd := range ranked {
 		tr.rows[cd.id].FinalRank = i + 1
 	}
+}
+
+// Weights are the scoring weights: score = (Σ component × weight +
+// authority adjustment) × kind factor × test penalty + member boost.
+type Weights struct {
+	Blast      float64 `json:"blast_radius"`
+	Confidence float64 `json:"confidence"`
+	Recency    float64 `json:"recency"`
+	Distance   float64 `json:"distance"`
+	Match      float64 `json:"match"`
+	Cover      float64 `json:"cover"`
+}
+
+func currentWeights() Weights {
+	return Weights{tune.Blast, tune.Confidence, tune.Recency, tune.Distance, tune.Match, tune.Cover}
 }
 
 // ErrSymbolNotFound is returned by Why for a name no symbol has.

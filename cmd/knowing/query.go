@@ -154,7 +154,10 @@ const whyHelp = `Usage: knowing why [flags] SNAP "task" SYMBOL
 Runs the task and explains how SYMBOL (a qualified name, a Type.member
 suffix, or a bare name) was found and scored: the seed channels and its
 rank in each, its fused rank, whether it seeded the walk, its walk score,
-HITS authority and hub, and every component of the final score.
+HITS authority and hub, and every component of the final score with its
+weight. The score is (Σ component × weight + authority adjustment) × kind
+factor × test penalty, plus a share of its container's (or, for a type,
+its best member's) score.
 
 Flags:
 `
@@ -193,8 +196,12 @@ func cmdWhy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "  seed:          %v (rank %d)\n", x.Seed, x.SeedRank)
 		fmt.Fprintf(stdout, "  walk score:    %.6f\n", x.WalkScore)
 		fmt.Fprintf(stdout, "  HITS:          authority %.4f, hub %.4f\n", x.Authority, x.Hub)
-		fmt.Fprintf(stdout, "  components:    blast radius %.3f, confidence %.3f, recency %.2f (neutral: no data source), distance %.2f, match %.3f, authority adj %+.4f, test penalty ×%.1f\n",
-			x.Blast, x.Confidence, x.Recency, x.Distance, x.Match, x.AuthorityAdj, x.TestPenalty)
+		w := x.Weights
+		fmt.Fprintf(stdout, "  components:    blast radius %.3f (×%.2f), confidence %.3f (×%.2f), recency %.2f (×%.2f; neutral: no data source), distance %.2f (×%.2f), match %.3f (×%.2f), cover %.3f (×%.2f), authority adj %+.4f\n",
+			x.Blast, w.Blast, x.Confidence, w.Confidence, x.Recency, w.Recency, x.Distance, w.Distance, x.Match, w.Match, x.Cover, w.Cover, x.AuthorityAdj)
+		if x.KindFactor != 0 {
+			fmt.Fprintf(stdout, "  multipliers:   kind ×%.2f, test penalty ×%.1f; then member/type boost %+.4f\n", x.KindFactor, x.TestPenalty, x.MemberBoost)
+		}
 		fmt.Fprintf(stdout, "  score:         %.4f\n", x.Score)
 		if x.FinalRank > 0 {
 			fmt.Fprintf(stdout, "  final rank:    %d\n", x.FinalRank)
