@@ -413,7 +413,8 @@ var shortOK = map[string]bool{"id": true, "ok": true, "db": true, "ip": true, "i
 
 // selectSeeds filters and orders the fused candidates and returns the walk
 // seeds: best fused first, the most cohesive package promoted, types
-// preferred on large graphs.
+// preferred on large graphs; a symbol the task writes as code (a stack
+// frame, a call, a backticked name) is never demoted.
 func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
 	var order []int
 	for i := range ws.cand {
@@ -454,6 +455,9 @@ func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
 	}
 	prefType := e.n > 50000
 	rankOf := func(i int) int {
+		if kw.Code[strings.ToLower(e.s.Name(ws.cand[order[i]].id))] {
+			return 0 // written as code in the task: the strongest evidence
+		}
 		r := 0
 		if pkgOf[i] != best && tune.Focus > 0 {
 			r += 2

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -385,5 +386,32 @@ func TestTypeRisesTowardItsMember(t *testing.T) {
 	s = run(0.0055)
 	if !(s["server.Server"] <= s["server.Server.HandleGet"]) {
 		t.Errorf("the type (%v) passed its matched member (%v)", s["server.Server"], s["server.Server.HandleGet"])
+	}
+}
+
+// TestCodeNamesSeedOutsideTheFocus: a function named in a stack frame seeds
+// the walk even when most matches sit in another package.
+func TestCodeNamesSeedOutsideTheFocus(t *testing.T) {
+	sh := newShop()
+	sh.ids["store.StoreCache"] = uint32(len(sh.g.Nodes))
+	sh.g.Nodes = append(sh.g.Nodes, snapshot.Node{Name: "StoreCache", QName: "shop/store.StoreCache", Kind: snapshot.KindStruct,
+		Lang: snapshot.LangGo, File: 0, StartLine: 1, EndLine: 9, Doc: "StoreCache is the store cache; eviction empties the store cache."})
+	for i := 0; i < 30; i++ {
+		q := fmt.Sprintf("store.storeCache%d", i)
+		sh.ids[q] = uint32(len(sh.g.Nodes))
+		sh.g.Nodes = append(sh.g.Nodes, snapshot.Node{Name: q[6:], QName: "shop/" + q, Kind: snapshot.KindFunction,
+			Lang: snapshot.LangGo, File: 0, StartLine: 1, EndLine: 2, Doc: "store cache eviction"})
+	}
+	e := sh.engine(t)
+	task := "`StoreCache` eviction fails: the store cache is empty after eviction\n\ngoroutine 1 [running]:\nshop/server.render(0x0)\n\tserver/server.go:12 +0x1d\n"
+	ex, err := e.Why(context.Background(), task, "server.render", Options{})
+	if err != nil || len(ex) != 1 {
+		t.Fatalf("why: %v %v", ex, err)
+	}
+	if ex[0].FusedRank < 2 {
+		t.Fatalf("the frame's function is the best match (fused rank %d): the test needs a stronger one", ex[0].FusedRank)
+	}
+	if !ex[0].Seed {
+		t.Errorf("the frame's function is not a seed: %+v", ex[0])
 	}
 }

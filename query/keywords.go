@@ -21,6 +21,9 @@ type Keywords struct {
 	Components []string
 	// Paths are file paths or folder names the text mentions.
 	Paths []string
+	// Code holds the lower-cased names of identifiers the task writes as
+	// code: backticks, stack frames, calls, Type.member.
+	Code map[string]bool
 	// Tests is true when the task is about tests.
 	Tests bool
 	// Pos is the index among the task's content words where each
@@ -268,9 +271,11 @@ type kwBuilder struct {
 	freq                      map[string]int
 	order                     map[string]int
 	tests                     bool
+	code                      map[string]bool // lower-cased names the task writes as code
 }
 
 func (b *kwBuilder) init() {
+	b.code = map[string]bool{}
 	b.seen = map[string]bool{}
 	b.freq = map[string]int{}
 	b.order = map[string]int{}
@@ -287,6 +292,16 @@ func (b *kwBuilder) add(list *[]string, w string, tag string) {
 	}
 	b.seen[key] = true
 	*list = append(*list, w)
+}
+
+// addCode adds an identifier the task writes as code (a stack frame, a
+// call, Type.member) and remembers its name: such a match is the task's
+// strongest evidence.
+func (b *kwBuilder) addCode(list *[]string, w, tag string) {
+	b.add(list, w, tag)
+	if len(w) >= 2 {
+		b.code[strings.ToLower(w[strings.LastIndexByte(w, '.')+1:])] = true
+	}
 }
 
 func (b *kwBuilder) addPart(w string) {
@@ -346,7 +361,7 @@ func (b *kwBuilder) backticks(s string) {
 			continue
 		}
 		for _, part := range splitQualified(span) {
-			b.add(&b.exact, part, "e")
+			b.addCode(&b.exact, part, "e")
 		}
 		b.splitInto(span)
 	}
@@ -390,12 +405,12 @@ func (b *kwBuilder) frames(s string) {
 				b.addPath(p)
 			}
 			fn := strings.TrimSpace(t[strings.LastIndex(t, ", in ")+5:])
-			b.add(&b.comp, fn, "c")
+			b.addCode(&b.comp, fn, "c")
 		case strings.HasPrefix(t, "at ") && strings.Contains(t, "(") && strings.Contains(t, ".java:"):
 			q := strings.TrimPrefix(t, "at ")
 			q = q[:strings.IndexByte(q, '(')]
 			for _, p := range splitQualified(q) {
-				b.add(&b.comp, p, "c")
+				b.addCode(&b.comp, p, "c")
 			}
 		case strings.Contains(t, ".rb:") && strings.Contains(t, ":in "):
 			p := strings.TrimPrefix(t, "from ")
@@ -407,7 +422,7 @@ func (b *kwBuilder) frames(s string) {
 			if i := strings.LastIndexAny(fn, "#."); i >= 0 {
 				fn = fn[i+1:]
 			}
-			b.add(&b.comp, fn, "c")
+			b.addCode(&b.comp, fn, "c")
 		case strings.HasSuffix(t, ")") && strings.Contains(t, ".(") || goFrame(t):
 			q := t[:strings.IndexByte(t, '(')]
 			if strings.Contains(t, ".(") {
@@ -419,13 +434,13 @@ func (b *kwBuilder) frames(s string) {
 					if i := strings.IndexByte(m, '('); i >= 0 {
 						m = m[:i]
 					}
-					b.add(&b.comp, typ+"."+m, "c")
-					b.add(&b.comp, m, "c")
+					b.addCode(&b.comp, typ+"."+m, "c")
+					b.addCode(&b.comp, m, "c")
 					continue
 				}
 			}
 			for _, p := range splitQualified(q) {
-				b.add(&b.comp, p, "c")
+				b.addCode(&b.comp, p, "c")
 			}
 		}
 	}
@@ -477,7 +492,7 @@ func (b *kwBuilder) codePatterns(toks []token) {
 		switch {
 		case strings.Contains(s, "::"):
 			for _, p := range splitQualified(s) {
-				b.add(&b.comp, p, "c")
+				b.addCode(&b.comp, p, "c")
 			}
 		case strings.Contains(s, "."):
 			parts := strings.Split(s, ".")
@@ -487,11 +502,11 @@ func (b *kwBuilder) codePatterns(toks []token) {
 			left := parts[len(parts)-2]
 			if t.parenNext || strings.Contains(s, "_") || startsUpper(left) && len(parts) == 2 {
 				for _, p := range splitQualified(s) {
-					b.add(&b.comp, p, "c")
+					b.addCode(&b.comp, p, "c")
 				}
 			}
 		case t.parenNext && isIdent(s) && len(s) >= 3 && !IsStopWord(s) && !actionVerbs[strings.ToLower(s)]:
-			b.add(&b.comp, s, "c")
+			b.addCode(&b.comp, s, "c")
 		}
 	}
 }
@@ -659,6 +674,7 @@ func camel(w string) string {
 func (b *kwBuilder) finish() Keywords {
 	var k Keywords
 	k.Tests = b.tests
+	k.Code = b.code
 	k.Exact = capList(b.exact, maxExact)
 	// Identifiers from code patterns and frames come before bigrams: they
 	// were added first. Keep the first ones.
