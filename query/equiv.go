@@ -133,7 +133,12 @@ func matchConcepts(lower string) []conceptMatch {
 	// look those up by word instead of searching for every phrase.
 	var counts [64]int
 	var multi [64]bool
+	var checked [maxPhrases]bool // each phrase is checked once
 	hit := func(ref phraseRef) {
+		if checked[ref.i] {
+			return
+		}
+		checked[ref.i] = true
 		if containsWords(lower, ref.p) {
 			counts[ref.c]++
 			if strings.Contains(ref.p, " ") {
@@ -141,7 +146,6 @@ func matchConcepts(lower string) []conceptMatch {
 			}
 		}
 	}
-	seen := map[string]bool{}
 	for i := 0; i < len(lower); {
 		if !isWordByte(lower[i]) {
 			i++
@@ -153,12 +157,11 @@ func matchConcepts(lower string) []conceptMatch {
 		}
 		w := lower[i:j]
 		i = j
-		for _, k := range [2]string{w, strings.TrimSuffix(w, "s")} {
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			for _, ref := range phraseIndex.byWord[k] {
+		for _, ref := range phraseIndex.byWord[w] {
+			hit(ref)
+		}
+		if strings.HasSuffix(w, "s") {
+			for _, ref := range phraseIndex.byWord[w[:len(w)-1]] {
 				hit(ref)
 			}
 		}
@@ -181,11 +184,14 @@ func matchConcepts(lower string) []conceptMatch {
 	return out
 }
 
-// phraseRef is one phrase of concepts[c].
+// phraseRef is one phrase of concepts[c], the i-th of all phrases.
 type phraseRef struct {
-	c int
-	p string
+	c, i int
+	p    string
 }
+
+// maxPhrases bounds the number of phrases over all concepts.
+const maxPhrases = 1024
 
 // phraseIndex lists the concepts' phrases by their first word; phrases that
 // do not start with a word byte are always checked.
@@ -197,17 +203,23 @@ var phraseIndex = func() (ix struct {
 		panic("query: more than 64 concepts")
 	}
 	ix.byWord = map[string][]phraseRef{}
+	n := 0
 	for ci := range concepts {
 		for _, p := range concepts[ci].phrases {
+			if n == maxPhrases {
+				panic("query: more than maxPhrases concept phrases")
+			}
+			ref := phraseRef{ci, n, p}
+			n++
 			k := 0
 			for k < len(p) && isWordByte(p[k]) {
 				k++
 			}
 			if k == 0 {
-				ix.always = append(ix.always, phraseRef{ci, p})
+				ix.always = append(ix.always, ref)
 				continue
 			}
-			ix.byWord[p[:k]] = append(ix.byWord[p[:k]], phraseRef{ci, p})
+			ix.byWord[p[:k]] = append(ix.byWord[p[:k]], ref)
 		}
 	}
 	return ix
