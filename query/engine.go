@@ -455,7 +455,7 @@ func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
 	}
 	prefType := e.n > 50000
 	rankOf := func(i int) int {
-		if kw.Code[strings.ToLower(e.s.Name(ws.cand[order[i]].id))] {
+		if IsCode(kw.Code, e.s.Name(ws.cand[order[i]].id)) {
 			return 0 // written as code in the task: the strongest evidence
 		}
 		r := 0

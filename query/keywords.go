@@ -21,9 +21,9 @@ type Keywords struct {
 	Components []string
 	// Paths are file paths or folder names the text mentions.
 	Paths []string
-	// Code holds the lower-cased names of identifiers the task writes as
-	// code: backticks, stack frames, calls, Type.member.
-	Code map[string]bool
+	// Code holds the names of identifiers the task writes as code:
+	// backticks, stack frames, calls, Type.member (the member's name).
+	Code []string
 	// Tests is true when the task is about tests.
 	Tests bool
 	// Pos is the index among the task's content words where each
@@ -271,11 +271,10 @@ type kwBuilder struct {
 	freq                      map[string]int
 	order                     map[string]int
 	tests                     bool
-	code                      map[string]bool // lower-cased names the task writes as code
+	code                      []string // names the task writes as code
 }
 
 func (b *kwBuilder) init() {
-	b.code = map[string]bool{}
 	b.seen = map[string]bool{}
 	b.freq = map[string]int{}
 	b.order = map[string]int{}
@@ -299,9 +298,20 @@ func (b *kwBuilder) add(list *[]string, w string, tag string) {
 // strongest evidence.
 func (b *kwBuilder) addCode(list *[]string, w, tag string) {
 	b.add(list, w, tag)
-	if len(w) >= 2 {
-		b.code[strings.ToLower(w[strings.LastIndexByte(w, '.')+1:])] = true
+	if name := w[strings.LastIndexByte(w, '.')+1:]; len(name) >= 2 && !IsCode(b.code, name) {
+		b.code = append(b.code, name)
 	}
+}
+
+// IsCode reports whether name is one of the task's code names, ignoring
+// case.
+func IsCode(code []string, name string) bool {
+	for _, c := range code {
+		if strings.EqualFold(c, name) {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *kwBuilder) addPart(w string) {
