@@ -806,7 +806,7 @@ func (e *Engine) boostMembers(ws *workspace, out []*candidate) {
 			}
 			// The type rises toward its best member, never past it: when
 			// the task names the member, the member stays first.
-			boost := min(tune.TypeBoost*bestM/best, bestM+add[i]-cd.score)
+			boost := min(tune.TypeBoost*bestM/best, bestM-cd.score-add[i])
 			if boost > 0 {
 				add[i] += boost
 			}
