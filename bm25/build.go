@@ -21,8 +21,9 @@ import (
 // safe for concurrent use and is single-use: after Finish it accepts nothing.
 //
 // Add only records a document; Finish tokenizes them on all cores (each
-// worker a contiguous run of documents, with its own term table), merges
-// the workers' tables in document order and encodes. The output does not
+// worker a contiguous run of documents, with its own term table, which it
+// sorts), merges the sorted tables and encodes the terms, again on all
+// cores. The output does not
 // depend on the number of workers.
 //
 // Memory: the builder keeps the added documents' field strings (not copies)
@@ -168,8 +169,10 @@ func (b *Builder) tokenize(from, to int) *termTable {
 	return tt
 }
 
-// index tokenizes every document on up to GOMAXPROCS workers and merges
-// their tables in document order into b.keys and b.posts.
+// index tokenizes every document on up to GOMAXPROCS workers, each of
+// which then sorts its own terms, and merges the workers' sorted tables
+// into b.keys (in byte order, each once) and b.posts (for a term found by
+// several workers, their postings in document order).
 func (b *Builder) index() {
 	n := len(b.docs)
 	for f := range b.lens {
@@ -182,7 +185,9 @@ func (b *Builder) index() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tables[w] = b.tokenize(w*n/workers, (w+1)*n/workers)
+			tt := b.tokenize(w*n/workers, (w+1)*n/workers)
+			tt.sort()
+			tables[w] = tt
 		}()
 	}
 	wg.Wait()
@@ -191,23 +196,54 @@ func (b *Builder) index() {
 		b.keys, b.posts = tables[0].keys, tables[0].posts
 		return
 	}
-	global := make(map[string]uint32, len(tables[0].keys))
+	// Merge the sorted tables: the smallest next key of all, its postings
+	// gathered from the tables in order.
+	total := 0
 	for _, tt := range tables {
-		for i, k := range tt.keys {
-			g, ok := global[k]
-			if !ok {
-				g = uint32(len(b.keys))
-				global[k] = g
-				b.keys = append(b.keys, k)
-				b.posts = append(b.posts, nil)
-			}
-			if b.posts[g] == nil {
-				b.posts[g] = tt.posts[i] // the first table's list, taken as is
-			} else {
-				b.posts[g] = append(b.posts[g], tt.posts[i]...)
+		total += len(tt.keys)
+	}
+	b.keys = make([]string, 0, total)
+	b.posts = make([][]uint64, 0, total)
+	next := make([]int, len(tables))
+	for {
+		k, found := "", false
+		for w, tt := range tables {
+			if i := next[w]; i < len(tt.keys) && (!found || tt.keys[i] < k) {
+				k, found = tt.keys[i], true
 			}
 		}
+		if !found {
+			return
+		}
+		var ps []uint64
+		for w, tt := range tables {
+			if i := next[w]; i < len(tt.keys) && tt.keys[i] == k {
+				if ps == nil {
+					ps = tt.posts[i] // the first table's list, taken as is
+				} else {
+					ps = append(ps, tt.posts[i]...)
+				}
+				next[w]++
+			}
+		}
+		b.keys = append(b.keys, k)
+		b.posts = append(b.posts, ps)
 	}
+}
+
+// sort orders the table by term, in byte order.
+func (tt *termTable) sort() {
+	order := make([]uint32, len(tt.keys))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(tt.keys[x], tt.keys[y]) })
+	keys := make([]string, len(order))
+	posts := make([][]uint64, len(order))
+	for i, o := range order {
+		keys[i], posts[i] = tt.keys[o], tt.posts[o]
+	}
+	tt.keys, tt.posts, tt.index = keys, posts, nil
 }
 
 // indexed reports whether term t of field f gets a posting. Every term
@@ -252,11 +288,7 @@ func (b *Builder) Finish() (*Encoded, error) {
 		st.avgLen[f] = float32(b.avg[f])
 	}
 
-	order := make([]uint32, len(b.keys))
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(b.keys[x], b.keys[y]) })
+	nt := len(b.keys) // in key order: index sorted them
 
 	var terms, post bytes.Buffer
 	fb, err := vellum.New(&terms, nil)
@@ -266,8 +298,8 @@ func (b *Builder) Finish() (*Encoded, error) {
 	// Term records are encoded on all cores, each worker a contiguous run
 	// of terms in key order into its own buffer; the buffers are then
 	// concatenated and the offsets moved by the buffer's start.
-	vals := make([]uint64, len(order))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(order)/4096))
+	vals := make([]uint64, nt)
+	workers := min(runtime.GOMAXPROCS(0), max(1, nt/4096))
 	bufs := make([]bytes.Buffer, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
@@ -276,8 +308,8 @@ func (b *Builder) Finish() (*Encoded, error) {
 		go func() {
 			defer wg.Done()
 			te := &termEnc{b: b, bm: roaring.New()}
-			for i := w * len(order) / workers; i < (w+1)*len(order)/workers; i++ {
-				if vals[i], errs[w] = te.encodeTerm(&bufs[w], b.posts[order[i]]); errs[w] != nil {
+			for i := w * nt / workers; i < (w+1)*nt/workers; i++ {
+				if vals[i], errs[w] = te.encodeTerm(&bufs[w], b.posts[i]); errs[w] != nil {
 					return
 				}
 			}
@@ -292,7 +324,7 @@ func (b *Builder) Finish() (*Encoded, error) {
 		if base+bufs[w].Len() > maxRecordOff+1 {
 			return nil, errors.New("bm25: postings section too large")
 		}
-		for i := w * len(order) / workers; i < (w+1)*len(order)/workers; i++ {
+		for i := w * nt / workers; i < (w+1)*nt/workers; i++ {
 			if vals[i]&valInline == 0 {
 				vals[i] += uint64(base)
 			}
@@ -301,8 +333,8 @@ func (b *Builder) Finish() (*Encoded, error) {
 		bufs[w] = bytes.Buffer{}
 	}
 	var key []byte
-	for i, t := range order {
-		key = append(key[:0], b.keys[t]...)
+	for i, k := range b.keys {
+		key = append(key[:0], k...)
 		if err := fb.Insert(key, vals[i]); err != nil {
 			return nil, err
 		}
