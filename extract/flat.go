@@ -190,8 +190,14 @@ func (t *FlatTree) FirstChild(i int32) int32 {
 	return -1
 }
 
-// FirstNamed is the first named child of i, or -1.
+// FirstNamed is the first named child of i, or -1 (i may be -1). With
+// NextNamed it walks the named children:
+//
+//	for c := t.FirstNamed(n); c >= 0; c = t.NextNamed(c) { ... }
 func (t *FlatTree) FirstNamed(i int32) int32 {
+	if i < 0 {
+		return -1
+	}
 	c := t.FirstChild(i)
 	for c >= 0 && !t.N[c].Named {
 		c = t.N[c].Next
@@ -204,6 +210,15 @@ func (t *FlatTree) NextNamed(i int32) int32 {
 	c := t.N[i].Next
 	for c >= 0 && !t.N[c].Named {
 		c = t.N[c].Next
+	}
+	return c
+}
+
+// PrevNamed is the previous named sibling of i, or -1.
+func (t *FlatTree) PrevNamed(i int32) int32 {
+	c := t.N[i].Prev
+	for c >= 0 && !t.N[c].Named {
+		c = t.N[c].Prev
 	}
 	return c
 }

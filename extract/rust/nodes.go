@@ -43,12 +43,7 @@ func (x *extractor) fld(n int32, name string) int32 { return x.t.Field(n, fieldI
 
 // first is the first named child of n, or -1 (n may be -1); with next it
 // walks the named children: for c := x.first(n); c >= 0; c = x.next(c).
-func (x *extractor) first(n int32) int32 {
-	if n < 0 {
-		return -1
-	}
-	return x.t.FirstNamed(n)
-}
+func (x *extractor) first(n int32) int32 { return x.t.FirstNamed(n) }
 
 // next is the next named sibling of n, or -1.
 func (x *extractor) next(n int32) int32 { return x.t.NextNamed(n) }
