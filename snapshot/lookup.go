@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"encoding/binary"
+	"github.com/knowing-dev/knowing/internal/fst"
 	"slices"
 
 	"github.com/knowing-dev/knowing/bm25"
@@ -12,7 +13,7 @@ import (
 // does not allocate when dst has room. The caller lower-cases the query
 // (strings.ToLower), as the writer lower-cased the names.
 func (s *Snapshot) LookupName(lowerName string, dst []uint32) []uint32 {
-	v, ok, err := s.names.get(lowerName)
+	v, ok, err := s.names.Get(lowerName)
 	if !ok || err != nil {
 		return dst
 	}
@@ -30,14 +31,14 @@ func (s *Snapshot) LookupName(lowerName string, dst []uint32) []uint32 {
 // parts of the other nodes (files, packages, generated code).
 func (s *Snapshot) LookupPart(lowerPart string, dst []uint32) []uint32 {
 	start := len(dst)
-	if v, ok, err := s.parts.get(lowerPart); ok && err == nil {
+	if v, ok, err := s.parts.Get(lowerPart); ok && err == nil {
 		dst = s.appendIDs(dst, v, s.partIDs)
 	}
 	if s.flags&flagNoBM25 != 0 {
 		return dst
 	}
 	dst = s.LookupName(lowerPart, dst)
-	if v, ok, err := s.bm25Terms.get(lowerPart); ok && err == nil {
+	if v, ok, err := s.bm25Terms.Get(lowerPart); ok && err == nil {
 		if ix, err := s.BM25(); err == nil {
 			dst, _ = ix.AppendFieldDocs(v, bm25.FieldName, dst)
 		}
@@ -106,7 +107,7 @@ func appendIDList(dst []uint32, ids []byte, at, n uint64) (out []uint32, cnt uin
 //	}
 type KeyIter struct {
 	s *Snapshot
-	w fstWalk
+	w fst.Walk
 }
 
 // NewNameIter returns an iterator over lower-cased names.
@@ -120,19 +121,21 @@ func (s *Snapshot) NewNameIter() *KeyIter {
 // (lower-case it first: keys are lower-case). An empty prefix walks every
 // key.
 func (it *KeyIter) Reset(prefix string) {
-	it.w.reset(&it.s.names, prefix)
+	it.w.Reset(&it.s.names, prefix)
 }
 
 // Next advances to the next key; it returns false at the end, or when the
 // index turns out corrupt (then Err says so).
-func (it *KeyIter) Next() bool { return it.w.next() }
+func (it *KeyIter) Next() bool { return it.w.Next() }
 
 // Key is the current key. It is valid until the next call to Next or
 // Reset; copy it to keep it.
-func (it *KeyIter) Key() []byte { return it.w.key }
+func (it *KeyIter) Key() []byte { return it.w.Key() }
 
 // Nodes appends the current key's node ids to dst, ascending.
-func (it *KeyIter) Nodes(dst []uint32) []uint32 { return it.s.appendIDs(dst, it.w.val, it.s.nameIDs) }
+func (it *KeyIter) Nodes(dst []uint32) []uint32 {
+	return it.s.appendIDs(dst, it.w.Value(), it.s.nameIDs)
+}
 
 // Err reports corruption met by the last Reset or Next.
-func (it *KeyIter) Err() error { return it.w.err }
+func (it *KeyIter) Err() error { return it.w.Err() }

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/knowing-dev/knowing/internal/fst"
 	"hash/crc32"
 	"maps"
 	"os"
@@ -38,8 +39,8 @@ type Snapshot struct {
 
 	strs, files, nodes []byte
 	graph              *csr.Graph
-	names, parts       fstView
-	bm25Terms          fstView // the BM25 dictionary, for LookupPart
+	names, parts       fst.View
+	bm25Terms          fst.View // the BM25 dictionary, for LookupPart
 	nameIDs, partIDs   []byte
 	coldIdx, coldData  []byte
 	coldRanks          []byte // the rank groups at the end of cold.index
@@ -233,16 +234,16 @@ func openBytes(data []byte) (*Snapshot, error) {
 		return nil, corruptf("graph sections too small for %d edges", s.nEdges)
 	}
 	s.graph = g
-	if s.names, err = newFSTView(s.sec(secNamesFST)); err != nil {
+	if s.names, err = fst.New(s.sec(secNamesFST), ErrCorrupt); err != nil {
 		return nil, fmt.Errorf("names: %w", err)
 	}
-	if s.parts, err = newFSTView(s.sec(secPartsFST)); err != nil {
+	if s.parts, err = fst.New(s.sec(secPartsFST), ErrCorrupt); err != nil {
 		return nil, fmt.Errorf("parts: %w", err)
 	}
 	if s.flags&flagNoBM25 == 0 {
 		// A damaged dictionary leaves the view empty; BM25 and Verify
 		// report it.
-		s.bm25Terms, _ = newFSTView(s.sec(secBM25Terms))
+		s.bm25Terms, _ = fst.New(s.sec(secBM25Terms), ErrCorrupt)
 	}
 	s.nameIDs, s.partIDs = s.sec(secNamesIDs), s.sec(secPartsIDs)
 	s.coldIdx, s.coldData = s.sec(secColdIndex), s.sec(secColdData)
@@ -278,7 +279,7 @@ func (s *Snapshot) Close() error {
 	}
 	s.data, s.strs, s.files, s.nodes = nil, nil, nil, nil
 	s.nameIDs, s.partIDs, s.coldIdx, s.coldData, s.coldRanks = nil, nil, nil, nil, nil
-	s.names, s.parts, s.bm25Terms = fstView{}, fstView{}, fstView{}
+	s.names, s.parts, s.bm25Terms = fst.View{}, fst.View{}, fst.View{}
 	s.secs, s.extra = [numSectionIDs]section{}, nil
 	s.nNodes, s.nFiles, s.nEdges = 0, 0, 0
 	s.graph = &csr.Graph{}

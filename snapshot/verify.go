@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/knowing-dev/knowing/internal/fst"
 	"strings"
 
 	"github.com/blevesearch/vellum"
@@ -115,40 +116,40 @@ func (s *Snapshot) verifyGraph() error {
 
 // walkKeys walks every key of an FST, checking order, count and values,
 // and calls visit with each key and its nodes.
-func (s *Snapshot) walkKeys(name string, f *fstView, ids []byte, maxKeys uint64, visit func(key []byte, nodes []uint32) error) error {
-	if err := loadWithVellum(f.data); err != nil {
+func (s *Snapshot) walkKeys(name string, f *fst.View, ids []byte, maxKeys uint64, visit func(key []byte, nodes []uint32) error) error {
+	if err := loadWithVellum(f.Bytes()); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if f.count > maxKeys {
-		return corruptf("%s: %d keys, at most %d possible", name, f.count, maxKeys)
+	if f.Count() > maxKeys {
+		return corruptf("%s: %d keys, at most %d possible", name, f.Count(), maxKeys)
 	}
-	var w fstWalk
-	w.reset(f, "")
+	var w fst.Walk
+	w.Reset(f, "")
 	var prev []byte
 	var nodes []uint32
 	count := uint64(0)
-	for w.next() {
+	for w.Next() {
 		count++
-		if count > f.count {
-			return corruptf("%s: more keys than the %d its footer counts", name, f.count)
+		if count > f.Count() {
+			return corruptf("%s: more keys than the %d its footer counts", name, f.Count())
 		}
-		if count > 1 && bytes.Compare(prev, w.key) >= 0 {
-			return corruptf("%s: keys out of order at %q", name, w.key)
+		if count > 1 && bytes.Compare(prev, w.Key()) >= 0 {
+			return corruptf("%s: keys out of order at %q", name, w.Key())
 		}
-		prev = append(prev[:0], w.key...)
+		prev = append(prev[:0], w.Key()...)
 		var err error
-		if nodes, err = s.checkIDs(name, w.val, ids, nodes[:0]); err != nil {
+		if nodes, err = s.checkIDs(name, w.Value(), ids, nodes[:0]); err != nil {
 			return err
 		}
-		if err := visit(w.key, nodes); err != nil {
+		if err := visit(w.Key(), nodes); err != nil {
 			return err
 		}
 	}
-	if w.err != nil {
-		return fmt.Errorf("%s: %w", name, w.err)
+	if w.Err() != nil {
+		return fmt.Errorf("%s: %w", name, w.Err())
 	}
-	if count != f.count {
-		return corruptf("%s: %d keys, its footer counts %d", name, count, f.count)
+	if count != f.Count() {
+		return corruptf("%s: %d keys, its footer counts %d", name, count, f.Count())
 	}
 	return nil
 }

@@ -1,4 +1,7 @@
-package snapshot
+// Package fst reads FSTs in vellum's v1 encoding in place, without
+// allocating and without trusting the bytes: the snapshot's name indexes
+// and the BM25 term dictionary are both read through it.
+package fst
 
 import (
 	"bytes"
@@ -10,13 +13,13 @@ import (
 	"github.com/blevesearch/vellum"
 )
 
-// This file reads the vellum v1 FST encoding (vellum's docs/format.md) in
-// place, without vellum's decoder. vellum builds the FSTs at write time, but
-// at read time its iterator allocates on every Reset and its decoder indexes
-// the bytes without bounds checks; this walker does neither. Every state is
-// decoded through fstView.state, which checks each index it computes, and
-// every transition is required to point strictly below the state it leaves
-// (as the encoder always writes them), so no walk can cycle.
+// vellum builds the FSTs (its docs/format.md describes the encoding), but
+// at read time its iterator allocates on every Reset and its decoder
+// indexes the bytes without bounds checks; this reader does neither.
+// Every state is decoded through View.state, which checks each index it
+// computes, and every transition is required to point strictly below the
+// state it leaves (as the encoder always writes them), so no walk can
+// cycle.
 
 const (
 	fstHeaderSize = 16 // version u64, type u64
@@ -30,30 +33,40 @@ const (
 	fstMaxPackLen = 8
 )
 
-// fstView is a read-only view of one vellum v1 FST.
-type fstView struct {
-	data  []byte
-	end   int // states lie in [fstHeaderSize, end)
-	root  int
-	count uint64
+// View is a read-only view of one vellum v1 FST. The zero View is empty.
+type View struct {
+	data     []byte
+	end      int // states lie in [fstHeaderSize, end)
+	root     int
+	count    uint64
+	corrupt  error // the caller's sentinel, wrapped by every error
+	errState error
 }
 
-// newFSTView checks the FST header and footer: O(1).
-func newFSTView(data []byte) (fstView, error) {
+// New checks the FST header and footer, O(1). Every error it and the
+// View's methods return wraps corrupt, the caller's sentinel error.
+func New(data []byte, corrupt error) (View, error) {
 	if len(data) < fstHeaderSize+fstFooterSize {
-		return fstView{}, fmt.Errorf("%w: FST of %d bytes is shorter than its header and footer", ErrCorrupt, len(data))
+		return View{}, fmt.Errorf("%w: FST of %d bytes is shorter than its header and footer", corrupt, len(data))
 	}
 	if v := binary.LittleEndian.Uint64(data); v != 1 {
-		return fstView{}, fmt.Errorf("%w: FST encoding version %d (want 1)", ErrCorrupt, v)
+		return View{}, fmt.Errorf("%w: FST encoding version %d (want 1)", corrupt, v)
 	}
 	end := len(data) - fstFooterSize
 	count := binary.LittleEndian.Uint64(data[end:])
 	root := binary.LittleEndian.Uint64(data[end+8:])
 	if root != fstEmptyAddr && (root < fstHeaderSize || root >= uint64(end)) {
-		return fstView{}, fmt.Errorf("%w: FST root %d outside [%d,%d)", ErrCorrupt, root, fstHeaderSize, end)
+		return View{}, fmt.Errorf("%w: FST root %d outside [%d,%d)", corrupt, root, fstHeaderSize, end)
 	}
-	return fstView{data: data, end: end, root: int(root), count: count}, nil
+	return View{data: data, end: end, root: int(root), count: count,
+		corrupt: corrupt, errState: fmt.Errorf("%w: bad FST state", corrupt)}, nil
 }
+
+// Count is the number of keys the FST's footer records.
+func (f *View) Count() uint64 { return f.count }
+
+// Bytes is the FST's encoding, as given to New.
+func (f *View) Bytes() []byte { return f.data }
 
 // fstState is one decoded state. For a multi-transition state, transition i
 // (in ascending byte order) is at position n-1-i of the keys, dests and outs
@@ -75,17 +88,15 @@ type fstState struct {
 	bottom            int // lowest byte of the state: dests are relative to it
 }
 
-var errFSTState = fmt.Errorf("%w: bad FST state", ErrCorrupt)
-
 // state decodes the state at addr.
-func (f *fstView) state(addr int, st *fstState) error {
+func (f *View) state(addr int, st *fstState) error {
 	*st = fstState{}
 	if addr == fstEmptyAddr {
 		st.final = true
 		return nil
 	}
 	if addr < fstHeaderSize || addr >= f.end {
-		return errFSTState
+		return f.errState
 	}
 	d := f.data
 	top := d[addr]
@@ -96,13 +107,13 @@ func (f *fstView) state(addr int, st *fstState) error {
 		if code == 0 {
 			b--
 			if b < fstHeaderSize {
-				return errFSTState
+				return f.errState
 			}
 			st.sByte = d[b]
 		} else {
 			c, ok := decodeCommonByte(code)
 			if !ok {
-				return errFSTState
+				return f.errState
 			}
 			st.sByte = c
 		}
@@ -112,27 +123,27 @@ func (f *fstView) state(addr int, st *fstState) error {
 		}
 		b--
 		if b < fstHeaderSize {
-			return errFSTState
+			return f.errState
 		}
 		ts, os := int(d[b]>>4), int(d[b]&0x0f)
 		if ts > fstMaxPackLen || os > fstMaxPackLen {
-			return errFSTState
+			return f.errState
 		}
 		b -= ts
 		if b < fstHeaderSize {
-			return errFSTState
+			return f.errState
 		}
 		delta := readPacked(d[b : b+ts])
 		if os > 0 {
 			b -= os
 			if b < fstHeaderSize {
-				return errFSTState
+				return f.errState
 			}
 			st.sOut = readPacked(d[b : b+os])
 		}
 		if delta != 0 {
 			if delta > uint64(b) {
-				return errFSTState
+				return f.errState
 			}
 			st.sDest = b - int(delta)
 		}
@@ -143,7 +154,7 @@ func (f *fstView) state(addr int, st *fstState) error {
 	if n == 0 {
 		b--
 		if b < fstHeaderSize {
-			return errFSTState
+			return f.errState
 		}
 		n = int(d[b])
 		if n == 1 {
@@ -152,11 +163,11 @@ func (f *fstView) state(addr int, st *fstState) error {
 	}
 	b--
 	if b < fstHeaderSize {
-		return errFSTState
+		return f.errState
 	}
 	ts, os := int(d[b]>>4), int(d[b]&0x0f)
 	if ts > fstMaxPackLen || os > fstMaxPackLen {
-		return errFSTState
+		return f.errState
 	}
 	b -= n
 	st.keys = b
@@ -170,7 +181,7 @@ func (f *fstView) state(addr int, st *fstState) error {
 		}
 	}
 	if b < fstHeaderSize {
-		return errFSTState
+		return f.errState
 	}
 	if st.final && os > 0 {
 		st.finalOut = readPacked(d[b : b+os])
@@ -180,7 +191,7 @@ func (f *fstView) state(addr int, st *fstState) error {
 }
 
 // trans returns transition i of st, in ascending byte order; i < st.n.
-func (f *fstView) trans(st *fstState, i int) (c byte, dest int, out uint64, err error) {
+func (f *View) trans(st *fstState, i int) (c byte, dest int, out uint64, err error) {
 	if st.single {
 		return st.sByte, st.sDest, st.sOut, nil
 	}
@@ -188,14 +199,14 @@ func (f *fstView) trans(st *fstState, i int) (c byte, dest int, out uint64, err 
 }
 
 // transAt returns the transition stored at position pos of st's arrays.
-func (f *fstView) transAt(st *fstState, pos int) (c byte, dest int, out uint64, err error) {
+func (f *View) transAt(st *fstState, pos int) (c byte, dest int, out uint64, err error) {
 	d := f.data
 	c = d[st.keys+pos]
 	at := st.dests + pos*st.ts
 	delta := readPacked(d[at : at+st.ts])
 	if delta != 0 {
 		if delta > uint64(st.bottom) {
-			return 0, 0, 0, errFSTState
+			return 0, 0, 0, f.errState
 		}
 		dest = st.bottom - int(delta)
 	}
@@ -207,7 +218,7 @@ func (f *fstView) transAt(st *fstState, pos int) (c byte, dest int, out uint64, 
 }
 
 // find follows the transition on byte c; ok is false when there is none.
-func (f *fstView) find(st *fstState, c byte) (dest int, out uint64, ok bool, err error) {
+func (f *View) find(st *fstState, c byte) (dest int, out uint64, ok bool, err error) {
 	if st.single {
 		if st.sByte != c {
 			return 0, 0, false, nil
@@ -225,8 +236,13 @@ func (f *fstView) find(st *fstState, c byte) (dest int, out uint64, ok bool, err
 	return dest, out, err == nil, err
 }
 
-// get looks a key up; it does not allocate.
-func (f *fstView) get(key string) (uint64, bool, error) {
+// Get looks a key up; it does not allocate.
+func (f *View) Get(key string) (uint64, bool, error) { return get(f, key) }
+
+// GetBytes is Get for a key held in bytes.
+func (f *View) GetBytes(key []byte) (uint64, bool, error) { return get(f, key) }
+
+func get[K string | []byte](f *View, key K) (uint64, bool, error) {
 	if f.data == nil {
 		return 0, false, nil
 	}
@@ -268,10 +284,11 @@ type fstFrame struct {
 	visited bool // the state's own final value was considered
 }
 
-// fstWalk enumerates the keys under a prefix in ascending order. It reuses
-// its stack and key buffer, so a walk allocates only while they grow.
-type fstWalk struct {
-	f      *fstView
+// Walk enumerates the keys under a prefix in ascending order. It reuses
+// its stack and key buffer, so a walk allocates only while they grow. It
+// belongs to one goroutine.
+type Walk struct {
+	f      *View
 	stack  []fstFrame
 	key    []byte
 	val    uint64
@@ -279,8 +296,8 @@ type fstWalk struct {
 	err    error
 }
 
-// reset positions the walk before the first key starting with prefix.
-func (w *fstWalk) reset(f *fstView, prefix string) {
+// Reset positions the walk before the first key starting with prefix.
+func (w *Walk) Reset(f *View, prefix string) {
 	w.f, w.err, w.val = f, nil, 0
 	w.stack = w.stack[:0]
 	w.key = append(w.key[:0], prefix...)
@@ -312,8 +329,9 @@ func (w *fstWalk) reset(f *fstView, prefix string) {
 	w.stack = append(w.stack, fstFrame{st: st, out: total})
 }
 
-// next advances to the next key; false at the end or on corrupt bytes.
-func (w *fstWalk) next() bool {
+// Next advances to the next key; false at the end or on corrupt bytes
+// (then Err says so).
+func (w *Walk) Next() bool {
 	if w.f == nil || len(w.f.data) == 0 {
 		return false
 	}
@@ -323,7 +341,7 @@ func (w *fstWalk) next() bool {
 	budget := 2*len(w.f.data) + 16
 	for len(w.stack) > 0 {
 		if budget--; budget < 0 {
-			w.err = fmt.Errorf("%w: FST walk does not end", ErrCorrupt)
+			w.err = fmt.Errorf("%w: FST walk does not end", w.f.corrupt)
 			w.stack = w.stack[:0]
 			return false
 		}
@@ -359,6 +377,15 @@ func (w *fstWalk) next() bool {
 	return false
 }
 
+// Key is the current key, valid until the next Next or Reset.
+func (w *Walk) Key() []byte { return w.key }
+
+// Value is the current key's output.
+func (w *Walk) Value() uint64 { return w.val }
+
+// Err reports corruption met by the last Reset or Next.
+func (w *Walk) Err() error { return w.err }
+
 // The single-transition encoding stores the 63 most common key bytes in
 // six bits. The mapping is vellum's; rather than restate it, it is read
 // back from vellum's own encoder once: an FST of the keys {b, b} has a
@@ -393,7 +420,7 @@ func learnCommonBytes() {
 		if err := b.Close(); err != nil {
 			return err
 		}
-		f, err := newFSTView(buf.Bytes())
+		f, err := New(buf.Bytes(), errors.New("corrupt"))
 		if err != nil {
 			return err
 		}
@@ -427,6 +454,6 @@ func learnCommonBytes() {
 		return nil
 	}()
 	if common.err != nil {
-		common.err = fmt.Errorf("snapshot: cannot learn vellum's byte codes: %v", common.err)
+		common.err = fmt.Errorf("fst: cannot learn vellum's byte codes: %v", common.err)
 	}
 }

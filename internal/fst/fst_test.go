@@ -1,7 +1,8 @@
-package snapshot
+package fst
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -64,7 +65,7 @@ func TestFSTWalkerMatchesVellum(t *testing.T) {
 		}
 		sort.Strings(keys)
 		data := buildFST(t, keys, vals)
-		f, err := newFSTView(data)
+		f, err := New(data, errTest)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,29 +73,29 @@ func TestFSTWalkerMatchesVellum(t *testing.T) {
 			t.Fatalf("count %d, want %d", f.count, len(keys))
 		}
 		for _, k := range keys {
-			v, ok, err := f.get(k)
+			v, ok, err := f.Get(k)
 			if !ok || err != nil || v != vals[k] {
 				t.Fatalf("get %q: %d %v %v, want %d", k, v, ok, err, vals[k])
 			}
 			if _, in := vals[k+"\x00"]; !in {
-				if _, ok, _ := f.get(k + "\x00"); ok {
+				if _, ok, _ := f.Get(k + "\x00"); ok {
 					t.Fatalf("get %q+NUL: found a missing key", k)
 				}
 			}
 		}
 		// prefixes: the walker against a filter of the sorted keys
-		var w fstWalk
+		var w Walk
 		for _, p := range []string{"", "f", "f\xff", "\xff", "pa", "a", "\x00"} {
-			w.reset(&f, p)
+			w.Reset(&f, p)
 			var got []string
-			for w.next() {
-				got = append(got, string(w.key))
-				if w.val != vals[string(w.key)] {
-					t.Fatalf("walk %q: value of %q is %d, want %d", p, w.key, w.val, vals[string(w.key)])
+			for w.Next() {
+				got = append(got, string(w.Key()))
+				if w.Value() != vals[string(w.Key())] {
+					t.Fatalf("walk %q: value of %q is %d, want %d", p, w.Key(), w.Value(), vals[string(w.Key())])
 				}
 			}
-			if w.err != nil {
-				t.Fatal(w.err)
+			if w.Err() != nil {
+				t.Fatal(w.Err())
 			}
 			var want []string
 			for _, k := range keys {
@@ -128,19 +129,42 @@ func TestFSTWalkerCorrupt(t *testing.T) {
 		for j := 0; j < 1+r.IntN(8); j++ {
 			data[r.IntN(len(data))] = byte(r.IntN(256))
 		}
-		f, err := newFSTView(data)
+		f, err := New(data, errTest)
 		if err != nil {
 			continue
 		}
 		for _, k := range keys[:20] {
-			f.get(k)
+			f.Get(k)
 		}
-		var w fstWalk
-		w.reset(&f, "")
-		for n := 0; w.next(); n++ {
+		var w Walk
+		w.Reset(&f, "")
+		for n := 0; w.Next(); n++ {
 			if n > 1<<20 {
 				t.Fatal("walk does not end")
 			}
 		}
 	}
+}
+
+var errTest = errors.New("test: corrupt")
+
+var nameWords = []string{"get", "set", "parse", "config", "server", "request", "handler", "user", "item", "store",
+	"read", "write", "cache", "index", "node", "path", "query", "token", "value", "list", "map", "load", "save"}
+
+// randomName joins one to three words, camelCase or snake_case.
+func randomName(r *rand.Rand) string {
+	var b strings.Builder
+	snake := r.IntN(2) == 0
+	for i := 1 + r.IntN(3); i > 0; i-- {
+		w := nameWords[r.IntN(len(nameWords))]
+		if b.Len() > 0 {
+			if snake {
+				b.WriteByte('_')
+			} else {
+				w = strings.ToUpper(w[:1]) + w[1:]
+			}
+		}
+		b.WriteString(w)
+	}
+	return b.String()
 }
