@@ -577,7 +577,7 @@ func TestAppendFieldDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for tok, m := range want {
-		v, ok, err := ix.get(nil, []byte(tok))
+		v, ok, err := ix.dict.Get(tok)
 		if !ok || err != nil {
 			t.Fatalf("term %q missing", tok)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/knowing-dev/knowing/internal/fst"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
@@ -79,7 +80,7 @@ func exercise(ix *Index, words []string) {
 	for _, w := range words {
 		s.Search([]QueryTerm{{Text: w}}, 10)
 		ix.DocFreq(w)
-		if v, ok, err := ix.get(nil, []byte(w)); ok && err == nil {
+		if v, ok, err := ix.dict.Get(w); ok && err == nil {
 			for f := Field(0); f <= NumFields; f++ {
 				ix.AppendFieldDocs(v, f, nil)
 			}
@@ -226,18 +227,10 @@ func TestCorruptSearchReports(t *testing.T) {
 	}
 	// The searcher is clean for the next query on a sound index.
 	ix, _ = Open(enc.Terms, enc.Postings, enc.Stats)
-	s.ix, s.r = ix, mustReader(ix)
+	s.ix = ix
 	if got := s.Search([]QueryTerm{term("hot")}, 5); fmt.Sprint(got) != fmt.Sprint(before) || s.Err() != nil {
 		t.Fatalf("after corruption: %v %v, want %v", got, s.Err(), before)
 	}
-}
-
-func mustReader(ix *Index) *vellum.Reader {
-	r, err := ix.fst.Reader()
-	if err != nil {
-		panic(err)
-	}
-	return r
 }
 
 func FuzzOpenSearch(f *testing.F) {
@@ -306,9 +299,9 @@ func packedLists(t *testing.T, enc *Encoded) (terms []string, at []int, roaring,
 	if err != nil {
 		t.Fatal(err)
 	}
-	it, err := ix.fst.Iterator(nil, nil)
-	for err == nil {
-		k, v := it.Current()
+	var w fst.Walk
+	for w.Reset(&ix.dict, ""); w.Next(); {
+		k, v := w.Key(), w.Value()
 		if v&valInline == 0 && enc.Postings[v]&recSingleton == 0 {
 			p := enc.Postings[v:]
 			_, n := binary.Uvarint(p[1:])
@@ -337,7 +330,6 @@ func packedLists(t *testing.T, enc *Encoded) (terms []string, at []int, roaring,
 				pos = l.end
 			}
 		}
-		err = it.Next()
 	}
 	return terms, at, roaring, uniform
 }

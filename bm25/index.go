@@ -1,14 +1,13 @@
 package bm25
 
 import (
-	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"math"
+	"sync"
 
-	"github.com/blevesearch/vellum"
+	"github.com/knowing-dev/knowing/internal/fst"
 )
 
 // Index is a read-only view over the three sections of an encoded index.
@@ -17,20 +16,18 @@ import (
 // from it. An Index is safe for concurrent use by any number of goroutines;
 // a Searcher is not (make one per goroutine).
 type Index struct {
-	fst      *vellum.FST
+	dict     fst.View // the Terms FST
 	terms    []byte
 	postings []byte
 	st       stats
 }
-
-var errFSTPanic = fmt.Errorf("%w: term dictionary decoder failed", ErrCorrupt)
 
 // Open views encoded sections without copying them. It checks the Stats
 // section (magic, version, checksum, plausible values), that the section
 // lengths match what Stats records and that the term dictionary loads; its
 // cost does not depend on the index size. Term and postings bytes are
 // checked as queries reach them; Verify checks everything up front.
-func Open(terms, postings, stats []byte) (ix *Index, err error) {
+func Open(terms, postings, stats []byte) (*Index, error) {
 	st, err := decodeStats(stats)
 	if err != nil {
 		return nil, err
@@ -41,19 +38,14 @@ func Open(terms, postings, stats []byte) (ix *Index, err error) {
 	if uint64(len(postings)) != st.postingsLen {
 		return nil, corruptf("postings section is %d bytes, stats say %d", len(postings), st.postingsLen)
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			ix, err = nil, errFSTPanic
-		}
-	}()
-	fst, err := vellum.Load(terms)
+	dict, err := fst.New(terms, ErrCorrupt)
 	if err != nil {
-		return nil, corruptf("term dictionary: %v", err)
+		return nil, fmt.Errorf("term dictionary: %w", err)
 	}
-	if fst.Len() != int(st.numTerms) {
-		return nil, corruptf("term dictionary holds %d terms, stats say %d", fst.Len(), st.numTerms)
+	if dict.Count() != uint64(st.numTerms) {
+		return nil, corruptf("term dictionary holds %d terms, stats say %d", dict.Count(), st.numTerms)
 	}
-	return &Index{fst: fst, terms: terms, postings: postings, st: st}, nil
+	return &Index{dict: dict, terms: terms, postings: postings, st: st}, nil
 }
 
 // NumDocs is the number of documents indexed.
@@ -71,22 +63,10 @@ func (ix *Index) DocLimit() int { return int(ix.st.idLimit) }
 func (ix *Index) Params() Params { return ix.st.params }
 
 // get looks term up in the dictionary, turning a decoder panic into an error.
-func (ix *Index) get(r *vellum.Reader, key []byte) (v uint64, ok bool, err error) {
-	defer func() {
-		if recover() != nil {
-			v, ok, err = 0, false, errFSTPanic
-		}
-	}()
-	if r != nil {
-		return r.Get(key)
-	}
-	return ix.fst.Get(key)
-}
-
 // DocFreq is the number of documents that contain term in any field, 0 if
 // none do or the index bytes are corrupt.
 func (ix *Index) DocFreq(term string) int {
-	v, ok, err := ix.get(nil, []byte(term))
+	v, ok, err := ix.dict.Get(term)
 	if err != nil || !ok {
 		return 0
 	}
@@ -109,37 +89,23 @@ func (ix *Index) DocFreq(term string) int {
 
 // ExpandPrefix appends to dst the dictionary terms that start with prefix,
 // in key (byte) order, at most max of them, and returns the extended slice.
-// An empty prefix lists the dictionary from its start.
-func (ix *Index) ExpandPrefix(prefix string, dst []string, max int) (out []string) {
+// An empty prefix lists the dictionary from its start. Apart from the
+// strings it appends, it does not allocate.
+func (ix *Index) ExpandPrefix(prefix string, dst []string, max int) []string {
 	if max <= 0 {
 		return dst
 	}
-	out = dst
-	// On a decoder panic keep what was found before it.
-	defer func() { _ = recover() }()
-	start := []byte(prefix)
-	b := &budget{n: walkBudget(min(max, ix.NumTerms()))}
-	it, err := ix.fst.Search(b, start, prefixEnd(start))
-	for n := 0; err == nil && n < max; n++ {
-		k, _ := it.Current()
-		out = append(out, string(k))
-		err = it.Next()
+	w := walks.Get().(*fst.Walk)
+	defer walks.Put(w)
+	w.Reset(&ix.dict, prefix)
+	for n := 0; n < max && w.Next(); n++ {
+		dst = append(dst, string(w.Key()))
 	}
-	return out
+	return dst
 }
 
-// prefixEnd returns the smallest key greater than every key starting with
-// p, or nil when there is none (p empty or all 0xff).
-func prefixEnd(p []byte) []byte {
-	end := bytes.Clone(p)
-	for i := len(end) - 1; i >= 0; i-- {
-		if end[i] < 0xff {
-			end[i]++
-			return end[:i+1]
-		}
-	}
-	return nil
-}
+// walks recycles dictionary walks between ExpandPrefix calls.
+var walks = sync.Pool{New: func() any { return new(fst.Walk) }}
 
 // Verify checks the whole index: section checksums, every dictionary entry
 // and every posting list (containers well formed, documents strictly
@@ -147,34 +113,24 @@ func prefixEnd(p []byte) []byte {
 // reads everything, so it costs time proportional to the index size; call
 // it when the bytes come from an untrusted or unchecked source. It returns
 // nil or an error wrapping ErrCorrupt.
-func (ix *Index) Verify() (err error) {
+func (ix *Index) Verify() error {
 	if c := crc32.Checksum(ix.terms, castagnoli); c != ix.st.termsCRC {
 		return corruptf("terms checksum %08x, want %08x", c, ix.st.termsCRC)
 	}
 	if c := crc32.Checksum(ix.postings, castagnoli); c != ix.st.postingsCRC {
 		return corruptf("postings checksum %08x, want %08x", c, ix.st.postingsCRC)
 	}
-	defer func() {
-		if recover() != nil {
-			err = errFSTPanic
-		}
-	}()
-	b := &budget{n: walkBudget(ix.NumTerms())}
-	it, ierr := ix.fst.Search(b, nil, nil)
+	var w fst.Walk
+	w.Reset(&ix.dict, "")
 	n := 0
-	for ierr == nil {
-		k, v := it.Current()
-		if err := ix.verifyTerm(v); err != nil {
-			return fmt.Errorf("term %q: %w", k, err)
+	for w.Next() {
+		if err := ix.verifyTerm(w.Value()); err != nil {
+			return fmt.Errorf("term %q: %w", w.Key(), err)
 		}
 		n++
-		ierr = it.Next()
 	}
-	if !errors.Is(ierr, vellum.ErrIteratorDone) {
-		return corruptf("term dictionary: %v", ierr)
-	}
-	if b.n <= 0 {
-		return corruptf("term dictionary walk exceeded its budget")
+	if err := w.Err(); err != nil {
+		return fmt.Errorf("term dictionary: %w", err)
 	}
 	if n != int(ix.st.numTerms) {
 		return corruptf("iterated %d terms, stats say %d", n, ix.st.numTerms)
@@ -300,30 +256,6 @@ func (ix *Index) listDocs(l list) ([]uint32, bool) {
 		return nil, false
 	}
 	return docs, true
-}
-
-// budget is a vellum automaton that accepts every key until the iteration
-// has taken n steps and then none. A walk over corrupt FST bytes can
-// otherwise loop forever (a state with duplicate transition bytes sends
-// vellum's iterator back to where it was) or take exponential time; with a
-// budget it ends, early.
-type budget struct{ n int }
-
-// walkBudget is generous for a sound dictionary: a walk that reports m keys
-// takes at most their total length in steps, and keys are tokens of at
-// most MaxTermLen bytes.
-func walkBudget(m int) int { return (m+1)*4*MaxTermLen + 4096 }
-
-func (b *budget) Start() int               { return 0 }
-func (b *budget) IsMatch(s int) bool       { return s == 0 }
-func (b *budget) CanMatch(s int) bool      { return s == 0 }
-func (b *budget) WillAlwaysMatch(int) bool { return false }
-func (b *budget) Accept(s int, _ byte) int {
-	if s != 0 || b.n <= 0 {
-		return 1 // dead
-	}
-	b.n--
-	return 0
 }
 
 // list is one field's posting list inside a term record.

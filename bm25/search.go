@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
-
-	"github.com/blevesearch/vellum"
 )
 
 // chunk is the number of documents a roaring container spans; the score
@@ -24,8 +22,6 @@ const chunk = 1 << 16
 // first queries have grown its slices, Search does not allocate.
 type Searcher struct {
 	ix    *Index
-	r     *vellum.Reader
-	key   []byte
 	score []float32 // by document, padded to whole chunks
 	seen  []uint64  // bit d: document d has a score
 	dirty []uint64  // bit c: chunk c has bits in seen
@@ -49,7 +45,6 @@ type Searcher struct {
 func NewSearcher(ix *Index) *Searcher {
 	s := &Searcher{ix: ix}
 	if ix != nil {
-		s.r, _ = ix.fst.Reader() // never fails
 		s.lim = ix.st.idLimit
 		n := (uint64(s.lim) + chunk - 1) / chunk // chunks
 		s.score = make([]float32, n*chunk)
@@ -139,8 +134,7 @@ func (s *Searcher) collect(i int, t *QueryTerm) error {
 	if boost < 0 {
 		s.neg = true
 	}
-	s.key = append(s.key[:0], t.Text...)
-	v, ok, err := s.ix.get(s.r, s.key)
+	v, ok, err := s.ix.dict.Get(t.Text)
 	if err != nil {
 		return corruptf("term %q: %v", t.Text, err)
 	}
