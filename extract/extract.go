@@ -119,6 +119,8 @@ type Stats struct {
 	// Phases of Elapsed: walking, parsing and extracting the files (on
 	// all cores), then resolving names into the graph.
 	Parse, Resolve time.Duration
+	// CPU time of the same phases, all threads (0 where unknown).
+	ParseCPU, ResolveCPU time.Duration
 }
 
 // Extensions lists the file extensions knowing parses.
@@ -133,7 +135,7 @@ func Extensions() []string {
 
 // Build walks, parses and resolves the repository at opt.Root.
 func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
-	start := time.Now()
+	start, cpu0 := time.Now(), ProcessCPU()
 	root, err := filepath.Abs(opt.Root)
 	if err != nil {
 		return nil, nil, err
@@ -174,6 +176,8 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 		return nil, nil, perr
 	}
 	stats.Parse = time.Since(start)
+	cpu1 := ProcessCPU()
+	stats.ParseCPU = cpu1 - cpu0
 	if opt.ParseOnly {
 		stats.Files = len(results)
 		stats.Elapsed = time.Since(start)
@@ -181,6 +185,7 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	}
 	g := Resolve(results)
 	stats.Resolve = time.Since(start) - stats.Parse
+	stats.ResolveCPU = ProcessCPU() - cpu1
 	g.Meta.RepoRoot = root
 	g.Meta.GitCommit = gitHead(root)
 	g.Meta.BuildTime = time.Now().UTC()

@@ -69,13 +69,15 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	g.Meta.ToolVersion = version
-	wstart := time.Now()
+	wstart, wcpu := time.Now(), extract.ProcessCPU()
 	if err := snapshot.Write(out, g, nil); err != nil {
 		return err
 	}
 	if *timings {
-		fmt.Fprintf(stderr, "timings: walk+parse+extract %.2fs, resolve %.2fs, write %.2fs, total %.2fs\n",
-			st.Parse.Seconds(), st.Resolve.Seconds(), time.Since(wstart).Seconds(), time.Since(start).Seconds())
+		wcpu = extract.ProcessCPU() - wcpu
+		fmt.Fprintf(stderr, "timings (wall/cpu): walk+parse+extract %.2fs/%.2fs, resolve %.2fs/%.2fs, write %.2fs/%.2fs, total %.2fs/%.2fs\n",
+			st.Parse.Seconds(), st.ParseCPU.Seconds(), st.Resolve.Seconds(), st.ResolveCPU.Seconds(),
+			time.Since(wstart).Seconds(), wcpu.Seconds(), time.Since(start).Seconds(), (st.ParseCPU + st.ResolveCPU + wcpu).Seconds())
 	}
 	info, err := os.Stat(out)
 	if err != nil {

@@ -38,7 +38,7 @@ func TestBuildQueryInspectWhy(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("build: %d %s", code, errs)
 	}
-	if !strings.Contains(errs, "timings: walk+parse+extract") || !strings.Contains(errs, "built "+snap) {
+	if !strings.Contains(errs, "timings (wall/cpu): walk+parse+extract") || !strings.Contains(errs, "built "+snap) {
 		t.Errorf("build --timings printed no phases or no summary:\n%s", errs)
 	}
 	code, out, errs := knowing(t, "", "query", snap, "call MemoryStore.Get to fetch an item", "--json", "--limit", "5")
