@@ -3,6 +3,8 @@ package extract
 /*
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
 // Layouts and functions of the tree-sitter runtime that go-tree-sitter
 // compiles in (tree_sitter/api.h), declared here under local names.
@@ -36,10 +38,11 @@ typedef struct {
 
 static uint32_t knowing_count(knowingNode root) { return ts_node_descendant_count(root); }
 
-// knowing_flatten writes the visible nodes under root in pre-order, as a
-// TreeCursor walks them. It returns how many it wrote, or -1 when cap is
-// too small.
-static int64_t knowing_flatten(knowingNode root, knowingFlat *out, int64_t cap) {
+// knowing_flatten_cursor writes the visible nodes under root in pre-order,
+// walking them with a TreeCursor. It returns how many it wrote, or -1 when
+// cap is too small. It is the reference knowing_flatten is checked against,
+// and its fallback.
+static int64_t knowing_flatten_cursor(knowingNode root, knowingFlat *out, int64_t cap) {
 	knowingCursor c = ts_tree_cursor_new(root);
 	int64_t n = 0;
 	int32_t parent = -1, prev = -1;
@@ -80,6 +83,290 @@ static int64_t knowing_flatten(knowingNode root, knowingFlat *out, int64_t cap) 
 			parent = out[me].parent;
 		}
 	}
+}
+
+// The direct walk below reads tree-sitter's subtrees and language tables
+// in place, which the cursor reaches through a function call per step and
+// per property. The layouts are those of the runtime go.mod pins
+// (src/subtree.h, src/length.h and src/parser.h of go-tree-sitter
+// v0.25.0; the language table prefix is the grammar ABI, the same for ABI
+// 14 and 15). TestFlattenDirectMatchesCursor compares both walks on every
+// grammar, and knowing_flatten falls back to the cursor when the node
+// count disagrees with ts_node_descendant_count, so a runtime whose
+// layout moved is slower, not wrong.
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define KNOWING_DIRECT 1
+
+typedef struct { uint32_t bytes; knowingPoint extent; } knowingLength;
+
+typedef struct {
+	bool is_inline : 1;
+	bool visible : 1;
+	bool named : 1;
+	bool extra : 1;
+	bool has_changes : 1;
+	bool is_missing : 1;
+	bool is_keyword : 1;
+	uint8_t symbol;
+	uint16_t parse_state;
+	uint8_t padding_columns;
+	uint8_t padding_rows : 4;
+	uint8_t lookahead_bytes : 4;
+	uint8_t padding_bytes;
+	uint8_t size_bytes;
+} knowingInline;
+
+typedef struct {
+	volatile uint32_t ref_count;
+	knowingLength padding;
+	knowingLength size;
+	uint32_t lookahead_bytes;
+	uint32_t error_cost;
+	uint32_t child_count;
+	uint16_t symbol;
+	uint16_t parse_state;
+	bool visible : 1;
+	bool named : 1;
+	bool extra : 1;
+	bool fragile_left : 1;
+	bool fragile_right : 1;
+	bool has_changes : 1;
+	bool has_external_tokens : 1;
+	bool has_external_scanner_state_change : 1;
+	bool depends_on_column : 1;
+	bool is_missing : 1;
+	bool is_keyword : 1;
+	union {
+		struct {
+			uint32_t visible_child_count;
+			uint32_t named_child_count;
+			uint32_t visible_descendant_count;
+			int32_t dynamic_precedence;
+			uint16_t repeat_depth;
+			uint16_t production_id;
+			struct { uint16_t symbol; uint16_t parse_state; } first_leaf;
+		};
+		struct { union { char *long_data; char short_data[24]; }; uint32_t length; } external_scanner_state;
+		int32_t lookahead_char;
+	};
+} knowingHeap;
+
+typedef union { knowingInline data; const knowingHeap *ptr; } knowingSubtree;
+
+typedef struct { uint16_t field_id; uint8_t child_index; bool inherited; } knowingFieldEntry;
+typedef struct { uint16_t index; uint16_t length; } knowingSlice;
+typedef struct { bool visible; bool named; bool supertype; } knowingMeta;
+
+// The prefix of TSLanguage that the walk reads.
+typedef struct {
+	uint32_t abi_version, symbol_count, alias_count, token_count, external_token_count,
+		state_count, large_state_count, production_id_count, field_count;
+	uint16_t max_alias_sequence_length;
+	const uint16_t *parse_table;
+	const uint16_t *small_parse_table;
+	const uint32_t *small_parse_table_map;
+	const void *parse_actions;
+	const char *const *symbol_names;
+	const char *const *field_names;
+	const knowingSlice *field_map_slices;
+	const knowingFieldEntry *field_map_entries;
+	const knowingMeta *symbol_metadata;
+	const uint16_t *public_symbol_map;
+	const uint16_t *alias_map;
+	const uint16_t *alias_sequences;
+} knowingLang;
+
+extern const void *ts_tree_language(const void *tree);
+
+#define KN_SYM_ERROR ((uint16_t)65535)
+#define KN_SYM_ERROR_REPEAT ((uint16_t)65534)
+
+static inline uint32_t kn_child_count(knowingSubtree s) { return s.data.is_inline ? 0 : s.ptr->child_count; }
+static inline bool kn_visible(knowingSubtree s) { return s.data.is_inline ? s.data.visible : s.ptr->visible; }
+static inline bool kn_named(knowingSubtree s) { return s.data.is_inline ? s.data.named : s.ptr->named; }
+static inline bool kn_extra(knowingSubtree s) { return s.data.is_inline ? s.data.extra : s.ptr->extra; }
+static inline uint16_t kn_symbol(knowingSubtree s) { return s.data.is_inline ? s.data.symbol : s.ptr->symbol; }
+static inline uint32_t kn_size_bytes(knowingSubtree s) { return s.data.is_inline ? s.data.size_bytes : s.ptr->size.bytes; }
+static inline uint32_t kn_size_rows(knowingSubtree s) { return s.data.is_inline ? 0 : s.ptr->size.extent.row; }
+static inline uint32_t kn_pad_bytes(knowingSubtree s) { return s.data.is_inline ? s.data.padding_bytes : s.ptr->padding.bytes; }
+static inline uint32_t kn_pad_rows(knowingSubtree s) { return s.data.is_inline ? s.data.padding_rows : s.ptr->padding.extent.row; }
+static inline const knowingSubtree *kn_children(knowingSubtree s) { return (const knowingSubtree *)(s.ptr) - s.ptr->child_count; }
+
+static inline uint16_t kn_public(const knowingLang *l, uint16_t sym) {
+	return sym == KN_SYM_ERROR ? sym : l->public_symbol_map[sym];
+}
+
+static inline bool kn_alias_named(const knowingLang *l, uint16_t sym) {
+	if (sym == KN_SYM_ERROR) return true;
+	if (sym == KN_SYM_ERROR_REPEAT) return false;
+	return l->symbol_metadata[sym].named;
+}
+
+// One node whose children are being walked: a visible node, or a hidden
+// one whose visible descendants become children of the nearest visible
+// ancestor (owner).
+typedef struct {
+	const knowingSubtree *kids;
+	uint32_t count, i, sci;       // children, next child, next structural index
+	uint32_t bytes, row;          // start of the next child
+	const uint16_t *aliases;      // the production's alias sequence, or NULL
+	const knowingFieldEntry *fmap, *fend;
+	int32_t vis;                  // flat index of the visible node the children belong to
+	int32_t owner;                // frame holding that node's last child written so far
+	int32_t prev;                 // (owner frames) last child written, -1 for none
+	uint16_t inh;                 // (hidden frames) field the hidden node passes down
+} knowingFrame;
+
+static inline void kn_frame(knowingFrame *f, const knowingLang *l, knowingSubtree s,
+	uint32_t bytes, uint32_t row, int32_t vis, int32_t owner, uint16_t inh) {
+	uint16_t prod = s.ptr->production_id;
+	f->kids = kn_children(s);
+	f->count = s.ptr->child_count;
+	f->i = 0;
+	f->sci = 0;
+	f->bytes = bytes;
+	f->row = row;
+	f->aliases = prod ? &l->alias_sequences[(uint32_t)prod * l->max_alias_sequence_length] : NULL;
+	if (l->field_count) {
+		knowingSlice sl = l->field_map_slices[prod];
+		f->fmap = &l->field_map_entries[sl.index];
+		f->fend = f->fmap + sl.length;
+	} else {
+		f->fmap = f->fend = NULL;
+	}
+	f->vis = vis;
+	f->owner = owner;
+	f->prev = -1;
+	f->inh = inh;
+}
+
+static int64_t knowing_flatten_direct(knowingNode root, knowingFlat *out, int64_t cap) {
+	const knowingLang *l = (const knowingLang *)ts_tree_language(root.tree);
+	knowingSubtree s = *(const knowingSubtree *)root.id;
+	if (cap < 1) return -1;
+	uint16_t alias = (uint16_t)root.context[3];
+	knowingFlat *f = &out[0];
+	f->start = root.context[0];
+	f->end = root.context[0] + kn_size_bytes(s);
+	f->srow = root.context[1];
+	f->erow = root.context[1] + kn_size_rows(s);
+	f->parent = -1;
+	f->next = -1;
+	f->prev = -1;
+	f->kind = kn_public(l, alias ? alias : kn_symbol(s));
+	f->field = 0;
+	f->named = alias ? kn_alias_named(l, alias) : kn_named(s);
+	int64_t n = 1;
+	if (kn_child_count(s) == 0) return n;
+
+	knowingFrame small[64];
+	knowingFrame *st = small;
+	int32_t depth = 0, room = 64;
+	kn_frame(&st[0], l, s, root.context[0], root.context[1], 0, 0, 0);
+	depth = 1;
+	while (depth > 0) {
+		knowingFrame *fr = &st[depth - 1];
+		if (fr->i == fr->count) {
+			depth--;
+			continue;
+		}
+		knowingSubtree c = fr->kids[fr->i];
+		uint32_t bytes = fr->bytes, row = fr->row;
+		bool extra = kn_extra(c);
+		uint16_t calias = 0;
+		uint16_t field = 0;
+		if (!extra) {
+			if (fr->aliases) calias = fr->aliases[fr->sci];
+			for (const knowingFieldEntry *m = fr->fmap; m < fr->fend; m++) {
+				if (!m->inherited && m->child_index == fr->sci) {
+					field = m->field_id;
+					break;
+				}
+			}
+			if (!field) field = fr->inh;
+			fr->sci++;
+		}
+		fr->bytes += kn_size_bytes(c);
+		fr->row += kn_size_rows(c);
+		fr->i++;
+		if (fr->i < fr->count) {
+			knowingSubtree nx = fr->kids[fr->i];
+			fr->bytes += kn_pad_bytes(nx);
+			fr->row += kn_pad_rows(nx);
+		}
+		bool visible = kn_visible(c) || calias != 0;
+		uint32_t kids = kn_child_count(c);
+		if (!visible && kids == 0) continue;
+		int32_t vis = fr->vis, owner = fr->owner;
+		if (visible) {
+			if (n >= cap) {
+				if (st != small) free(st);
+				return -1;
+			}
+			int32_t me = (int32_t)n++;
+			f = &out[me];
+			f->start = bytes;
+			f->end = bytes + kn_size_bytes(c);
+			f->srow = row;
+			f->erow = row + kn_size_rows(c);
+			f->parent = vis;
+			f->next = -1;
+			f->kind = kn_public(l, calias ? calias : kn_symbol(c));
+			f->field = field;
+			f->named = calias ? kn_alias_named(l, calias) : kn_named(c);
+			int32_t prev = st[owner].prev;
+			f->prev = prev;
+			if (prev >= 0) out[prev].next = me;
+			st[owner].prev = me;
+			if (kids == 0) continue;
+			vis = me;
+			owner = depth;
+			field = 0;
+		} else if (extra) {
+			field = 0;
+		}
+		if (depth == room) {
+			knowingFrame *bigger = (knowingFrame *)malloc(sizeof(knowingFrame) * (size_t)room * 2);
+			if (!bigger) {
+				if (st != small) free(st);
+				return -2;
+			}
+			memcpy(bigger, st, sizeof(knowingFrame) * (size_t)room);
+			if (st != small) free(st);
+			st = bigger;
+			room *= 2;
+		}
+		kn_frame(&st[depth], l, c, bytes, row, vis, owner, field);
+		depth++;
+	}
+	if (st != small) free(st);
+	return n;
+}
+#endif
+
+#ifdef KNOWING_DIRECT
+#define KNOWING_HAS_DIRECT 1
+static int64_t knowing_flatten_only_direct(knowingNode root, knowingFlat *out, int64_t cap) {
+	int64_t n = knowing_flatten_direct(root, out, cap);
+	return n < -1 ? -1 : n;
+}
+#else
+#define KNOWING_HAS_DIRECT 0
+static int64_t knowing_flatten_only_direct(knowingNode root, knowingFlat *out, int64_t cap) {
+	return knowing_flatten_cursor(root, out, cap);
+}
+#endif
+
+// knowing_flatten writes the visible nodes under root in pre-order, as a
+// TreeCursor walks them, into out. It returns how many it wrote, or -1
+// when cap is too small.
+static int64_t knowing_flatten(knowingNode root, knowingFlat *out, int64_t cap) {
+#ifdef KNOWING_DIRECT
+	int64_t n = knowing_flatten_direct(root, out, cap);
+	if (n == -1) return -1;
+	if (n == (int64_t)ts_node_descendant_count(root) && out[0].end == ts_node_end_byte(root)) return n;
+#endif
+	return knowing_flatten_cursor(root, out, cap);
 }
 */
 import "C"
@@ -146,7 +433,19 @@ func (t *FlatTree) Release() {
 }
 
 // Flatten copies the tree under root into t, reusing t's memory.
-func (t *FlatTree) Flatten(root *sitter.Node, src []byte) {
+func (t *FlatTree) Flatten(root *sitter.Node, src []byte) { t.flatten(root, src, walkChecked) }
+
+// How flatten walks: the tests compare walkDirect with walkCursor.
+const (
+	walkChecked = iota // direct, falling back to the cursor on a count mismatch
+	walkCursor         // tree-sitter's TreeCursor alone
+	walkDirect         // the direct walk alone
+)
+
+// directWalk tells whether this build has the direct walk.
+const directWalk = C.KNOWING_HAS_DIRECT != 0
+
+func (t *FlatTree) flatten(root *sitter.Node, src []byte, how int) {
 	t.Src = src
 	cn := *(*C.knowingNode)(unsafe.Pointer(root))
 	need := int(C.knowing_count(cn))
@@ -155,7 +454,16 @@ func (t *FlatTree) Flatten(root *sitter.Node, src []byte) {
 			t.N = make([]FlatNode, need)
 		}
 		t.N = t.N[:cap(t.N)]
-		n := int(C.knowing_flatten(cn, (*C.knowingFlat)(unsafe.Pointer(unsafe.SliceData(t.N))), C.int64_t(len(t.N))))
+		out, room := (*C.knowingFlat)(unsafe.Pointer(unsafe.SliceData(t.N))), C.int64_t(len(t.N))
+		var n int
+		switch how {
+		case walkCursor:
+			n = int(C.knowing_flatten_cursor(cn, out, room))
+		case walkDirect:
+			n = int(C.knowing_flatten_only_direct(cn, out, room))
+		default:
+			n = int(C.knowing_flatten(cn, out, room))
+		}
 		if n >= 0 {
 			t.N = t.N[:n]
 			return

@@ -19,6 +19,47 @@ import (
 // NamedChild and a cursor do not), on every grammar's test data and
 // on net/http (KNOWING_FLAT_ROOT names another folder to check).
 func TestFlatTreeMatchesNodes(t *testing.T) {
+	var ft FlatTree
+	eachTree(t, func(path, gname string, tree *sitter.Tree, src []byte) {
+		ft.Names = kindNames(grammar(gname))
+		ft.Flatten(tree.RootNode(), src)
+		checkFlat(t, path, grammar(gname), tree.RootNode(), &ft)
+	})
+}
+
+// TestFlattenDirectMatchesCursor checks the walk over tree-sitter's
+// subtrees against the TreeCursor walk, node for node and field for field,
+// on the same files as TestFlatTreeMatchesNodes: the direct walk copies
+// the runtime's layouts, and a go-tree-sitter upgrade that moved them
+// fails here.
+func TestFlattenDirectMatchesCursor(t *testing.T) {
+	if !directWalk {
+		t.Skip("no direct walk on this platform")
+	}
+	var direct, cursor FlatTree
+	nodes := 0
+	eachTree(t, func(path, gname string, tree *sitter.Tree, src []byte) {
+		direct.flatten(tree.RootNode(), src, walkDirect)
+		cursor.flatten(tree.RootNode(), src, walkCursor)
+		if len(direct.N) != len(cursor.N) {
+			t.Errorf("%s: direct walk wrote %d nodes, cursor %d", path, len(direct.N), len(cursor.N))
+			return
+		}
+		for i := range cursor.N {
+			if direct.N[i] != cursor.N[i] {
+				t.Errorf("%s: node %d: direct %+v, cursor %+v", path, i, direct.N[i], cursor.N[i])
+				return
+			}
+		}
+		nodes += len(cursor.N)
+	})
+	t.Logf("%d nodes compared", nodes)
+}
+
+// eachTree parses every file of a known language under testdata, net/http
+// and KNOWING_FLAT_ROOT (a folder to check besides) and calls fn on it.
+func eachTree(t *testing.T, fn func(path, gname string, tree *sitter.Tree, src []byte)) {
+	t.Helper()
 	roots := []string{"../testdata"}
 	goroot := runtime.GOROOT()
 	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
@@ -36,7 +77,6 @@ func TestFlatTreeMatchesNodes(t *testing.T) {
 			p.Close()
 		}
 	}()
-	var ft FlatTree
 	files := 0
 	for _, root := range roots {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -61,9 +101,7 @@ func TestFlatTreeMatchesNodes(t *testing.T) {
 			}
 			tree := ps.Parse(src, nil)
 			defer tree.Close()
-			ft.Names = kindNames(grammar(gname))
-			ft.Flatten(tree.RootNode(), src)
-			checkFlat(t, p, grammar(gname), tree.RootNode(), &ft)
+			fn(p, gname, tree, src)
 			files++
 			return nil
 		})
@@ -224,11 +262,17 @@ func BenchmarkFlatten(b *testing.B) {
 		ft.Flatten(t.RootNode(), srcs[i])
 		nodes += len(ft.N)
 	}
-	b.ResetTimer()
-	for n := 0; n < b.N; n++ {
-		for i, t := range trees {
-			ft.Flatten(t.RootNode(), srcs[i])
-		}
+	for _, w := range []struct {
+		name string
+		how  int
+	}{{"checked", walkChecked}, {"cursor", walkCursor}} {
+		b.Run(w.name, func(b *testing.B) {
+			for n := 0; n < b.N; n++ {
+				for i, t := range trees {
+					ft.flatten(t.RootNode(), srcs[i], w.how)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nodes), "ns/node")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nodes), "ns/node")
 }
