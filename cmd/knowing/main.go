@@ -46,9 +46,22 @@ func main() {
 	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
 }
 
-// profiled runs f, writing a CPU profile to $KNOWING_CPUPROFILE when it is
-// set (for measuring builds; see BENCHMARKS.md).
+// profiled runs f, writing a CPU profile to $KNOWING_CPUPROFILE and an
+// allocation profile to $KNOWING_MEMPROFILE when they are set (for
+// measuring builds; see BENCHMARKS.md).
 func profiled(f func() int) int {
+	if path := os.Getenv("KNOWING_MEMPROFILE"); path != "" {
+		defer func() {
+			out, err := os.Create(path)
+			if err == nil {
+				err = pprof.Lookup("allocs").WriteTo(out, 0)
+				out.Close()
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "knowing: memory profile:", err)
+			}
+		}()
+	}
 	path := os.Getenv("KNOWING_CPUPROFILE")
 	if path == "" {
 		return f()
