@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -69,6 +70,11 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	g.Meta.ToolVersion = version
+	// What resolving left behind (the parsed files, its indexes) is
+	// garbage now: collecting it before the write lets the write reuse
+	// that memory instead of faulting in fresh pages, which costs more
+	// than the collection (−0.1 s and −100 MB on the Go standard library).
+	runtime.GC()
 	wstart, wcpu := time.Now(), extract.ProcessCPU()
 	if err := snapshot.Write(out, g, nil); err != nil {
 		return err
