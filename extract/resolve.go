@@ -280,42 +280,63 @@ func (r *resolver) parentType(fi int, si int32) (uint32, bool) {
 }
 
 func (r *resolver) index() {
-	for id := range r.g.Nodes {
-		n := &r.g.Nodes[id]
-		if n.Kind == snapshot.KindFile || n.Kind == snapshot.KindPackage {
-			continue
-		}
-		r.qname[n.QName] = append(r.qname[n.QName], uint32(id))
-		r.byName[n.Name] = append(r.byName[n.Name], uint32(id))
+	// The tables are independent: build them side by side.
+	var wg sync.WaitGroup
+	side := func(f func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
 	}
-	r.dupTypes = map[uint32][]uint32{}
-	for _, ids := range r.qname {
-		if len(ids) < 2 {
-			continue
+	side(func() {
+		r.qname = make(map[string][]uint32, len(r.g.Nodes))
+		for id := range r.g.Nodes {
+			n := &r.g.Nodes[id]
+			if n.Kind != snapshot.KindFile && n.Kind != snapshot.KindPackage {
+				r.qname[n.QName] = append(r.qname[n.QName], uint32(id))
+			}
 		}
-		types := r.keep(ids, typesOnly)
-		if len(types) < 2 {
-			continue
+		r.dupTypes = map[uint32][]uint32{}
+		for _, ids := range r.qname {
+			if len(ids) < 2 {
+				continue
+			}
+			types := r.keep(ids, typesOnly)
+			if len(types) < 2 {
+				continue
+			}
+			for _, t := range types {
+				r.dupTypes[t] = types
+			}
 		}
-		for _, t := range types {
-			r.dupTypes[t] = types
+	})
+	side(func() {
+		r.byName = make(map[string][]uint32, len(r.g.Nodes)/2)
+		for id := range r.g.Nodes {
+			n := &r.g.Nodes[id]
+			if n.Kind != snapshot.KindFile && n.Kind != snapshot.KindPackage {
+				r.byName[n.Name] = append(r.byName[n.Name], uint32(id))
+			}
 		}
-	}
-	for _, e := range r.g.Edges {
-		if e.Type != snapshot.EdgeContains {
-			continue
+	})
+	side(func() {
+		for _, e := range r.g.Edges {
+			if e.Type != snapshot.EdgeContains {
+				continue
+			}
+			parent := &r.g.Nodes[e.From]
+			if parent.Kind.IsType() {
+				r.memberAdded(e.From, r.g.Nodes[e.To].Name, e.To)
+			}
 		}
-		parent := &r.g.Nodes[e.From]
-		if parent.Kind.IsType() {
-			r.memberAdded(e.From, r.g.Nodes[e.To].Name, e.To)
+		r.memberNames = map[string]bool{}
+		for _, list := range r.byType {
+			for _, m := range list {
+				r.memberNames[m.name] = true
+			}
 		}
-	}
-	r.memberNames = map[string]bool{}
-	for _, list := range r.byType {
-		for _, m := range list {
-			r.memberNames[m.name] = true
-		}
-	}
+	})
 	for fi, f := range r.files {
 		sc := scopeOf(f)
 		for si := range f.Symbols {
@@ -340,6 +361,7 @@ func (r *resolver) index() {
 			}
 		}
 	}
+	wg.Wait()
 }
 
 type filter uint8
