@@ -109,16 +109,35 @@ type termTable struct {
 // tokenize indexes documents [from, to): their field lengths go to b.lens
 // (each worker writes its own range), their terms and postings to a new
 // table.
+//
+// A field whose text is the same as in the previous document (the path
+// and concepts of the symbols of one file) reuses that document's terms.
 func (b *Builder) tokenize(from, to int) *termTable {
 	tt := &termTable{index: make(map[string]uint32)}
 	var tok []string
 	var tf []uint32
 	counts := map[string]uint32{}
+	var last [NumFields]struct {
+		text  string
+		n     uint32
+		terms []uint64 // term number << 32 | tf
+	}
 	for idx := from; idx < to; idx++ {
 		d := &b.docs[idx]
 		for f := 0; f < NumFields; f++ {
+			lf := &last[f]
+			if idx > from && d.Fields[f] == lf.text {
+				b.lens[f][idx] = lf.n
+				for _, t := range lf.terms {
+					n := uint32(t >> 32)
+					tt.posts[n] = append(tt.posts[n], uint64(idx)<<32|uint64(f)<<postFieldSh|t&postTFMask)
+				}
+				continue
+			}
+			lf.text, lf.terms = d.Fields[f], lf.terms[:0]
 			tok = AppendTokens(tok[:0], d.Fields[f])
-			b.lens[f][idx] = uint32(min(len(tok), math.MaxUint32))
+			lf.n = uint32(min(len(tok), math.MaxUint32))
+			b.lens[f][idx] = lf.n
 			// Term frequencies, each at its term's first occurrence. Most
 			// fields are short, where a quadratic scan beats a map.
 			tf = tf[:0]
@@ -162,7 +181,9 @@ func (b *Builder) tokenize(from, to int) *termTable {
 					tt.keys = append(tt.keys, k)
 					tt.posts = append(tt.posts, nil)
 				}
-				tt.posts[n] = append(tt.posts[n], uint64(idx)<<32|uint64(f)<<postFieldSh|uint64(min(tf[i], postTFMask)))
+				t := uint64(min(tf[i], postTFMask))
+				tt.posts[n] = append(tt.posts[n], uint64(idx)<<32|uint64(f)<<postFieldSh|t)
+				lf.terms = append(lf.terms, uint64(n)<<32|t)
 			}
 		}
 	}
