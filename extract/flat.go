@@ -372,6 +372,7 @@ static int64_t knowing_flatten(knowingNode root, knowingFlat *out, int64_t cap) 
 import "C"
 
 import (
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -411,25 +412,47 @@ func init() {
 	}
 }
 
-// flatTrees holds FlatTrees between files: a tree's node slice is reused.
-var flatTrees = sync.Pool{New: func() any { return new(FlatTree) }}
+// flatTrees holds FlatTrees between files, so that a tree's node slice is
+// reused. It is a plain free list, not a sync.Pool: a pool is emptied by
+// every garbage collection, and a build collects dozens of times while it
+// parses, each time dropping and then reallocating (and zeroing) every
+// worker's node slice (86 MB on the Go standard library).
+var flatTrees struct {
+	sync.Mutex
+	free []*FlatTree
+}
 
 // NewFlatTree flattens the tree under root into a pooled FlatTree whose
 // kinds read names (the grammar's kind names by id). Release it after use.
 func NewFlatTree(root *sitter.Node, src []byte, names []string) *FlatTree {
-	t := flatTrees.Get().(*FlatTree)
+	var t *FlatTree
+	flatTrees.Lock()
+	if n := len(flatTrees.free); n > 0 {
+		t = flatTrees.free[n-1]
+		flatTrees.free = flatTrees.free[:n-1]
+	}
+	flatTrees.Unlock()
+	if t == nil {
+		t = new(FlatTree)
+	}
 	t.Names = names
 	t.Flatten(root, src)
 	return t
 }
 
-// Release returns t to the pool; t must not be used afterwards. A tree
-// that grew very large is dropped rather than kept.
+// Release returns t to the free list; t must not be used afterwards. A
+// tree that grew very large is dropped rather than kept, and the list
+// keeps no more trees than there can be parsers at once.
 func (t *FlatTree) Release() {
 	t.Src, t.Names = nil, nil
-	if cap(t.N) <= 1<<20 {
-		flatTrees.Put(t)
+	if cap(t.N) > 1<<20 {
+		return
 	}
+	flatTrees.Lock()
+	if len(flatTrees.free) < 4*runtime.GOMAXPROCS(0) {
+		flatTrees.free = append(flatTrees.free, t)
+	}
+	flatTrees.Unlock()
 }
 
 // Flatten copies the tree under root into t, reusing t's memory.
