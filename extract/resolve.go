@@ -759,7 +759,7 @@ func (r *resolver) resolveRefs() {
 func (r *resolver) resolveFile(fi int) []resolvedRef {
 	f := r.files[fi]
 	lang := byLang[f.Lang]
-	var out []resolvedRef
+	out := make([]resolvedRef, 0, len(f.Refs))
 	for _, ref := range f.Refs {
 		from := r.fileID[fi]
 		if ref.From >= 0 && int(ref.From) < len(f.Symbols) {
