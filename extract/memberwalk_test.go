@@ -103,7 +103,7 @@ func TestMemberOfMatchesPlainWalk(t *testing.T) {
 			}
 		}
 		check(false)
-		r.memberMemo, r.levelMemo = map[memberKey][]uint32{}, map[uint32][][]uint32{}
+		r.memberMemo, r.levelMemo = newMemo[memberKey, []uint32](hashMemberKey), newMemo[uint32, [][]uint32](hashTypeID)
 		check(true)
 		check(true) // from the memo
 	}

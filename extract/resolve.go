@@ -47,10 +47,9 @@ type resolver struct {
 	// memberMemo caches memberOf walks over bases and duplicate types
 	// while references are resolved: the same few thousand lookups recur
 	// millions of times on a large repository.
-	memberMu   sync.RWMutex
-	memberMemo map[memberKey][]uint32
-	uniqueMemo map[memberKey][]uint32 // unique's results; t is methodsOnly
-	levelMemo  map[uint32][][]uint32  // baseLevels, by a type's first declaration
+	memberMemo *memo[memberKey, []uint32]
+	uniqueMemo *memo[memberKey, []uint32] // unique's results; t is methodsOnly
+	levelMemo  *memo[uint32, [][]uint32]  // baseLevels, by a type's first declaration
 
 	memberNames map[string]bool // names of members of any type
 }
@@ -459,23 +458,53 @@ func (r *resolver) memberOf(t uint32, name string, fl filter) []uint32 {
 	// for each of them: key it by the first. A class reopened in many
 	// files (Ruby) is otherwise walked again for every reopening.
 	k := memberKey{r.sameType(t)[0], name, fl}
-	return r.memo(r.memberMemo, k, func() []uint32 { return r.memberWalk(t, name, fl) })
+	return r.memberMemo.get(k, func() []uint32 { return slices.Clip(r.memberWalk(t, name, fl)) })
 }
 
-// memo returns m[k], computing and storing it on a miss; files resolve on
-// all cores, so m is guarded by memberMu.
-func (r *resolver) memo(m map[memberKey][]uint32, k memberKey, compute func() []uint32) []uint32 {
-	r.memberMu.RLock()
-	ids, ok := m[k]
-	r.memberMu.RUnlock()
-	if !ok {
-		ids = slices.Clip(compute())
-		r.memberMu.Lock()
-		m[k] = ids
-		r.memberMu.Unlock()
+// memo is a cache that files resolving on all cores share. It is cut into
+// shards, each with its own lock: with one lock, every lookup on every
+// core wrote the lock's reader count, one contended cache line.
+type memo[K comparable, V any] struct {
+	hash   func(K) uint32
+	shards [64]struct {
+		mu sync.RWMutex
+		m  map[K]V
+		_  [32]byte // keep shards' locks off each other's cache lines
 	}
-	return ids
 }
+
+func newMemo[K comparable, V any](hash func(K) uint32) *memo[K, V] {
+	m := &memo[K, V]{hash: hash}
+	for i := range m.shards {
+		m.shards[i].m = map[K]V{}
+	}
+	return m
+}
+
+// get returns the value of k, computing and storing it on a miss.
+func (m *memo[K, V]) get(k K, compute func() V) V {
+	sh := &m.shards[m.hash(k)%uint32(len(m.shards))]
+	sh.mu.RLock()
+	v, ok := sh.m[k]
+	sh.mu.RUnlock()
+	if !ok {
+		v = compute()
+		sh.mu.Lock()
+		sh.m[k] = v
+		sh.mu.Unlock()
+	}
+	return v
+}
+
+func hashMemberKey(k memberKey) uint32 {
+	h := k.t*0x9e3779b1 ^ uint32(len(k.name))*0x85ebca6b ^ uint32(k.fl)
+	if n := len(k.name); n > 0 {
+		h ^= uint32(k.name[0])<<8 | uint32(k.name[n-1])<<16 | uint32(k.name[n/2])
+	}
+	return h ^ h>>15
+}
+
+func hashTypeID(t uint32) uint32 { return t ^ t>>6 }
 
 // memberWalk is memberOf through duplicate declarations and bases, nearest
 // first.
@@ -503,16 +532,7 @@ func (r *resolver) baseLevels(t uint32) [][]uint32 {
 	if r.levelMemo == nil {
 		return r.walkBases(start)
 	}
-	r.memberMu.RLock()
-	levels, ok := r.levelMemo[start[0]]
-	r.memberMu.RUnlock()
-	if !ok {
-		levels = r.walkBases(start)
-		r.memberMu.Lock()
-		r.levelMemo[start[0]] = levels
-		r.memberMu.Unlock()
-	}
-	return levels
+	return r.levelMemo.get(start[0], func() [][]uint32 { return r.walkBases(start) })
 }
 
 // walkBases computes baseLevels breadth first from the types start. A
@@ -720,8 +740,9 @@ type resolvedRef struct {
 // are resolved on all cores; edges are then added in file order, which
 // keeps the graph deterministic.
 func (r *resolver) resolveRefs() {
-	r.memberMemo, r.uniqueMemo = map[memberKey][]uint32{}, map[memberKey][]uint32{}
-	r.levelMemo = map[uint32][][]uint32{}
+	r.memberMemo = newMemo[memberKey, []uint32](hashMemberKey)
+	r.uniqueMemo = newMemo[memberKey, []uint32](hashMemberKey)
+	r.levelMemo = newMemo[uint32, [][]uint32](hashTypeID)
 	defer func() { r.memberMemo, r.uniqueMemo, r.levelMemo = nil, nil, nil }()
 	out := make([][]resolvedRef, len(r.files))
 	var next atomic.Int64
@@ -1012,9 +1033,9 @@ func (r *resolver) unique(name string, methodsOnly bool) ([]uint32, float32) {
 	if methodsOnly {
 		k.t = 1
 	}
-	ids := r.memo(r.uniqueMemo, k, func() []uint32 {
+	ids := r.uniqueMemo.get(k, func() []uint32 {
 		ids, _ := r.uniqueScan(name, methodsOnly)
-		return ids
+		return slices.Clip(ids)
 	})
 	if ids == nil {
 		return nil, 0
