@@ -321,10 +321,9 @@ static int64_t knowing_flatten_direct(knowingNode root, knowingFlat *out, int64_
 			if (kids == 0) continue;
 			vis = me;
 			owner = depth;
-			field = 0;
-		} else if (extra) {
-			field = 0;
+			field = 0; // a visible node passes no field to its children
 		}
+		// A hidden child passes its field down (0 when it is an extra).
 		if (depth == room) {
 			knowingFrame *bigger = (knowingFrame *)malloc(sizeof(knowingFrame) * (size_t)room * 2);
 			if (!bigger) {
