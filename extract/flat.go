@@ -347,7 +347,8 @@ static int64_t knowing_flatten_direct(knowingNode root, knowingFlat *out, int64_
 #define KNOWING_HAS_DIRECT 1
 static int64_t knowing_flatten_only_direct(knowingNode root, knowingFlat *out, int64_t cap) {
 	int64_t n = knowing_flatten_direct(root, out, cap);
-	return n < -1 ? -1 : n;
+	// Out of memory for the walk's stack (-2): the cursor needs none.
+	return n < -1 ? knowing_flatten_cursor(root, out, cap) : n;
 }
 #else
 #define KNOWING_HAS_DIRECT 0

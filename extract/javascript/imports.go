@@ -100,14 +100,7 @@ func (x *extractor) importStmt(n int32) {
 						if x.kind(s) != kImportSpecifier {
 							continue
 						}
-						name := x.propName(x.field(s, x.g.fName))
-						if name == "" {
-							name = x.text(x.field(s, x.g.fName))
-						}
-						local := name
-						if a := x.field(s, x.g.fAlias); a >= 0 {
-							local = x.text(a)
-						}
+						name, local := x.specifierNames(s)
 						x.bindImport(spec, name, local)
 						bound = true
 					}
@@ -297,14 +290,7 @@ func (x *extractor) reexport(n int32, spec string) {
 				if x.kind(s) != kExportSpecifier {
 					continue
 				}
-				name := x.propName(x.field(s, x.g.fName))
-				if name == "" {
-					name = x.text(x.field(s, x.g.fName))
-				}
-				local := name
-				if a := x.field(s, x.g.fAlias); a >= 0 {
-					local = x.text(a)
-				}
+				name, local := x.specifierNames(s)
 				if name == "default" {
 					x.bindImport(spec, "default", local)
 				} else {
@@ -569,4 +555,19 @@ func (x *extractor) finish() {
 			}
 		}
 	}
+}
+
+// specifierNames reads an import or export specifier: the name it takes
+// from the other module (a string name's content when quoted) and the
+// local name it is bound to, the alias when there is one.
+func (x *extractor) specifierNames(s int32) (name, local string) {
+	name = x.propName(x.field(s, x.g.fName))
+	if name == "" {
+		name = x.text(x.field(s, x.g.fName))
+	}
+	local = name
+	if a := x.field(s, x.g.fAlias); a >= 0 {
+		local = x.text(a)
+	}
+	return name, local
 }
