@@ -83,10 +83,8 @@ func Resolve(results []*FileResult) *snapshot.Graph {
 		files:    results,
 		g:        &snapshot.Graph{},
 		pkgNode:  map[string]uint32{},
-		qname:    map[string][]uint32{},
 		scopeTop: map[string]map[string][]uint32{},
 		pkgTop:   map[string]map[string][]uint32{},
-		byName:   map[string][]uint32{},
 		bases:    map[uint32][]uint32{},
 		external: map[string]uint32{},
 	}
