@@ -32,16 +32,21 @@ type resolver struct {
 	symFile []int32    // file index of each node (-1 for packages, externals)
 	symIdx  []int32    // symbol index within its file, for symbol nodes
 
-	pkgNode   map[string]uint32
-	qname     map[string][]uint32            // qualified name → nodes
-	byType    map[uint32][]memberEntry       // type node → its members, for lookups by name
-	scopeTop  map[string]map[string][]uint32 // scope → top-level name → nodes
-	pkgTop    map[string]map[string][]uint32 // package → top-level name → nodes
-	byName    map[string][]uint32            // every symbol by name
-	bases     map[uint32][]uint32            // type → resolved base types
-	external  map[string]uint32
-	edgeIndex [snapshot.NumEdgeTypes]map[uint64]int // by type: from<<32 | to → index in g.Edges
-	dupTypes  map[uint32][]uint32                   // types declared more than once under one qualified name
+	pkgNode  map[string]uint32
+	qname    map[string][]uint32            // qualified name → nodes
+	byType   map[uint32][]memberEntry       // type node → its members, for lookups by name
+	scopeTop map[string]map[string][]uint32 // scope → top-level name → nodes
+	pkgTop   map[string]map[string][]uint32 // package → top-level name → nodes
+	byName   map[string][]uint32            // every symbol by name
+	bases    map[uint32][]uint32            // type → resolved base types
+	external map[string]uint32
+	// edgeIndex finds an edge already added, by type: from<<32 | to →
+	// index in g.Edges. Containment, calls and references do not use it:
+	// a node is contained once, when it is declared or attached, and the
+	// calls and references out of a file's symbols are deduplicated per
+	// file in resolveRefs (only references to external nodes use it).
+	edgeIndex [snapshot.NumEdgeTypes]map[uint64]int
+	dupTypes  map[uint32][]uint32 // types declared more than once under one qualified name
 	membersOf map[uint32][]uint32
 
 	// memberMemo caches memberOf walks over bases and duplicate types
@@ -73,11 +78,10 @@ func Resolve(results []*FileResult) *snapshot.Graph {
 	// Size the node and edge tables once: a node per file, package and
 	// symbol; every symbol is contained (two edges) and most references
 	// resolve (one).
-	nodes, edges, refs := 2*len(results), 0, 0
+	nodes, edges := 2*len(results), 0
 	for _, f := range results {
 		nodes += len(f.Symbols)
 		edges += 2*len(f.Symbols) + len(f.Refs)
-		refs += len(f.Refs)
 	}
 	r := &resolver{
 		files:    results,
@@ -91,10 +95,6 @@ func Resolve(results []*FileResult) *snapshot.Graph {
 	r.g.Nodes = make([]snapshot.Node, 0, nodes)
 	r.symFile, r.symIdx = make([]int32, 0, nodes), make([]int32, 0, nodes)
 	r.g.Edges = make([]snapshot.Edge, 0, edges)
-	// Every symbol is contained; most references resolve to calls.
-	r.edgeIndex[snapshot.EdgeContains] = make(map[uint64]int, nodes)
-	r.edgeIndex[snapshot.EdgeMemberOf] = make(map[uint64]int, nodes)
-	r.edgeIndex[snapshot.EdgeCalls] = make(map[uint64]int, refs)
 	r.declare()
 	r.attachReceivers()
 	r.index()
@@ -144,10 +144,13 @@ func (r *resolver) addEdge(from, to uint32, t snapshot.EdgeType, conf float32) {
 	r.g.Edges = append(r.g.Edges, snapshot.Edge{From: from, To: to, Type: t, Confidence: conf})
 }
 
-// contain adds the containment pair parent→child and child→parent.
+// contain adds the containment pair parent→child and child→parent. Each
+// node gets its parent once (declare, attachReceivers), so the pair is
+// new and skips addEdge's table.
 func (r *resolver) contain(parent, child uint32) {
-	r.addEdge(parent, child, snapshot.EdgeContains, confSyntax)
-	r.addEdge(child, parent, snapshot.EdgeMemberOf, confSyntax)
+	r.g.Edges = append(r.g.Edges,
+		snapshot.Edge{From: parent, To: child, Type: snapshot.EdgeContains, Confidence: confSyntax},
+		snapshot.Edge{From: child, To: parent, Type: snapshot.EdgeMemberOf, Confidence: confSyntax})
 }
 
 // LastPart is what follows the last "." or "/".
@@ -742,25 +745,30 @@ func (r *resolver) resolveRefs() {
 	r.uniqueMemo = newMemo[memberKey, []uint32](hashMemberKey)
 	r.levelMemo = newMemo[uint32, [][]uint32](hashTypeID)
 	defer func() { r.memberMemo, r.uniqueMemo, r.levelMemo = nil, nil, nil }()
-	out := make([][]resolvedRef, len(r.files))
+	out := make([]fileEdges, len(r.files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			seen := [2]map[uint64]int32{{}, {}}
 			for {
 				fi := int(next.Add(1) - 1)
 				if fi >= len(r.files) {
 					return
 				}
-				out[fi] = r.resolveFile(fi)
+				out[fi] = localEdges(r.resolveFile(fi), &seen)
 			}
 		}()
 	}
 	wg.Wait()
-	for fi, rs := range out {
-		for _, x := range rs {
+	for fi, fe := range out {
+		done := 0
+		for _, d := range fe.deferred {
+			r.g.Edges = append(r.g.Edges, fe.edges[done:d.at]...)
+			done = d.at
+			x := &d.ref
 			for _, t := range x.ids {
 				if x.et == snapshot.EdgeTypeHintOf {
 					r.addEdge(t, x.from, x.et, x.conf)
@@ -772,7 +780,66 @@ func (r *resolver) resolveRefs() {
 				r.externalType(fi, x.ext, x.from, x.et)
 			}
 		}
+		r.g.Edges = append(r.g.Edges, fe.edges[done:]...)
 	}
+}
+
+// fileEdges is what the references of one file add to the graph: the
+// calls and references out of its symbols, ready to append, and the
+// references that need the shared tables (type hints point from the
+// type, which other files use too; external types need their node), each
+// with how many of edges precede it.
+type fileEdges struct {
+	edges    []snapshot.Edge
+	deferred []deferredRef
+}
+
+type deferredRef struct {
+	at  int
+	ref resolvedRef
+}
+
+// localEdges turns a file's resolved references into edges, on the
+// resolving core. Calls and in-repository references start at the file's
+// own symbols, so no other file adds the same edge: they are deduplicated
+// here, as addEdge would (first position, highest confidence), with a
+// small table per file instead of the graph-wide one. The result lists
+// edges in the order the references came.
+func localEdges(rs []resolvedRef, seen *[2]map[uint64]int32) fileEdges {
+	clear(seen[0])
+	clear(seen[1])
+	fe := fileEdges{edges: make([]snapshot.Edge, 0, len(rs))}
+	for _, x := range rs {
+		var m map[uint64]int32
+		switch {
+		case len(x.ids) == 0:
+		case x.et == snapshot.EdgeCalls:
+			m = seen[0]
+		case x.et == snapshot.EdgeReferences:
+			m = seen[1]
+		}
+		if m == nil {
+			if len(x.ids) > 0 || x.ext != "" {
+				fe.deferred = append(fe.deferred, deferredRef{at: len(fe.edges), ref: x})
+			}
+			continue
+		}
+		for _, t := range x.ids {
+			if x.from == t && x.et != snapshot.EdgeCalls {
+				continue
+			}
+			k := uint64(x.from)<<32 | uint64(t)
+			if i, ok := m[k]; ok {
+				if x.conf > fe.edges[i].Confidence {
+					fe.edges[i].Confidence = x.conf
+				}
+				continue
+			}
+			m[k] = int32(len(fe.edges))
+			fe.edges = append(fe.edges, snapshot.Edge{From: x.from, To: t, Type: x.et, Confidence: x.conf})
+		}
+	}
+	return fe
 }
 
 func (r *resolver) resolveFile(fi int) []resolvedRef {
@@ -812,6 +879,23 @@ func (r *resolver) resolveFile(fi int) []resolvedRef {
 		}
 	}
 	return out
+}
+
+// joinIDs appends ids to out. Lists from the resolver's tables are
+// shared and read-only, so the first non-empty one is taken as it is and
+// only a second one makes a copy (owned says out is a copy). Most calls
+// and field chains resolve through one list: no allocation.
+func joinIDs(out []uint32, owned bool, ids []uint32) ([]uint32, bool) {
+	switch {
+	case len(ids) == 0:
+		return out, owned
+	case len(out) == 0:
+		return ids, false
+	case !owned:
+		joined := make([]uint32, 0, len(out)+len(ids))
+		return append(append(joined, out...), ids...), true
+	}
+	return append(out, ids...), true
 }
 
 func isIn(s string, list []string) bool {
@@ -922,8 +1006,14 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 			}
 		}
 		var out []uint32
+		owned := false
+		var buf [8]uint32
+		seen := buf[:0]
 		for _, t := range recv {
-			out = append(out, r.memberOf(t, ref.Name, callables)...)
+			if seen = r.seenGroup(seen, t); seen == nil {
+				continue
+			}
+			out, owned = joinIDs(out, owned, r.memberOf(t, ref.Name, callables))
 		}
 		if len(out) > 0 {
 			return out, conf
@@ -993,9 +1083,21 @@ func (r *resolver) resultTypes(fi int, lang *Language, from int32, call string) 
 // followFields walks a chain of field names from a type, through the
 // declared types of the fields.
 func (r *resolver) followFields(types []uint32, chain string) []uint32 {
-	for _, fieldName := range strings.Split(chain, ".") {
+	for last := false; !last; { // the fields of chain, as strings.Split gives them
+		fieldName := chain
+		if i := strings.IndexByte(chain, '.'); i >= 0 {
+			fieldName, chain = chain[:i], chain[i+1:]
+		} else {
+			last = true
+		}
 		var next []uint32
+		owned := false
+		var buf [8]uint32
+		seen := buf[:0]
 		for _, t := range types {
+			if seen = r.seenGroup(seen, t); seen == nil {
+				continue
+			}
 			for _, fid := range r.memberOf(t, fieldName, anyKind) {
 				fi, si := r.symFile[fid], r.symIdx[fid]
 				if fi < 0 || si < 0 {
@@ -1006,15 +1108,63 @@ func (r *resolver) followFields(types []uint32, chain string) []uint32 {
 					continue
 				}
 				ids, _ := r.resolveType(int(fi), r.files[fi].Symbols[si].Parent, typ)
-				next = append(next, ids...)
+				next, owned = joinIDs(next, owned, ids)
 			}
 		}
 		if len(next) == 0 {
 			return nil
 		}
+		if owned {
+			// Fields of one struct declared per platform, each typed
+			// with a type declared per platform, multiply: drop repeats.
+			next = uniqueIDs(next)
+		}
 		types = next
 	}
 	return types
+}
+
+// seenGroup tells whether a type of t's group (the declarations of one
+// qualified name, see sameType) is in seen: it returns nil if so, else
+// seen with the group added. Member lookups answer the same for every
+// type of a group, so receivers naming one type declared in 33 platform
+// files are looked up once, not 33 times with 33 times the answer. Past
+// 64 groups it stops recording (and callers repeat some lookups).
+func (r *resolver) seenGroup(seen []uint32, t uint32) []uint32 {
+	g := t
+	if dups, ok := r.dupTypes[t]; ok {
+		g = dups[0]
+	}
+	if slices.Contains(seen, g) {
+		return nil
+	}
+	if len(seen) < 64 {
+		seen = append(seen, g)
+	}
+	return seen
+}
+
+// uniqueIDs drops the repeats from ids in place, keeping first occurrences
+// in order.
+func uniqueIDs(ids []uint32) []uint32 {
+	if len(ids) <= 32 {
+		out := ids[:0]
+		for _, id := range ids {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+		}
+		return out
+	}
+	seen := make(map[uint32]struct{}, len(ids))
+	out := ids[:0]
+	for _, id := range ids {
+		if _, ok := seen[id]; !ok {
+			seen[id] = struct{}{}
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // unique resolves a name defined exactly once among the repository's
@@ -1286,10 +1436,23 @@ func (r *resolver) goImplements() {
 // tests links test functions to what they exercise: the non-test symbols
 // they call, and for Go the symbol a TestXxx name points to.
 func (r *resolver) tests() {
-	calls := map[uint32][]uint32{}
+	// The calls out of each node, in edge order, as two flat arrays:
+	// callee[start[id]:start[id+1]].
+	start := make([]int32, len(r.g.Nodes)+1)
 	for _, e := range r.g.Edges {
 		if e.Type == snapshot.EdgeCalls {
-			calls[e.From] = append(calls[e.From], e.To)
+			start[e.From+1]++
+		}
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	callee := make([]uint32, start[len(start)-1])
+	fill := slices.Clone(start[:len(start)-1])
+	for _, e := range r.g.Edges {
+		if e.Type == snapshot.EdgeCalls {
+			callee[fill[e.From]] = e.To
+			fill[e.From]++
 		}
 	}
 	for fi, f := range r.files {
@@ -1309,7 +1472,7 @@ func (r *resolver) tests() {
 			}
 			id := r.symID[fi][si]
 			r.g.Nodes[id].Flags |= snapshot.FlagTest
-			for _, t := range calls[id] {
+			for _, t := range callee[start[id]:start[id+1]] {
 				if r.g.Nodes[t].Flags&snapshot.FlagTest != 0 {
 					continue
 				}
