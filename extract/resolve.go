@@ -41,10 +41,11 @@ type resolver struct {
 	bases    map[uint32][]uint32            // type → resolved base types
 	external map[string]uint32
 	// edgeIndex finds an edge already added, by type: from<<32 | to →
-	// index in g.Edges. Containment, calls and references do not use it:
-	// a node is contained once, when it is declared or attached, and the
-	// calls and references out of a file's symbols are deduplicated per
-	// file in resolveRefs (only references to external nodes use it).
+	// index in g.Edges. Containment, calls, references and type hints do
+	// not use it: a node is contained once, when it is declared or
+	// attached, and the edges of references, which have one end at the
+	// referring file's symbols, are deduplicated per file in resolveRefs
+	// (only those to external nodes use it).
 	edgeIndex [snapshot.NumEdgeTypes]map[uint64]int
 	dupTypes  map[uint32][]uint32 // types declared more than once under one qualified name
 	membersOf map[uint32][]uint32
@@ -57,6 +58,10 @@ type resolver struct {
 	levelMemo  *memo[uint32, [][]uint32]  // baseLevels, by a type's first declaration
 
 	memberNames map[string]bool // names of members of any type
+
+	// ident[i] == i for every node declared before index: one-element
+	// id lists are slices of it (see one), not allocations of their own.
+	ident []uint32
 }
 
 type memberKey struct {
@@ -280,6 +285,10 @@ func (r *resolver) parentType(fi int, si int32) (uint32, bool) {
 }
 
 func (r *resolver) index() {
+	r.ident = make([]uint32, len(r.g.Nodes))
+	for i := range r.ident {
+		r.ident[i] = uint32(i)
+	}
 	// The tables are independent: build them side by side.
 	var wg sync.WaitGroup
 	side := func(f func()) {
@@ -294,7 +303,7 @@ func (r *resolver) index() {
 		for id := range r.g.Nodes {
 			n := &r.g.Nodes[id]
 			if n.Kind != snapshot.KindFile && n.Kind != snapshot.KindPackage {
-				r.qname[n.QName] = append(r.qname[n.QName], uint32(id))
+				r.qname[n.QName] = r.addID(r.qname[n.QName], uint32(id))
 			}
 		}
 		r.dupTypes = map[uint32][]uint32{}
@@ -316,7 +325,7 @@ func (r *resolver) index() {
 		for id := range r.g.Nodes {
 			n := &r.g.Nodes[id]
 			if n.Kind != snapshot.KindFile && n.Kind != snapshot.KindPackage {
-				r.byName[n.Name] = append(r.byName[n.Name], uint32(id))
+				r.byName[n.Name] = r.addID(r.byName[n.Name], uint32(id))
 			}
 		}
 	})
@@ -350,14 +359,14 @@ func (r *resolver) index() {
 				m = map[string][]uint32{}
 				r.scopeTop[sc] = m
 			}
-			m[s.Name] = append(m[s.Name], id)
+			m[s.Name] = r.addID(m[s.Name], id)
 			if f.Package != "" {
 				p := r.pkgTop[f.Package]
 				if p == nil {
 					p = map[string][]uint32{}
 					r.pkgTop[f.Package] = p
 				}
-				p[s.Name] = append(p[s.Name], id)
+				p[s.Name] = r.addID(p[s.Name], id)
 			}
 		}
 	}
@@ -415,7 +424,7 @@ func (r *resolver) memberAdded(t uint32, name string, id uint32) {
 			return
 		}
 	}
-	r.byType[t] = append(list, memberEntry{name: name, ids: []uint32{id}})
+	r.byType[t] = append(list, memberEntry{name: name, ids: r.one(id)})
 }
 
 // membersNamed returns the members of type t named name, without hashing:
@@ -436,7 +445,25 @@ func (r *resolver) sameType(t uint32) []uint32 {
 	if g, ok := r.dupTypes[t]; ok {
 		return g
 	}
-	return []uint32{t}
+	return r.one(t)
+}
+
+// one returns the list holding id alone. Most names of a repository
+// name one symbol, so this spares the index tables an allocation per
+// name. Its capacity is its length: an append copies.
+func (r *resolver) one(id uint32) []uint32 {
+	if int(id) < len(r.ident) {
+		return r.ident[id : id+1 : id+1]
+	}
+	return []uint32{id}
+}
+
+// addID appends id to an index table's list.
+func (r *resolver) addID(list []uint32, id uint32) []uint32 {
+	if len(list) == 0 {
+		return r.one(id)
+	}
+	return append(list, id)
 }
 
 func (r *resolver) lookupScope(scope, name string, fl filter) []uint32 {
@@ -752,13 +779,15 @@ func (r *resolver) resolveRefs() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			seen := [2]map[uint64]int32{{}, {}}
+			seen := [3]map[uint64]int32{{}, {}, {}}
+			var refs []resolvedRef
 			for {
 				fi := int(next.Add(1) - 1)
 				if fi >= len(r.files) {
 					return
 				}
-				out[fi] = localEdges(r.resolveFile(fi), &seen)
+				refs = r.resolveFile(fi, refs[:0])
+				out[fi] = localEdges(refs, &seen)
 			}
 		}()
 	}
@@ -768,27 +797,16 @@ func (r *resolver) resolveRefs() {
 		for _, d := range fe.deferred {
 			r.g.Edges = append(r.g.Edges, fe.edges[done:d.at]...)
 			done = d.at
-			x := &d.ref
-			for _, t := range x.ids {
-				if x.et == snapshot.EdgeTypeHintOf {
-					r.addEdge(t, x.from, x.et, x.conf)
-				} else {
-					r.addEdge(x.from, t, x.et, x.conf)
-				}
-			}
-			if len(x.ids) == 0 && x.ext != "" {
-				r.externalType(fi, x.ext, x.from, x.et)
-			}
+			r.externalType(fi, d.ref.ext, d.ref.from, d.ref.et)
 		}
 		r.g.Edges = append(r.g.Edges, fe.edges[done:]...)
 	}
 }
 
 // fileEdges is what the references of one file add to the graph: the
-// calls and references out of its symbols, ready to append, and the
-// references that need the shared tables (type hints point from the
-// type, which other files use too; external types need their node), each
-// with how many of edges precede it.
+// edges between its symbols and the repository's, ready to append, and
+// the references to types outside it, which need the shared table of
+// external nodes, each with how many of edges precede it.
 type fileEdges struct {
 	edges    []snapshot.Edge
 	deferred []deferredRef
@@ -800,35 +818,43 @@ type deferredRef struct {
 }
 
 // localEdges turns a file's resolved references into edges, on the
-// resolving core. Calls and in-repository references start at the file's
-// own symbols, so no other file adds the same edge: they are deduplicated
-// here, as addEdge would (first position, highest confidence), with a
-// small table per file instead of the graph-wide one. The result lists
+// resolving core. Every such edge has one end at the file's own symbols,
+// so no other file adds the same edge: they are deduplicated here, as
+// addEdge would (first position, highest confidence), with a small table
+// per file and edge type instead of the graph-wide one. The result lists
 // edges in the order the references came.
-func localEdges(rs []resolvedRef, seen *[2]map[uint64]int32) fileEdges {
-	clear(seen[0])
-	clear(seen[1])
+func localEdges(rs []resolvedRef, seen *[3]map[uint64]int32) fileEdges {
+	for _, m := range seen {
+		clear(m)
+	}
 	fe := fileEdges{edges: make([]snapshot.Edge, 0, len(rs))}
 	for _, x := range rs {
-		var m map[uint64]int32
-		switch {
-		case len(x.ids) == 0:
-		case x.et == snapshot.EdgeCalls:
-			m = seen[0]
-		case x.et == snapshot.EdgeReferences:
-			m = seen[1]
-		}
-		if m == nil {
-			if len(x.ids) > 0 || x.ext != "" {
+		if len(x.ids) == 0 {
+			if x.ext != "" {
 				fe.deferred = append(fe.deferred, deferredRef{at: len(fe.edges), ref: x})
 			}
 			continue
+		}
+		var m map[uint64]int32
+		switch x.et {
+		case snapshot.EdgeCalls:
+			m = seen[0]
+		case snapshot.EdgeReferences:
+			m = seen[1]
+		case snapshot.EdgeTypeHintOf:
+			m = seen[2]
+		default:
+			panic("localEdges: edge type " + x.et.String())
 		}
 		for _, t := range x.ids {
 			if x.from == t && x.et != snapshot.EdgeCalls {
 				continue
 			}
-			k := uint64(x.from)<<32 | uint64(t)
+			from, to := x.from, t
+			if x.et == snapshot.EdgeTypeHintOf {
+				from, to = t, x.from // the type is a hint of the function
+			}
+			k := uint64(from)<<32 | uint64(to)
 			if i, ok := m[k]; ok {
 				if x.conf > fe.edges[i].Confidence {
 					fe.edges[i].Confidence = x.conf
@@ -836,16 +862,16 @@ func localEdges(rs []resolvedRef, seen *[2]map[uint64]int32) fileEdges {
 				continue
 			}
 			m[k] = int32(len(fe.edges))
-			fe.edges = append(fe.edges, snapshot.Edge{From: x.from, To: t, Type: x.et, Confidence: x.conf})
+			fe.edges = append(fe.edges, snapshot.Edge{From: from, To: to, Type: x.et, Confidence: x.conf})
 		}
 	}
 	return fe
 }
 
-func (r *resolver) resolveFile(fi int) []resolvedRef {
+// resolveFile resolves the references of file fi, appending them to out.
+func (r *resolver) resolveFile(fi int, out []resolvedRef) []resolvedRef {
 	f := r.files[fi]
 	lang := byLang[f.Lang]
-	out := make([]resolvedRef, 0, len(f.Refs))
 	for _, ref := range f.Refs {
 		from := r.fileID[fi]
 		if ref.From >= 0 && int(ref.From) < len(f.Symbols) {
@@ -959,7 +985,7 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 			return nil, 0 // a declared type outside the repository
 		}
 	case isIn(first, self) && hasEncl:
-		recv, conf = []uint32{encl}, confScope
+		recv, conf = r.one(encl), confScope
 	case isIn(first, super) && hasEncl:
 		recv, conf = r.bases[encl], confScope
 	default:
