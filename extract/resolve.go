@@ -448,6 +448,15 @@ func (r *resolver) sameType(t uint32) []uint32 {
 	return r.one(t)
 }
 
+// qnameOf is r.qname[prefix+"."+name] without building the key on the
+// heap: most lookups miss, and the keys are longer than the compiler's
+// stack buffer for concatenations.
+func (r *resolver) qnameOf(prefix, name string) []uint32 {
+	var buf [128]byte
+	k := append(append(append(buf[:0], prefix...), '.'), name...)
+	return r.qname[string(k)]
+}
+
 // one returns the list holding id alone. Most names of a repository
 // name one symbol, so this spares the index tables an allocation per
 // name. Its capacity is its length: an append copies.
@@ -618,7 +627,7 @@ func (r *resolver) resolveType(fi int, si int32, name string) ([]uint32, float32
 			if im.Name != "" && im.Name != "*" {
 				target += "." + im.Name
 			}
-			if ids := r.keep(r.qname[target+"."+rest], typesOnly); len(ids) > 0 {
+			if ids := r.keep(r.qnameOf(target, rest), typesOnly); len(ids) > 0 {
 				return ids, confScope
 			}
 		}
@@ -649,13 +658,13 @@ func (r *resolver) lexical(fi int, si int32, name string, fl filter) ([]uint32, 
 	f := r.files[fi]
 	for si >= 0 {
 		q := r.g.Nodes[r.symID[fi][si]].QName
-		if ids := r.keep(r.qname[q+"."+name], fl); len(ids) > 0 {
+		if ids := r.keep(r.qnameOf(q, name), fl); len(ids) > 0 {
 			return ids, confScope
 		}
 		si = f.Symbols[si].Parent
 	}
 	if f.Package != "" {
-		if ids := r.keep(r.qname[f.Package+"."+name], fl); len(ids) > 0 {
+		if ids := r.keep(r.qnameOf(f.Package, name), fl); len(ids) > 0 {
 			return ids, confScope
 		}
 	}
@@ -665,13 +674,13 @@ func (r *resolver) lexical(fi int, si int32, name string, fl filter) ([]uint32, 
 func (r *resolver) fromImports(f *FileResult, name string, fl filter) []uint32 {
 	for _, im := range f.Imports {
 		if im.Name == "*" {
-			if ids := r.keep(r.qname[im.Path+"."+name], fl); len(ids) > 0 {
+			if ids := r.keep(r.qnameOf(im.Path, name), fl); len(ids) > 0 {
 				return ids
 			}
 			continue
 		}
 		if im.Name != "" && im.LocalName() == name {
-			if ids := r.keep(r.qname[im.Path+"."+im.Name], fl); len(ids) > 0 {
+			if ids := r.keep(r.qnameOf(im.Path, im.Name), fl); len(ids) > 0 {
 				return ids
 			}
 			if ids := r.keep(r.pkgTop[im.Path][im.Name], fl); len(ids) > 0 {
@@ -1005,12 +1014,12 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 				if ids := r.keep(r.pkgTop[pkg][ref.Name], callables); len(ids) > 0 {
 					return ids, confScope
 				}
-				if ids := r.keep(r.qname[pkg+"."+ref.Name], callables); len(ids) > 0 {
+				if ids := r.keep(r.qnameOf(pkg, ref.Name), callables); len(ids) > 0 {
 					return ids, confScope
 				}
 				continue
 			}
-			if t := r.keep(r.qname[im.Path+"."+im.Name], typesOnly); len(t) > 0 {
+			if t := r.keep(r.qnameOf(im.Path, im.Name), typesOnly); len(t) > 0 {
 				recv, conf = t, confScope
 				break
 			}
@@ -1296,7 +1305,7 @@ func (r *resolver) resolveImports() {
 		for _, im := range f.Imports {
 			target, ok := r.pkgNode[im.Path]
 			if !ok && im.Name != "" && im.Name != "*" {
-				if ids := r.qname[im.Path+"."+im.Name]; len(ids) > 0 {
+				if ids := r.qnameOf(im.Path, im.Name); len(ids) > 0 {
 					target, ok = ids[0], true
 				}
 			}
@@ -1475,6 +1484,7 @@ func (r *resolver) tests() {
 	}
 	callee := make([]uint32, start[len(start)-1])
 	fill := slices.Clone(start[:len(start)-1])
+	var added []uint32
 	for _, e := range r.g.Edges {
 		if e.Type == snapshot.EdgeCalls {
 			callee[fill[e.From]] = e.To
@@ -1496,20 +1506,28 @@ func (r *resolver) tests() {
 			if s.Flags&snapshot.FlagTest == 0 && lang != nil && lang.TestName != nil && !lang.TestName(s.Name) {
 				continue
 			}
+			// Only this loop adds tests edges, once per test: a list of
+			// the test's subjects keeps them unique.
 			id := r.symID[fi][si]
 			r.g.Nodes[id].Flags |= snapshot.FlagTest
+			added = added[:0]
 			for _, t := range callee[start[id]:start[id+1]] {
-				if r.g.Nodes[t].Flags&snapshot.FlagTest != 0 {
-					continue
+				// Calls out of id are unique, and id itself is a test now.
+				if r.g.Nodes[t].Flags&snapshot.FlagTest == 0 {
+					added = append(added, t)
 				}
-				r.addEdge(id, t, snapshot.EdgeTests, confInfer)
-				r.addEdge(t, id, snapshot.EdgeTestedBy, confInfer)
 			}
 			if f.Lang == snapshot.LangGo {
 				for _, t := range r.goTestSubject(fi, s.Name) {
-					r.addEdge(id, t, snapshot.EdgeTests, confInfer)
-					r.addEdge(t, id, snapshot.EdgeTestedBy, confInfer)
+					if t != id && !slices.Contains(added, t) {
+						added = append(added, t)
+					}
 				}
+			}
+			for _, t := range added {
+				r.g.Edges = append(r.g.Edges,
+					snapshot.Edge{From: id, To: t, Type: snapshot.EdgeTests, Confidence: confInfer},
+					snapshot.Edge{From: t, To: id, Type: snapshot.EdgeTestedBy, Confidence: confInfer})
 			}
 		}
 	}
@@ -1533,7 +1551,7 @@ func (r *resolver) goTestSubject(fi int, name string) []uint32 {
 	pkg := strings.TrimSuffix(f.Package, "_test")
 	typ, member, two := strings.Cut(base, "_")
 	var out []uint32
-	for _, id := range r.qname[pkg+"."+typ] {
+	for _, id := range r.qnameOf(pkg, typ) {
 		if r.g.Nodes[id].Flags&snapshot.FlagTest != 0 {
 			continue
 		}
