@@ -642,3 +642,24 @@ func TestBuildIndependentOfWorkers(t *testing.T) {
 		}
 	}
 }
+
+// Grow is a capacity hint: an index built after it, with fewer or more
+// documents than hinted, is the same bytes.
+func TestGrowSameIndex(t *testing.T) {
+	docs := filler(300)
+	_, want := build(t, DefaultParams(), seqIDs(len(docs)), docs)
+	for _, hint := range []int{0, 10, 300, 5000} {
+		b := NewBuilder(DefaultParams())
+		b.Grow(hint)
+		for i := range docs {
+			b.Add(uint32(i), &docs[i])
+		}
+		got, err := b.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Grow(%d): the index differs from one built without it", hint)
+		}
+	}
+}

@@ -67,6 +67,13 @@ func NewBuilder(p Params) *Builder {
 	return &Builder{p: p}
 }
 
+// Grow makes room for n more documents, for a caller that knows how many
+// it will add: the builder then copies them once.
+func (b *Builder) Grow(n int) {
+	b.ids = slices.Grow(b.ids, n)
+	b.docs = slices.Grow(b.docs, n)
+}
+
 // Add adds document id; ids must be added in strictly increasing order
 // (gaps are allowed). A nil d adds a document with empty fields. The first
 // misuse is reported by Finish. The builder keeps d's strings until Finish.

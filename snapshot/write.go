@@ -524,6 +524,7 @@ func buildKeyIndex(m map[string][]uint32) (fst, ids []byte, err error) {
 
 func buildBM25(g *Graph, p bm25.Params) (*bm25.Encoded, error) {
 	b := bm25.NewBuilder(p)
+	b.Grow(len(g.Nodes)) // most nodes are searchable
 	for i := range g.Nodes {
 		if !searchable(&g.Nodes[i]) {
 			continue
