@@ -105,7 +105,7 @@ func extractGo(f *File, r *FileResult) {
 	defer t.Release()
 	x := &goExtractor{f: f, t: t, r: r}
 	dir := path.Dir(f.Path)
-	pkg := goImportPath(f.Repo, dir)
+	pkg := f.Repo.Memo("go import path\x00"+dir, func() string { return goImportPath(f.Repo, dir) })
 	const root = 0
 	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
 		if x.kind(c) == "package_clause" {

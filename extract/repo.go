@@ -19,6 +19,28 @@ type Repo struct {
 
 	mu    sync.Mutex
 	found map[string]foundFile // key: name + "\x00" + dir
+	memo  map[string]string    // see Memo
+}
+
+// Memo returns the value computed for key, calling compute the first time
+// (outside the lock: two files may compute it at once, and both get the
+// same answer). Extractors cache per-folder answers here, such as a Go
+// folder's import path, which every file of the folder asks for.
+func (r *Repo) Memo(key string, compute func() string) string {
+	r.mu.Lock()
+	v, ok := r.memo[key]
+	r.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = compute()
+	r.mu.Lock()
+	if r.memo == nil {
+		r.memo = map[string]string{}
+	}
+	r.memo[key] = v
+	r.mu.Unlock()
+	return v
 }
 
 type foundFile struct {
