@@ -153,7 +153,12 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	}
 	var files []fswalk.File
 	stats := &Stats{}
-	err = fswalk.Walk(root, fswalk.Options{MaxFileSize: opt.MaxFileSize, Exts: exts},
+	repo := NewRepo(root)
+	wopt := fswalk.Options{MaxFileSize: opt.MaxFileSize, Exts: exts}
+	if !opt.ParseOnly {
+		wopt.Listed = repo.Listed // parsing alone looks nothing up
+	}
+	err = fswalk.Walk(root, wopt,
 		func(f fswalk.File) error {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -170,7 +175,6 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	repo := NewRepo(root)
 	results, perr := parseAll(ctx, repo, files, opt, stats)
 	if perr != nil {
 		return nil, nil, perr

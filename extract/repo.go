@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -20,6 +21,65 @@ type Repo struct {
 	mu    sync.Mutex
 	found map[string]foundFile // key: name + "\x00" + dir
 	memo  map[string]string    // see Memo
+
+	// listed holds the entries of the folders the build's walk read, by
+	// folder: Stat answers from it without a system call. Written before
+	// extraction starts, read-only afterwards.
+	listed map[string]map[string]entryKind
+}
+
+type entryKind uint8
+
+const (
+	entryFile    entryKind = iota + 1
+	entryDir               // a folder
+	entryUnknown           // a symlink or special file: ask the file system
+)
+
+// Listed records the entries of folder rel as the walk read them (see
+// fswalk.Options.Listed). It must not be called once extraction started.
+func (r *Repo) Listed(rel string, entries []fs.DirEntry) {
+	if r.listed == nil {
+		r.listed = map[string]map[string]entryKind{}
+	}
+	m := make(map[string]entryKind, len(entries))
+	for _, e := range entries {
+		switch t := e.Type(); {
+		case t.IsDir():
+			m[e.Name()] = entryDir
+		case t.IsRegular():
+			m[e.Name()] = entryFile
+		default:
+			m[e.Name()] = entryUnknown
+		}
+	}
+	r.listed[rel] = m
+}
+
+// Stat reports whether the relative path rel exists under the root and
+// whether it is a folder. Paths in folders the walk listed are answered
+// from the listing: module lookups probe many names that do not exist
+// (a Python import tries X.py, X.pyi and X/__init__.py under each source
+// root), and each probe was a system call.
+func (r *Repo) Stat(rel string) (isDir, ok bool) {
+	rel = path.Clean(rel)
+	if rel != "." && !strings.HasPrefix(rel, "../") && rel != ".." && !path.IsAbs(rel) {
+		if k, known := r.known(rel); known {
+			switch k {
+			case 0:
+				return false, false
+			case entryFile:
+				return false, true
+			case entryDir:
+				return true, true
+			}
+		}
+	}
+	st, err := os.Stat(filepath.Join(r.Root, filepath.FromSlash(rel)))
+	if err != nil {
+		return false, false
+	}
+	return st.IsDir(), true
 }
 
 // Memo returns the value computed for key, calling compute the first time
@@ -64,7 +124,11 @@ func (r *Repo) FindUp(dir, name string) (string, []byte, bool) {
 	if hit {
 		return f.dir, f.data, f.ok
 	}
-	b, err := os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(dir), name))
+	var b []byte
+	var err error = fs.ErrNotExist
+	if _, ok := r.Stat(path.Join(dir, name)); ok {
+		b, err = os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(dir), name))
+	}
 	if err == nil {
 		f = foundFile{dir: dir, data: b, ok: true}
 	} else if dir != "" && dir != "." {
@@ -126,10 +190,28 @@ func (r *Repo) RootRel(dir string) string {
 	return filepath.ToSlash(rel)
 }
 
+// known looks rel (clean, relative) up in the listings: its kind, 0 when
+// it does not exist, and whether the listings tell. A path under a folder
+// that does not exist, or under a file, does not exist either.
+func (r *Repo) known(rel string) (entryKind, bool) {
+	dir, name := path.Split(rel)
+	dir = strings.TrimSuffix(dir, "/")
+	if m, listed := r.listed[dir]; listed {
+		return m[name], true
+	}
+	if dir == "" {
+		return 0, false
+	}
+	if k, ok := r.known(dir); ok && (k == 0 || k == entryFile) {
+		return 0, true
+	}
+	return 0, false
+}
+
 // Exists reports whether a relative path exists under the root.
 func (r *Repo) Exists(rel string) bool {
-	_, err := os.Stat(filepath.Join(r.Root, filepath.FromSlash(rel)))
-	return err == nil
+	_, ok := r.Stat(rel)
+	return ok
 }
 
 // testDirs are folder names whose files are tests or test support.

@@ -72,6 +72,12 @@ type Options struct {
 	// up to SniffSize bytes of memory per kept File for as long as the
 	// caller holds it.
 	KeepHead bool
+	// Listed, when set, receives every folder's entries as read, before
+	// any of them is filtered (rel is "" for the root), on the walking
+	// goroutine. Callers that look up project files (go.mod, __init__.py)
+	// can answer from these listings instead of asking the file system
+	// again. A folder that could not be read whole is not passed.
+	Listed func(rel string, entries []fs.DirEntry)
 }
 
 // File is a kept source file.
@@ -281,6 +287,8 @@ func (w *walker) walkDir(abs, rel string, sets []*ruleSet, isRoot bool) error {
 		if len(entries) == 0 {
 			return nil
 		}
+	} else if w.opt.Listed != nil {
+		w.opt.Listed(rel, entries)
 	}
 
 	items := make([]item, 0, len(entries))

@@ -25,6 +25,7 @@ import (
 // one repository build. Safe for concurrent use.
 type repoCache struct {
 	root string
+	repo *extract.Repo
 
 	mu     sync.RWMutex
 	stats  map[string]uint8     // relative path → statNone/statFile/statDir
@@ -79,7 +80,7 @@ func cacheFor(repo *extract.Repo) *repoCache {
 			return e.c
 		}
 	}
-	c := &repoCache{root: repo.Root, stats: map[string]uint8{}, tops: map[string]topResult{}, pkgTop: map[string]string{}, reex: map[string]*reexports{}}
+	c := &repoCache{root: repo.Root, repo: repo, stats: map[string]uint8{}, tops: map[string]topResult{}, pkgTop: map[string]string{}, reex: map[string]*reexports{}}
 	caches = append(caches, &repoCacheEntry{repo, c})
 	if len(caches) > 4 {
 		caches = append(caches[:0:0], caches[1:]...)
@@ -105,9 +106,9 @@ func (c *repoCache) stat(rel string) uint8 {
 		return s
 	}
 	s = statNone
-	if st, err := os.Stat(filepath.Join(c.root, filepath.FromSlash(rel))); err == nil {
+	if isDir, ok := c.repo.Stat(rel); ok {
 		s = statFile
-		if st.IsDir() {
+		if isDir {
 			s = statDir
 		}
 	}

@@ -278,6 +278,9 @@ func (c *repoCache) targetRoots(ci *crateInfo) map[string]rootInfo {
 	}
 	for _, t := range [][2]string{{"src/bin", "bin"}, {"tests", "tests"}, {"benches", "benches"}, {"examples", "examples"}} {
 		d := joinPath(ci.dir, t[0])
+		if isDir, _ := c.repo.Stat(d); !isDir {
+			continue // most packages have no benches or examples
+		}
 		ents, err := os.ReadDir(filepath.Join(c.repo.Root, filepath.FromSlash(d)))
 		if err != nil {
 			continue
