@@ -170,6 +170,11 @@ func LastPart(s string) string {
 func (r *resolver) declare() {
 	r.fileID = make([]uint32, len(r.files))
 	r.symID = make([][]uint32, len(r.files))
+	// A symbol's qualified name and flags depend on its file alone: they
+	// are worked out on all cores, and the nodes added in file order.
+	qns := make([][]string, len(r.files))
+	flagss := make([][]snapshot.Flags, len(r.files))
+	onAllCores(len(r.files), func(fi int) { qns[fi], flagss[fi] = symbolNames(r.files[fi]) })
 	for fi, f := range r.files {
 		if f.Package != "" {
 			if _, ok := r.pkgNode[f.Package]; !ok {
@@ -189,31 +194,11 @@ func (r *resolver) declare() {
 			r.contain(r.pkgNode[f.Package], fid)
 		}
 		ids := make([]uint32, len(f.Symbols))
-		qn := make([]string, len(f.Symbols))
+		qn, flags := qns[fi], flagss[fi]
 		for si := range f.Symbols {
 			s := &f.Symbols[si]
-			prefix := f.Package
-			if s.Parent >= 0 && int(s.Parent) < si {
-				prefix = qn[s.Parent]
-			}
-			name := s.Name
-			if s.Qual != "" {
-				name = s.Qual + "." + name
-			}
-			if prefix != "" {
-				qn[si] = prefix + "." + name
-			} else {
-				qn[si] = name
-			}
-			flags := f.Flags | s.Flags
-			if IsMockName(s.Name) && (s.Kind.IsType() || s.Parent < 0) {
-				flags |= snapshot.FlagMock
-			}
-			if s.Parent >= 0 && int(s.Parent) < si && f.Symbols[s.Parent].Kind.IsType() && IsMockName(f.Symbols[s.Parent].Name) {
-				flags |= snapshot.FlagMock
-			}
 			ids[si] = r.addNode(snapshot.Node{
-				Name: s.Name, QName: qn[si], Kind: s.Kind, Lang: f.Lang, Flags: flags,
+				Name: s.Name, QName: qn[si], Kind: s.Kind, Lang: f.Lang, Flags: flags[si],
 				File: int32(fi), StartLine: s.Start, EndLine: s.End, Signature: s.Signature, Doc: s.Doc,
 			}, int32(fi), int32(si))
 		}
@@ -227,6 +212,57 @@ func (r *resolver) declare() {
 			}
 		}
 	}
+}
+
+// symbolNames returns the qualified names and flags of f's symbols.
+func symbolNames(f *FileResult) ([]string, []snapshot.Flags) {
+	qn := make([]string, len(f.Symbols))
+	flags := make([]snapshot.Flags, len(f.Symbols))
+	for si := range f.Symbols {
+		s := &f.Symbols[si]
+		prefix := f.Package
+		if s.Parent >= 0 && int(s.Parent) < si {
+			prefix = qn[s.Parent]
+		}
+		name := s.Name
+		if s.Qual != "" {
+			name = s.Qual + "." + name
+		}
+		if prefix != "" {
+			qn[si] = prefix + "." + name
+		} else {
+			qn[si] = name
+		}
+		fl := f.Flags | s.Flags
+		if IsMockName(s.Name) && (s.Kind.IsType() || s.Parent < 0) {
+			fl |= snapshot.FlagMock
+		}
+		if s.Parent >= 0 && int(s.Parent) < si && f.Symbols[s.Parent].Kind.IsType() && IsMockName(f.Symbols[s.Parent].Name) {
+			fl |= snapshot.FlagMock
+		}
+		flags[si] = fl
+	}
+	return qn, flags
+}
+
+// onAllCores calls fn(i) for every i in [0, n), on GOMAXPROCS goroutines.
+func onAllCores(n int, fn func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // attachReceivers gives methods declared outside their type (Go) their
