@@ -268,23 +268,28 @@ func onAllCores(n int, fn func(i int)) {
 // attachReceivers gives methods declared outside their type (Go) their
 // type as parent and qualified-name prefix.
 func (r *resolver) attachReceivers() {
-	types := map[string]uint32{} // scope + "\x00" + name → type node
+	types := map[[2]string]uint32{} // scope, name → type node
 	for fi, f := range r.files {
+		sc := scopeOf(f)
 		for si := range f.Symbols {
 			s := &f.Symbols[si]
 			if s.Kind.IsType() && s.Parent < 0 {
-				types[scopeOf(f)+"\x00"+s.Name] = r.symID[fi][si]
+				types[[2]string{sc, s.Name}] = r.symID[fi][si]
 			}
 		}
 	}
 	for fi, f := range r.files {
+		sc := ""
 		for si := range f.Symbols {
 			s := &f.Symbols[si]
 			if s.Receiver == "" || s.Parent >= 0 {
 				continue
 			}
+			if sc == "" {
+				sc = scopeOf(f)
+			}
 			id := r.symID[fi][si]
-			if t, ok := types[scopeOf(f)+"\x00"+s.Receiver]; ok {
+			if t, ok := types[[2]string{sc, s.Receiver}]; ok {
 				r.g.Nodes[id].QName = r.g.Nodes[t].QName + "." + s.Name
 				r.contain(t, id)
 			} else {
