@@ -605,7 +605,11 @@ type coldWriter struct {
 }
 
 func newColdWriter(per int) (*coldWriter, error) {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
+	// The fastest level: on small repositories the default level's
+	// compression was the largest single cost of the write (15 ms of
+	// spark-java's 30), for 4% less cold data, under 1% of a snapshot.
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false),
+		zstd.WithEncoderLevel(zstd.SpeedFastest))
 	if err != nil {
 		return nil, err
 	}
