@@ -174,7 +174,9 @@ func (r *resolver) declare() {
 	// are worked out on all cores, and the nodes added in file order.
 	qns := make([][]string, len(r.files))
 	flagss := make([][]snapshot.Flags, len(r.files))
-	onAllCores(len(r.files), func(fi int) { qns[fi], flagss[fi] = symbolNames(r.files[fi]) })
+	onAllCores(len(r.files), func() func(int) {
+		return func(fi int) { qns[fi], flagss[fi] = symbolNames(r.files[fi]) }
+	})
 	for fi, f := range r.files {
 		if f.Package != "" {
 			if _, ok := r.pkgNode[f.Package]; !ok {
@@ -245,14 +247,17 @@ func symbolNames(f *FileResult) ([]string, []snapshot.Flags) {
 	return qn, flags
 }
 
-// onAllCores calls fn(i) for every i in [0, n), on GOMAXPROCS goroutines.
-func onAllCores(n int, fn func(i int)) {
+// onAllCores runs jobs 0 to n-1 on GOMAXPROCS goroutines: each calls
+// newWorker once, for the function (and the state it keeps) that then
+// does every job the goroutine takes.
+func onAllCores(n int, newWorker func() func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			fn := newWorker()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n {
@@ -823,25 +828,14 @@ func (r *resolver) resolveRefs() {
 	r.levelMemo = newMemo[uint32, [][]uint32](hashTypeID)
 	defer func() { r.memberMemo, r.uniqueMemo, r.levelMemo = nil, nil, nil }()
 	out := make([]fileEdges, len(r.files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			seen := [3]map[uint64]int32{{}, {}, {}}
-			var refs []resolvedRef
-			for {
-				fi := int(next.Add(1) - 1)
-				if fi >= len(r.files) {
-					return
-				}
-				refs = r.resolveFile(fi, refs[:0])
-				out[fi] = localEdges(refs, &seen)
-			}
-		}()
-	}
-	wg.Wait()
+	onAllCores(len(r.files), func() func(int) {
+		seen := [3]map[uint64]int32{{}, {}, {}}
+		var refs []resolvedRef
+		return func(fi int) {
+			refs = r.resolveFile(fi, refs[:0])
+			out[fi] = localEdges(refs, &seen)
+		}
+	})
 	for fi, fe := range out {
 		done := 0
 		for _, d := range fe.deferred {
