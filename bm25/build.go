@@ -113,6 +113,19 @@ type termTable struct {
 	posts [][]uint64
 }
 
+// term returns the number of term t in tt, adding it if new.
+func (tt *termTable) term(t string) uint32 {
+	n, ok := tt.index[t]
+	if !ok {
+		k := strings.Clone(t) // do not retain the document text
+		n = uint32(len(tt.keys))
+		tt.index[k] = n
+		tt.keys = append(tt.keys, k)
+		tt.posts = append(tt.posts, nil)
+	}
+	return n
+}
+
 // tokenize indexes documents [from, to): their field lengths go to b.lens
 // (each worker writes its own range), their terms and postings to a new
 // table.
@@ -123,7 +136,8 @@ func (b *Builder) tokenize(from, to int) *termTable {
 	tt := &termTable{index: make(map[string]uint32)}
 	var tok []string
 	var tf []uint32
-	counts := map[string]uint32{}
+	var nums []int32 // a long field's tokens as term numbers, -1 when not indexed
+	var cnt []uint32 // by term number: occurrences in the field at hand
 	var last [NumFields]struct {
 		text  string
 		n     uint32
@@ -145,49 +159,53 @@ func (b *Builder) tokenize(from, to int) *termTable {
 			tok = AppendTokens(tok[:0], d.Fields[f])
 			lf.n = uint32(min(len(tok), math.MaxUint32))
 			b.lens[f][idx] = lf.n
-			// Term frequencies, each at its term's first occurrence. Most
-			// fields are short, where a quadratic scan beats a map.
+			if len(tok) > 12 {
+				// A long field: its tokens become term numbers at once,
+				// counted in a slice, and each term is posted at its
+				// first occurrence: one map lookup per token.
+				nums = nums[:0]
+				for _, t := range tok {
+					if !indexed(Field(f), t) {
+						nums = append(nums, -1)
+						continue
+					}
+					n := tt.term(t)
+					if int(n) >= len(cnt) {
+						cnt = append(cnt, make([]uint32, int(n)+1-len(cnt))...)
+					}
+					cnt[n]++
+					nums = append(nums, int32(n))
+				}
+				for _, n := range nums {
+					if n < 0 || cnt[n] == 0 {
+						continue // not indexed, or posted at its first occurrence
+					}
+					t := uint64(min(cnt[n], postTFMask))
+					cnt[n] = 0
+					tt.posts[n] = append(tt.posts[n], uint64(idx)<<32|uint64(f)<<postFieldSh|t)
+					lf.terms = append(lf.terms, uint64(n)<<32|t)
+				}
+				continue
+			}
+			// A short field: term frequencies, each at its term's first
+			// occurrence, by a quadratic scan, which beats hashing here.
 			tf = tf[:0]
-			if len(tok) <= 12 {
-				for i, t := range tok {
-					n := uint32(0)
-					if indexed(Field(f), t) && !slices.Contains(tok[:i], t) {
-						for _, u := range tok[i:] {
-							if u == t {
-								n++
-							}
+			for i, t := range tok {
+				n := uint32(0)
+				if indexed(Field(f), t) && !slices.Contains(tok[:i], t) {
+					for _, u := range tok[i:] {
+						if u == t {
+							n++
 						}
 					}
-					tf = append(tf, n)
 				}
-			} else {
-				for _, t := range tok {
-					if indexed(Field(f), t) {
-						counts[t]++
-					}
-				}
-				for _, t := range tok {
-					tf = append(tf, counts[t])
-					counts[t] = 0
-				}
-				if len(counts) > 4096 {
-					counts = map[string]uint32{} // clearing costs its capacity
-				} else {
-					clear(counts) // also drops the keys, substrings of the doc
-				}
+				tf = append(tf, n)
 			}
 			for i, t := range tok {
 				if tf[i] == 0 {
 					continue // not indexed, or posted at its first occurrence
 				}
-				n, ok := tt.index[t]
-				if !ok {
-					k := strings.Clone(t) // do not retain the document text
-					n = uint32(len(tt.keys))
-					tt.index[k] = n
-					tt.keys = append(tt.keys, k)
-					tt.posts = append(tt.posts, nil)
-				}
+				n := tt.term(t)
 				t := uint64(min(tf[i], postTFMask))
 				tt.posts[n] = append(tt.posts[n], uint64(idx)<<32|uint64(f)<<postFieldSh|t)
 				lf.terms = append(lf.terms, uint64(n)<<32|t)
