@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/vellum"
@@ -341,49 +342,67 @@ func (b *Builder) Finish() (*Encoded, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Term records are encoded on all cores, each worker a contiguous run
-	// of terms in key order into its own buffer; the buffers are then
-	// concatenated and the offsets moved by the buffer's start.
+	// Term records are encoded on all cores, in chunks of consecutive
+	// terms, each into its own buffer. This goroutine concatenates the
+	// buffers in key order, moving each chunk's offsets by its start, and
+	// inserts the chunk's terms into the FST as soon as the chunk is
+	// done: inserting, which is serial, overlaps encoding the rest.
+	const chunk = 1024
 	vals := make([]uint64, nt)
-	workers := min(runtime.GOMAXPROCS(0), max(1, nt/4096))
-	bufs := make([]bytes.Buffer, workers)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
+	nchunks := (nt + chunk - 1) / chunk
+	bufs := make([]bytes.Buffer, nchunks)
+	errs := make([]error, nchunks)
+	done := make([]chan struct{}, nchunks)
+	for c := range done {
+		done[c] = make(chan struct{})
+	}
+	var next atomic.Int64
+	for range min(runtime.GOMAXPROCS(0), nchunks) {
 		go func() {
-			defer wg.Done()
 			te := &termEnc{b: b, bm: roaring.New()}
-			for i := w * nt / workers; i < (w+1)*nt/workers; i++ {
-				if vals[i], errs[w] = te.encodeTerm(&bufs[w], b.posts[i]); errs[w] != nil {
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= nchunks {
 					return
 				}
+				for i := c * chunk; i < min((c+1)*chunk, nt); i++ {
+					if vals[i], errs[c] = te.encodeTerm(&bufs[c], b.posts[i]); errs[c] != nil {
+						break
+					}
+				}
+				close(done[c])
 			}
 		}()
 	}
-	wg.Wait()
-	for w := range workers {
-		if errs[w] != nil {
-			return nil, errs[w]
+	var key []byte
+	var ferr error
+	for c := range nchunks {
+		<-done[c] // every chunk is waited for, even after an error
+		if ferr != nil {
+			continue
+		}
+		if ferr = errs[c]; ferr != nil {
+			continue
 		}
 		base := post.Len()
-		if base+bufs[w].Len() > maxRecordOff+1 {
-			return nil, errors.New("bm25: postings section too large")
+		if base+bufs[c].Len() > maxRecordOff+1 {
+			ferr = errors.New("bm25: postings section too large")
+			continue
 		}
-		for i := w * nt / workers; i < (w+1)*nt/workers; i++ {
+		post.Write(bufs[c].Bytes())
+		bufs[c] = bytes.Buffer{}
+		for i := c * chunk; i < min((c+1)*chunk, nt); i++ {
 			if vals[i]&valInline == 0 {
 				vals[i] += uint64(base)
 			}
+			key = append(key[:0], b.keys[i]...)
+			if ferr = fb.Insert(key, vals[i]); ferr != nil {
+				break
+			}
 		}
-		post.Write(bufs[w].Bytes())
-		bufs[w] = bytes.Buffer{}
 	}
-	var key []byte
-	for i, k := range b.keys {
-		key = append(key[:0], k...)
-		if err := fb.Insert(key, vals[i]); err != nil {
-			return nil, err
-		}
+	if ferr != nil {
+		return nil, ferr
 	}
 	if err := fb.Close(); err != nil {
 		return nil, err
