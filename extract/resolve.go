@@ -1080,7 +1080,8 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 		var buf [8]uint32
 		seen := buf[:0]
 		for _, t := range recv {
-			if seen = r.seenGroup(seen, t); seen == nil {
+			var dup bool
+			if seen, dup = r.seenGroup(seen, t); dup {
 				continue
 			}
 			out, owned = joinIDs(out, owned, r.memberOf(t, ref.Name, callables))
@@ -1165,7 +1166,8 @@ func (r *resolver) followFields(types []uint32, chain string) []uint32 {
 		var buf [8]uint32
 		seen := buf[:0]
 		for _, t := range types {
-			if seen = r.seenGroup(seen, t); seen == nil {
+			var dup bool
+			if seen, dup = r.seenGroup(seen, t); dup {
 				continue
 			}
 			for _, fid := range r.memberOf(t, fieldName, anyKind) {
@@ -1195,23 +1197,23 @@ func (r *resolver) followFields(types []uint32, chain string) []uint32 {
 }
 
 // seenGroup tells whether a type of t's group (the declarations of one
-// qualified name, see sameType) is in seen: it returns nil if so, else
-// seen with the group added. Member lookups answer the same for every
-// type of a group, so receivers naming one type declared in 33 platform
-// files are looked up once, not 33 times with 33 times the answer. Past
-// 64 groups it stops recording (and callers repeat some lookups).
-func (r *resolver) seenGroup(seen []uint32, t uint32) []uint32 {
+// qualified name, see sameType) is in seen, and returns seen with the
+// group added when it is not. Member lookups answer the same for every type of a group, so
+// receivers naming one type declared in 33 platform files are looked up
+// once, not 33 times with 33 times the answer. Past 64 groups it stops
+// recording (and callers repeat some lookups).
+func (r *resolver) seenGroup(seen []uint32, t uint32) ([]uint32, bool) {
 	g := t
 	if dups, ok := r.dupTypes[t]; ok {
 		g = dups[0]
 	}
 	if slices.Contains(seen, g) {
-		return nil
+		return seen, true
 	}
 	if len(seen) < 64 {
 		seen = append(seen, g)
 	}
-	return seen
+	return seen, false
 }
 
 // uniqueIDs drops the repeats from ids in place, keeping first occurrences
