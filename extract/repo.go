@@ -21,6 +21,7 @@ type Repo struct {
 	mu    sync.Mutex
 	found map[string]foundFile // key: name + "\x00" + dir
 	memo  map[string]string    // see Memo
+	stats map[string]entryKind // Stat's answers from the file system (0: none)
 
 	// listed holds the entries of the folders the build's walk read, by
 	// folder: Stat answers from it without a system call. Written before
@@ -60,26 +61,36 @@ func (r *Repo) Listed(rel string, entries []fs.DirEntry) {
 // whether it is a folder. Paths in folders the walk listed are answered
 // from the listing: module lookups probe many names that do not exist
 // (a Python import tries X.py, X.pyi and X/__init__.py under each source
-// root), and each probe was a system call.
+// root), and each probe was a system call. Other paths are asked of the
+// file system once per build.
 func (r *Repo) Stat(rel string) (isDir, ok bool) {
 	rel = path.Clean(rel)
+	k, known := entryKind(0), false
 	if rel != "." && !strings.HasPrefix(rel, "../") && rel != ".." && !path.IsAbs(rel) {
-		if k, known := r.known(rel); known {
-			switch k {
-			case 0:
-				return false, false
-			case entryFile:
-				return false, true
-			case entryDir:
-				return true, true
+		k, known = r.known(rel)
+		known = known && k != entryUnknown
+	}
+	if !known {
+		r.mu.Lock()
+		k, known = r.stats[rel]
+		r.mu.Unlock()
+	}
+	if !known {
+		k = 0
+		if st, err := os.Stat(filepath.Join(r.Root, filepath.FromSlash(rel))); err == nil {
+			k = entryFile
+			if st.IsDir() {
+				k = entryDir
 			}
 		}
+		r.mu.Lock()
+		if r.stats == nil {
+			r.stats = map[string]entryKind{}
+		}
+		r.stats[rel] = k
+		r.mu.Unlock()
 	}
-	st, err := os.Stat(filepath.Join(r.Root, filepath.FromSlash(rel)))
-	if err != nil {
-		return false, false
-	}
-	return st.IsDir(), true
+	return k == entryDir, k != 0
 }
 
 // Memo returns the value computed for key, calling compute the first time

@@ -28,7 +28,6 @@ type repoCache struct {
 	repo *extract.Repo
 
 	mu     sync.RWMutex
-	stats  map[string]uint8     // relative path → statNone/statFile/statDir
 	tops   map[string]topResult // fileDir + "\x00" + top-level name → location
 	pkgTop map[string]string    // folder → highest package folder above it ("" none)
 
@@ -80,7 +79,7 @@ func cacheFor(repo *extract.Repo) *repoCache {
 			return e.c
 		}
 	}
-	c := &repoCache{root: repo.Root, repo: repo, stats: map[string]uint8{}, tops: map[string]topResult{}, pkgTop: map[string]string{}, reex: map[string]*reexports{}}
+	c := &repoCache{root: repo.Root, repo: repo, tops: map[string]topResult{}, pkgTop: map[string]string{}, reex: map[string]*reexports{}}
 	caches = append(caches, &repoCacheEntry{repo, c})
 	if len(caches) > 4 {
 		caches = append(caches[:0:0], caches[1:]...)
@@ -99,23 +98,14 @@ func (c *repoCache) stat(rel string) uint8 {
 	if c == nil {
 		return statNone
 	}
-	c.mu.RLock()
-	s, ok := c.stats[rel]
-	c.mu.RUnlock()
-	if ok {
-		return s
+	isDir, ok := c.repo.Stat(rel) // cached by the Repo
+	switch {
+	case !ok:
+		return statNone
+	case isDir:
+		return statDir
 	}
-	s = statNone
-	if isDir, ok := c.repo.Stat(rel); ok {
-		s = statFile
-		if isDir {
-			s = statDir
-		}
-	}
-	c.mu.Lock()
-	c.stats[rel] = s
-	c.mu.Unlock()
-	return s
+	return statFile
 }
 
 func (c *repoCache) isFile(rel string) bool { return c.stat(rel) == statFile }

@@ -22,7 +22,6 @@ package ruby
 import (
 	"path"
 	"strings"
-	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
@@ -1302,25 +1301,7 @@ func (x *extractor) symbolValue(n int32) string {
 
 // ---- imports
 
-var (
-	existsMu sync.Mutex
-	exists   = map[string]bool{}
-)
-
-func (x *extractor) exists(rel string) bool {
-	key := x.f.Repo.Root + "\x00" + rel
-	existsMu.Lock()
-	v, ok := exists[key]
-	existsMu.Unlock()
-	if ok {
-		return v
-	}
-	v = x.f.Repo.Exists(rel)
-	existsMu.Lock()
-	exists[key] = v
-	existsMu.Unlock()
-	return v
-}
+func (x *extractor) exists(rel string) bool { return x.f.Repo.Exists(rel) }
 
 // require records `require "a/b"` (or require_relative): when the file
 // is in the repository, as an import of the module the path names by
