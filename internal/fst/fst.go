@@ -88,6 +88,18 @@ type fstState struct {
 	bottom            int // lowest byte of the state: dests are relative to it
 }
 
+// packSizes reads the byte below b that holds a state's transition and
+// output pack sizes, and returns them with that byte's position; ok is
+// false when the byte is outside the data or a size is out of range.
+func (f *View) packSizes(b int) (ts, os, at int, ok bool) {
+	b--
+	if b < fstHeaderSize {
+		return 0, 0, b, false
+	}
+	ts, os = int(f.data[b]>>4), int(f.data[b]&0x0f)
+	return ts, os, b, ts <= fstMaxPackLen && os <= fstMaxPackLen
+}
+
 // state decodes the state at addr.
 func (f *View) state(addr int, st *fstState) error {
 	*st = fstState{}
@@ -121,12 +133,8 @@ func (f *View) state(addr int, st *fstState) error {
 			st.sDest = b - 1
 			return nil
 		}
-		b--
-		if b < fstHeaderSize {
-			return f.errState
-		}
-		ts, os := int(d[b]>>4), int(d[b]&0x0f)
-		if ts > fstMaxPackLen || os > fstMaxPackLen {
+		ts, os, b, ok := f.packSizes(b)
+		if !ok {
 			return f.errState
 		}
 		b -= ts
@@ -161,12 +169,8 @@ func (f *View) state(addr int, st *fstState) error {
 			n = 256
 		}
 	}
-	b--
-	if b < fstHeaderSize {
-		return f.errState
-	}
-	ts, os := int(d[b]>>4), int(d[b]&0x0f)
-	if ts > fstMaxPackLen || os > fstMaxPackLen {
+	ts, os, b, ok := f.packSizes(b)
+	if !ok {
 		return f.errState
 	}
 	b -= n
