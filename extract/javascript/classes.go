@@ -16,11 +16,7 @@ func (x *extractor) class(n, outer int32, parent int32, flags snapshot.Flags, na
 		x.walk(body, parent)
 		return -1
 	}
-	s := extract.Symbol{
-		Name: name, Kind: snapshot.KindClass, Parent: parent, Flags: flags,
-		Start: x.t.Line(outer), End: x.t.EndLine(outer),
-		Signature: x.sig(outer, body), Doc: x.doc(outer),
-	}
+	s := x.declSymbol(snapshot.KindClass, name, parent, flags, outer, body)
 	var typeArgs []int32
 	for h := x.first(n); h >= 0; h = x.next(h) {
 		if x.kind(h) != kClassHeritage {

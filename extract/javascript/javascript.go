@@ -213,6 +213,16 @@ func (x *extractor) doc(n int32) string {
 // sig is the signature of n: its text up to body (-1: all of it).
 func (x *extractor) sig(n, body int32) string { return x.t.Signature(n, body) }
 
+// declSymbol is the symbol of a type-like declaration spanning outer, with
+// its doc comment and its signature up to body.
+func (x *extractor) declSymbol(kind snapshot.Kind, name string, parent int32, flags snapshot.Flags, outer, body int32) extract.Symbol {
+	return extract.Symbol{
+		Name: name, Kind: kind, Parent: parent, Flags: flags,
+		Start: x.t.Line(outer), End: x.t.EndLine(outer),
+		Signature: x.sig(outer, body), Doc: x.doc(outer),
+	}
+}
+
 func (x *extractor) push() { x.scopes = append(x.scopes, nil) }
 func (x *extractor) pop()  { x.scopes = x.scopes[:len(x.scopes)-1] }
 

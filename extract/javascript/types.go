@@ -13,11 +13,7 @@ func (x *extractor) iface(n, outer int32, parent int32, flags snapshot.Flags) {
 		return
 	}
 	body := x.field(n, x.g.fBody)
-	s := extract.Symbol{
-		Name: name, Kind: snapshot.KindInterface, Parent: parent, Flags: flags,
-		Start: x.t.Line(outer), End: x.t.EndLine(outer),
-		Signature: x.sig(outer, body), Doc: x.doc(outer),
-	}
+	s := x.declSymbol(snapshot.KindInterface, name, parent, flags, outer, body)
 	var typeArgs []int32
 	for c := x.first(n); c >= 0; c = x.next(c) {
 		if x.kind(c) != kExtendsTypeClause {
@@ -115,11 +111,7 @@ func (x *extractor) enum(n, outer int32, parent int32, flags snapshot.Flags) {
 		return
 	}
 	body := x.field(n, x.g.fBody)
-	id := x.add(extract.Symbol{
-		Name: name, Kind: snapshot.KindEnum, Parent: parent, Flags: flags,
-		Start: x.t.Line(outer), End: x.t.EndLine(outer),
-		Signature: x.sig(outer, body), Doc: x.doc(outer),
-	})
+	id := x.add(x.declSymbol(snapshot.KindEnum, name, parent, flags, outer, body))
 	x.top(name, id, parent)
 	for m := x.first(body); m >= 0; m = x.next(m) {
 		var mn string
@@ -149,11 +141,9 @@ func (x *extractor) namespace(n, outer int32, parent int32, flags snapshot.Flags
 		qual, name = full[:i], full[i+1:]
 	}
 	body := x.field(n, x.g.fBody)
-	id := x.add(extract.Symbol{
-		Name: name, Qual: qual, Kind: snapshot.KindModule, Parent: parent, Flags: flags,
-		Start: x.t.Line(outer), End: x.t.EndLine(outer),
-		Signature: x.sig(outer, body), Doc: x.doc(outer),
-	})
+	s := x.declSymbol(snapshot.KindModule, name, parent, flags, outer, body)
+	s.Qual = qual
+	id := x.add(s)
 	if qual == "" {
 		x.top(name, id, parent)
 	}
