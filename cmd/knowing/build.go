@@ -27,6 +27,10 @@ one summary line closes the build.
 Flags:
 `
 
+// gcDeferLimit is the heap size up to which a build runs without the
+// garbage collector (see deferGC).
+const gcDeferLimit = 256 << 20
+
 func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	repo := fs.String("repo", ".", "repository `folder` to index")
@@ -53,6 +57,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	gcDeferred := deferGC(gcDeferLimit)
 	opt := extract.Options{Root: *repo, MaxFileSize: *maxSize, Workers: *workers, Warn: stderr, ParseOnly: *parseOnly}
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) && !*quiet {
 		opt.Progress = stderr
@@ -74,7 +79,10 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	// garbage now: collecting it before the write lets the write reuse
 	// that memory instead of faulting in fresh pages, which costs more
 	// than the collection (−0.1 s and −100 MB on the Go standard library).
-	runtime.GC()
+	// A heap still under gcDeferLimit is not worth a collection.
+	if !gcDeferred() {
+		runtime.GC()
+	}
 	wstart, wcpu := time.Now(), extract.ProcessCPU()
 	if err := snapshot.Write(out, g, nil); err != nil {
 		return err

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sync/atomic"
+)
+
+// deferGC keeps the garbage collector off until the heap first reaches
+// limit bytes, then hands back the runtime's defaults (GOGC=100, no memory
+// limit) for the rest of the process.
+//
+// A build is a short batch job whose heap only grows until the write. With
+// the defaults, the collector starts at a 4 MB heap and runs cycle after
+// cycle while the heap climbs to its peak; on a small repository those
+// cycles, and the write barriers they switch on, were a tenth of the
+// build (flask: 118 → 105 ms with the collector off, for 4 MB more peak
+// RSS). A large repository reaches the limit early and collects as before
+// from there on, so its peak memory stays what the defaults give.
+//
+// The switch back happens in a finalizer: the first collection, the one
+// the limit triggers, finds the sentinel unreachable and the finalizer
+// restores the defaults before the heap can grow much further.
+//
+// It does nothing when the user set GOGC or GOMEMLIMIT. It returns a
+// function that reports whether the collector is still deferred.
+func deferGC(limit int64) (deferred func() bool) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() bool { return false }
+	}
+	var on atomic.Bool
+	on.Store(true)
+	// 16 bytes with a pointer keeps the sentinel out of the tiny
+	// allocator, whose blocks are shared and may outlive it.
+	type sentinel struct{ _ *int; _ int }
+	s := new(sentinel)
+	runtime.SetFinalizer(s, func(*sentinel) {
+		debug.SetGCPercent(100)
+		debug.SetMemoryLimit(math.MaxInt64)
+		on.Store(false)
+	})
+	debug.SetMemoryLimit(limit)
+	debug.SetGCPercent(-1)
+	return on.Load
+}
