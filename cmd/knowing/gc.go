@@ -34,7 +34,10 @@ func deferGC(limit int64) (deferred func() bool) {
 	on.Store(true)
 	// 16 bytes with a pointer keeps the sentinel out of the tiny
 	// allocator, whose blocks are shared and may outlive it.
-	type sentinel struct{ _ *int; _ int }
+	type sentinel struct {
+		_ *int
+		_ int
+	}
 	s := new(sentinel)
 	runtime.SetFinalizer(s, func(*sentinel) {
 		debug.SetGCPercent(100)
