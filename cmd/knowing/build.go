@@ -89,7 +89,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	if *timings {
 		wcpu = extract.ProcessCPU() - wcpu
-		fmt.Fprintf(stderr, "timings (wall/cpu): walk+parse+extract %.2fs/%.2fs, resolve %.2fs/%.2fs, write %.2fs/%.2fs, total %.2fs/%.2fs\n",
+		fmt.Fprintf(stderr, "timings (wall/cpu): walk+parse+extract %.3fs/%.3fs, resolve %.3fs/%.3fs, write %.3fs/%.3fs, total %.3fs/%.3fs\n",
 			st.Parse.Seconds(), st.ParseCPU.Seconds(), st.Resolve.Seconds(), st.ResolveCPU.Seconds(),
 			time.Since(wstart).Seconds(), wcpu.Seconds(), time.Since(start).Seconds(), (st.ParseCPU + st.ResolveCPU + wcpu).Seconds())
 	}
