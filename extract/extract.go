@@ -330,7 +330,7 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *
 		}
 		parsers[gname] = p
 	}
-	tree := p.Parse(src, nil)
+	tree := ParseSource(p, src)
 	if tree == nil {
 		return nil, true
 	}

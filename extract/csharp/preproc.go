@@ -28,7 +28,7 @@ func withoutPreprocessor(f *extract.File) (*extract.File, *sitter.Tree) {
 	if err := p.SetLanguage(sitter.NewLanguage(tscsharp.Language())); err != nil {
 		return nil, nil
 	}
-	tree := p.Parse(src, nil)
+	tree := extract.ParseSource(p, src)
 	if tree == nil {
 		return nil, nil
 	}

@@ -440,7 +440,7 @@ func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]t
 	if p.SetLanguage(pyLang) != nil {
 		return names
 	}
-	tree := p.Parse(src, nil)
+	tree := extract.ParseSource(p, src)
 	if tree == nil {
 		return names
 	}

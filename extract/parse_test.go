@@ -1,0 +1,88 @@
+package extract
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+)
+
+// TestParseSourceSameTree checks that ParseSource builds the tree
+// go-tree-sitter's Parse builds, on every source file of testdata, a few
+// of the Go standard library's largest files, a file cut in the middle of
+// a token and an empty file.
+func TestParseSourceSameTree(t *testing.T) {
+	type input struct {
+		grammar, name string
+		src           []byte
+	}
+	var inputs []input
+	ext := map[string]string{".go": "go", ".py": "python", ".js": "javascript", ".ts": "typescript",
+		".tsx": "tsx", ".rs": "rust", ".java": "java", ".cs": "csharp", ".rb": "ruby"}
+	err := filepath.WalkDir("../testdata", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if g, ok := ext[filepath.Ext(p)]; ok {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			inputs = append(inputs, input{g, p, src})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	goroot := goRootSrc(t)
+	for _, name := range []string{"net/http/server.go", "go/types/expr.go", "unicode/tables.go"} {
+		src, err := os.ReadFile(filepath.Join(goroot, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, input{"go", name, src}, input{"go", name + " (cut)", src[:len(src)/2+7]})
+	}
+	inputs = append(inputs, input{"python", "empty", nil}, input{"ruby", "broken", []byte("class A\n  def b(\n")})
+	langs := map[string]bool{}
+	for _, in := range inputs {
+		langs[in.grammar] = true
+		p := sitter.NewParser()
+		if err := p.SetLanguage(grammar(in.grammar)); err != nil {
+			t.Fatal(err)
+		}
+		want := p.Parse(in.src, nil)
+		got := ParseSource(p, in.src)
+		if got == nil {
+			t.Fatalf("%s: ParseSource returned no tree", in.name)
+		}
+		w, g := want.RootNode().ToSexp(), got.RootNode().ToSexp()
+		if w != g {
+			t.Errorf("%s: trees differ:\nParse:       %.300s\nParseSource: %.300s", in.name, w, g)
+		}
+		if want.RootNode().EndByte() != got.RootNode().EndByte() || len(g) < 10 && len(in.src) > 0 {
+			t.Errorf("%s: root spans %d and %d bytes; sexp %q", in.name, want.RootNode().EndByte(), got.RootNode().EndByte(), g)
+		}
+		want.Close()
+		got.Close()
+		p.Close()
+	}
+	if len(langs) < 9 || len(inputs) < 20 {
+		t.Errorf("only %d grammars and %d inputs exercised", len(langs), len(inputs))
+	}
+}
+
+// goRootSrc is $(go env GOROOT)/src.
+func goRootSrc(t *testing.T) string {
+	t.Helper()
+	goroot := runtime.GOROOT()
+	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
+		goroot = strings.TrimSpace(string(out))
+	}
+	return filepath.Join(goroot, "src")
+}
