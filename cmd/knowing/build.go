@@ -28,8 +28,11 @@ Flags:
 `
 
 // gcDeferLimit is the heap size up to which a build runs without the
-// garbage collector (see deferGC).
-const gcDeferLimit = 256 << 20
+// garbage collector (see deferGC). Flask, spark-java and jekyll build
+// within it without a single collection; cargo, whose build allocates
+// about 150 MB in all, gets most of the gain (−4.5% wall against −5.3%
+// with 256 MB) at half the peak RSS (79 against 157 MB).
+const gcDeferLimit = 64 << 20
 
 func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)

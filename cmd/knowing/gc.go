@@ -18,7 +18,7 @@ import (
 // cycles, and the write barriers they switch on, were a tenth of the
 // build (flask: 118 → 105 ms with the collector off, for 4 MB more peak
 // RSS). A large repository reaches the limit early and collects as before
-// from there on, so its peak memory stays what the defaults give.
+// from there on.
 //
 // The switch back happens in a finalizer: the first collection, the one
 // the limit triggers, finds the sentinel unreachable and the finalizer
