@@ -25,7 +25,12 @@ import (
 // restores the defaults before the heap can grow much further.
 //
 // It does nothing when the user set GOGC or GOMEMLIMIT. It returns a
-// function that reports whether the collector is still deferred.
+// function that reports whether the collector is still deferred. A later
+// call supersedes an earlier one: the earlier sentinel's finalizer, which
+// may run only during the later call's deferral, leaves the settings alone.
+// gcGeneration counts deferGC calls.
+var gcGeneration atomic.Int64
+
 func deferGC(limit int64) (deferred func() bool) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() bool { return false }
@@ -39,9 +44,12 @@ func deferGC(limit int64) (deferred func() bool) {
 		_ int
 	}
 	s := new(sentinel)
+	gen := gcGeneration.Add(1)
 	runtime.SetFinalizer(s, func(*sentinel) {
-		debug.SetGCPercent(100)
-		debug.SetMemoryLimit(math.MaxInt64)
+		if gcGeneration.Load() == gen {
+			debug.SetGCPercent(100)
+			debug.SetMemoryLimit(math.MaxInt64)
+		}
 		on.Store(false)
 	})
 	debug.SetMemoryLimit(limit)
