@@ -3,9 +3,7 @@ package extract
 import (
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -61,11 +59,7 @@ func TestFlattenDirectMatchesCursor(t *testing.T) {
 func eachTree(t *testing.T, fn func(path, gname string, tree *sitter.Tree, src []byte)) {
 	t.Helper()
 	roots := []string{"../testdata"}
-	goroot := runtime.GOROOT()
-	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
-		goroot = strings.TrimSpace(string(out))
-	}
-	if dir := filepath.Join(goroot, "src", "net", "http"); dirExists(dir) {
+	if dir := filepath.Join(goRootSrc(t), "net", "http"); dirExists(dir) {
 		roots = append(roots, dir)
 	}
 	if extra := os.Getenv("KNOWING_FLAT_ROOT"); extra != "" {
@@ -226,11 +220,7 @@ func checkFlat(t *testing.T, path string, lang *sitter.Language, root *sitter.No
 func BenchmarkFlatten(b *testing.B) {
 	root := os.Getenv("KNOWING_FLAT_ROOT")
 	if root == "" {
-		out, err := exec.Command("go", "env", "GOROOT").Output()
-		if err != nil {
-			b.Skip("no GOROOT")
-		}
-		root = filepath.Join(strings.TrimSpace(string(out)), "src", "net", "http")
+		root = filepath.Join(goRootSrc(b), "net", "http")
 	}
 	ps := sitter.NewParser()
 	defer ps.Close()

@@ -3,9 +3,7 @@ package extract_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -18,11 +16,7 @@ import (
 // and asserts edges anyone can confirm by reading server.go and
 // request.go.
 func TestNetHTTP(t *testing.T) {
-	root := runtime.GOROOT()
-	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
-		root = strings.TrimSpace(string(out))
-	}
-	dir := filepath.Join(root, "src", "net", "http")
+	dir := filepath.Join(extract.GoRootSrc(t), "net", "http")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("no Go standard library source:", err)
 	}

@@ -3,10 +3,7 @@ package extract
 import (
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -75,14 +72,4 @@ func TestParseSourceSameTree(t *testing.T) {
 	if len(langs) < 9 || len(inputs) < 20 {
 		t.Errorf("only %d grammars and %d inputs exercised", len(langs), len(inputs))
 	}
-}
-
-// goRootSrc is $(go env GOROOT)/src.
-func goRootSrc(t *testing.T) string {
-	t.Helper()
-	goroot := runtime.GOROOT()
-	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
-		goroot = strings.TrimSpace(string(out))
-	}
-	return filepath.Join(goroot, "src")
 }
