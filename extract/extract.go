@@ -115,6 +115,9 @@ type Stats struct {
 	Nodes       int
 	Edges       int
 	ParseErrors int // files whose tree had syntax errors (kept anyway)
+	// FirstErrors locates the first syntax error of the first few files
+	// with one, in walk order: "path:line".
+	FirstErrors []string
 	Elapsed     time.Duration
 	// Phases of Elapsed: walking, parsing and extracting the files (on
 	// all cores), then resolving names into the graph.
@@ -234,6 +237,7 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 	results := make([]*FileResult, len(files))
 	var next, done atomic.Int64
 	var bytes, perrs atomic.Int64
+	errLine := make([]uint32, len(files)) // line of a file's first syntax error, 0 if none
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	if opt.Progress != nil {
@@ -260,8 +264,9 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 				if r != nil {
 					bytes.Add(r.Size)
 				}
-				if bad {
+				if bad > 0 {
 					perrs.Add(1)
+					errLine[i] = bad
 				}
 				done.Add(1)
 			}
@@ -283,6 +288,11 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 	}
 	stats.SourceBytes = bytes.Load()
 	stats.ParseErrors = int(perrs.Load())
+	for i, l := range errLine {
+		if l > 0 && len(stats.FirstErrors) < maxFirstErrors {
+			stats.FirstErrors = append(stats.FirstErrors, fmt.Sprintf("%s:%d", files[i].Path, l))
+		}
+	}
 	return out, nil
 }
 
@@ -305,18 +315,20 @@ func progress(w io.Writer, total int, done *atomic.Int64, stop chan struct{}) {
 	}
 }
 
-func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *scratch, warn io.Writer, parseOnly bool) (r *FileResult, syntaxErr bool) {
+// parseOne parses and extracts one file. errLine is the line of its first
+// syntax error, 0 if it has none.
+func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *scratch, warn io.Writer, parseOnly bool) (r *FileResult, errLine uint32) {
 	ext := strings.ToLower(path.Ext(f.Path))
 	lang := byExt[ext]
 	if lang == nil {
-		return nil, false
+		return nil, 0
 	}
 	src, err := os.ReadFile(f.Abs)
 	if err != nil {
 		if warn != nil {
 			fmt.Fprintf(warn, "knowing: skipped %s: %v\n", f.Path, err)
 		}
-		return nil, false
+		return nil, 0
 	}
 	gname := lang.Grammars[ext]
 	p := parsers[gname]
@@ -326,19 +338,19 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *
 			if warn != nil {
 				fmt.Fprintf(warn, "knowing: grammar %s: %v\n", gname, err)
 			}
-			return nil, false
+			return nil, 0
 		}
 		parsers[gname] = p
 	}
 	tree := ParseSource(p, src)
 	if tree == nil {
-		return nil, true
+		return nil, 1
 	}
 	defer tree.Close()
 	root := tree.RootNode()
 	r = &FileResult{Path: f.Path, Lang: lang.Lang, Size: int64(len(src))}
 	if parseOnly {
-		return r, root.HasError()
+		return r, firstErrorLine(root)
 	}
 	r.Flags = fileFlags(f.Path, src, lang.Lang)
 	sc.lend(r)
@@ -355,7 +367,36 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *
 		}()
 		lang.Extract(&File{Path: f.Path, Src: src, Root: root, Repo: repo}, r)
 	}()
-	return r, root.HasError()
+	return r, firstErrorLine(root)
+}
+
+// maxFirstErrors is how many files Stats.FirstErrors locates.
+const maxFirstErrors = 3
+
+// firstErrorLine returns the 1-based line of the first ERROR or MISSING
+// node under root, 0 if the tree has none.
+func firstErrorLine(root *sitter.Node) uint32 {
+	if !root.HasError() {
+		return 0
+	}
+	n := root
+	for {
+		if n.IsError() || n.IsMissing() {
+			break
+		}
+		var next *sitter.Node
+		for i := uint(0); i < n.ChildCount(); i++ {
+			if c := n.Child(i); c.HasError() {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+	}
+	return uint32(n.StartPosition().Row) + 1
 }
 
 // scratch holds a parse worker's buffers for the symbols and references

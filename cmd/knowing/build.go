@@ -104,7 +104,12 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "built %s: %d files, %d symbols, %d edges in %.1fs; snapshot %s for %s of source\n",
 			out, st.Files, len(g.Nodes), len(g.Edges), time.Since(start).Seconds(), humanBytes(info.Size()), humanBytes(st.SourceBytes))
 		if st.ParseErrors > 0 {
-			fmt.Fprintf(stderr, "note: %d files had syntax errors; what parsed was kept\n", st.ParseErrors)
+			more := ""
+			if st.ParseErrors > len(st.FirstErrors) {
+				more = ", …"
+			}
+			fmt.Fprintf(stderr, "note: %d files had syntax errors, e.g. at %s%s; what parsed was kept\n",
+				st.ParseErrors, strings.Join(st.FirstErrors, ", "), more)
 		}
 	}
 	return nil

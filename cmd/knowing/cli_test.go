@@ -223,3 +223,36 @@ func TestDeterminism(t *testing.T) {
 		}
 	}
 }
+
+// TestSyntaxErrorNote checks that a file that does not parse is kept, and
+// that the summary says where its first error is.
+func TestSyntaxErrorNote(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"good.py":   "def fine():\n    return 1\n",
+		"broken.py": "def ok():\n    pass\n\ndef bad(:\n    return 2\n",
+		"worse.rb":  "class A\n  def b\n    [1, 2\n  end\nend\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := filepath.Join(t.TempDir(), "x.snap")
+	code, _, errs := knowing(t, "", "build", "--repo", dir, snap)
+	if code != 0 {
+		t.Fatalf("build failed: %s", errs)
+	}
+	for _, want := range []string{"note: 2 files had syntax errors, e.g. at broken.py:4, worse.rb:", "what parsed was kept"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if strings.Contains(errs, "good.py:") || strings.Contains(errs, "…") {
+		t.Errorf("note names a file without errors or promises more:\n%s", errs)
+	}
+	code, out, _ := knowing(t, "", "query", "--json", snap, "ok")
+	if code != 0 || !strings.Contains(out, "broken.ok") {
+		t.Errorf("what parsed before the error was not kept: %s", out)
+	}
+}
