@@ -259,14 +259,14 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
-				r, bad := parseOne(repo, files[i], parsers, &sc, opt.Warn, opt.ParseOnly)
+				r, errAt := parseOne(repo, files[i], parsers, &sc, opt.Warn, opt.ParseOnly)
 				results[i] = r
 				if r != nil {
 					bytes.Add(r.Size)
 				}
-				if bad > 0 {
+				if errAt > 0 {
 					perrs.Add(1)
-					errLine[i] = bad
+					errLine[i] = errAt
 				}
 				done.Add(1)
 			}
