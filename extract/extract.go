@@ -236,7 +236,7 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 	}
 	results := make([]*FileResult, len(files))
 	var next, done atomic.Int64
-	var bytes, perrs atomic.Int64
+	var bytes atomic.Int64
 	errLine := make([]uint32, len(files)) // line of a file's first syntax error, 0 if none
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
@@ -260,13 +260,9 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 					return
 				}
 				r, errAt := parseOne(repo, files[i], parsers, &sc, opt.Warn, opt.ParseOnly)
-				results[i] = r
+				results[i], errLine[i] = r, errAt
 				if r != nil {
 					bytes.Add(r.Size)
-				}
-				if errAt > 0 {
-					perrs.Add(1)
-					errLine[i] = errAt
 				}
 				done.Add(1)
 			}
@@ -287,9 +283,12 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 		}
 	}
 	stats.SourceBytes = bytes.Load()
-	stats.ParseErrors = int(perrs.Load())
 	for i, l := range errLine {
-		if l > 0 && len(stats.FirstErrors) < maxFirstErrors {
+		if l == 0 {
+			continue
+		}
+		stats.ParseErrors++
+		if len(stats.FirstErrors) < maxFirstErrors {
 			stats.FirstErrors = append(stats.FirstErrors, fmt.Sprintf("%s:%d", files[i].Path, l))
 		}
 	}

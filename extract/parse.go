@@ -30,8 +30,8 @@ const (
 // tree-sitter the bytes in place. go-tree-sitter's Parse feeds the text
 // through a Go callback that copies the rest of the file into C memory on
 // every call, and the lexer calls it again whenever it seeks back: on the
-// Go standard library that was 0.8 s of CPU, and the copies grew with the
-// square of a file's size. The tree keeps no pointer into src, so src is
+// Go standard library that was 0.8 s of CPU, each copy as long as the rest
+// of the file. The tree keeps no pointer into src, so src is
 // only borrowed for the call. It returns nil if the parser has no language
 // or src does not fit tree-sitter's 32-bit offsets.
 func ParseSource(p *sitter.Parser, src []byte) *sitter.Tree {

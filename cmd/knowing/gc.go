@@ -8,6 +8,9 @@ import (
 	"sync/atomic"
 )
 
+// gcGeneration counts deferGC calls.
+var gcGeneration atomic.Int64
+
 // deferGC keeps the garbage collector off until the heap first reaches
 // limit bytes, then hands back the runtime's defaults (GOGC=100, no memory
 // limit) for the rest of the process.
@@ -28,9 +31,6 @@ import (
 // function that reports whether the collector is still deferred. A later
 // call supersedes an earlier one: the earlier sentinel's finalizer, which
 // may run only during the later call's deferral, leaves the settings alone.
-// gcGeneration counts deferGC calls.
-var gcGeneration atomic.Int64
-
 func deferGC(limit int64) (deferred func() bool) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() bool { return false }
