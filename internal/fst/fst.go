@@ -397,7 +397,8 @@ func (w *Walk) Err() error { return w.err }
 // state whose top byte carries b's code.
 var common struct {
 	once sync.Once
-	dec  [fstLow6 + 1]byte
+	dec  [fstLow6 + 1]byte // code → byte
+	enc  [256]byte         // byte → code, 0 for the bytes without one
 	err  error
 }
 
@@ -449,6 +450,7 @@ func learnCommonBytes() {
 				}
 				used[code] = true
 				common.dec[code] = byte(i)
+				common.enc[i] = code
 				seen++
 			}
 		}
