@@ -15,7 +15,8 @@ import (
 	"sync/atomic"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/blevesearch/vellum"
+
+	"github.com/knowing-dev/knowing/internal/fst"
 )
 
 // Builder accumulates documents and encodes them into an index. It is not
@@ -337,20 +338,25 @@ func (b *Builder) Finish() (*Encoded, error) {
 
 	nt := len(b.keys) // in key order: index sorted them
 
-	var terms, post bytes.Buffer
-	fb, err := vellum.New(&terms, nil)
-	if err != nil {
-		return nil, err
+	keyBytes := 0
+	for _, k := range b.keys {
+		keyBytes += len(k)
 	}
+	// An FST is smaller than its keys and values written out; the room
+	// it does not fill is never touched.
+	fb := fst.NewBuilder(keyBytes + 4*nt + 64)
 	// Term records are encoded on all cores, in chunks of consecutive
-	// terms, each into its own buffer. This goroutine concatenates the
-	// buffers in key order, moving each chunk's offsets by its start, and
-	// inserts the chunk's terms into the FST as soon as the chunk is
-	// done: inserting, which is serial, overlaps encoding the rest.
+	// terms. A worker encodes a chunk into its own scratch buffer and
+	// keeps an exact copy of it. This goroutine takes the chunks in key
+	// order, moving each chunk's offsets by its start, and inserts the
+	// chunk's terms into the FST as soon as the chunk is done: inserting,
+	// which is serial, overlaps encoding the rest. The chunks are joined
+	// into the postings section at the end, into a slice of exactly their
+	// length, so no buffer grows by doubling.
 	const chunk = 1024
 	vals := make([]uint64, nt)
 	nchunks := (nt + chunk - 1) / chunk
-	bufs := make([]bytes.Buffer, nchunks)
+	bufs := make([][]byte, nchunks)
 	errs := make([]error, nchunks)
 	done := make([]chan struct{}, nchunks)
 	for c := range done {
@@ -360,22 +366,26 @@ func (b *Builder) Finish() (*Encoded, error) {
 	for range min(runtime.GOMAXPROCS(0), nchunks) {
 		go func() {
 			te := &termEnc{b: b, bm: roaring.New()}
+			var scratch bytes.Buffer
 			for {
 				c := int(next.Add(1) - 1)
 				if c >= nchunks {
 					return
 				}
+				scratch.Reset()
 				for i := c * chunk; i < min((c+1)*chunk, nt); i++ {
-					if vals[i], errs[c] = te.encodeTerm(&bufs[c], b.posts[i]); errs[c] != nil {
+					if vals[i], errs[c] = te.encodeTerm(&scratch, b.posts[i]); errs[c] != nil {
 						break
 					}
 				}
+				bufs[c] = bytes.Clone(scratch.Bytes())
 				close(done[c])
 			}
 		}()
 	}
 	var key []byte
 	var ferr error
+	total := 0
 	for c := range nchunks {
 		<-done[c] // every chunk is waited for, even after an error
 		if ferr != nil {
@@ -384,13 +394,12 @@ func (b *Builder) Finish() (*Encoded, error) {
 		if ferr = errs[c]; ferr != nil {
 			continue
 		}
-		base := post.Len()
-		if base+bufs[c].Len() > maxRecordOff+1 {
+		base := total
+		if base+len(bufs[c]) > maxRecordOff+1 {
 			ferr = errors.New("bm25: postings section too large")
 			continue
 		}
-		post.Write(bufs[c].Bytes())
-		bufs[c] = bytes.Buffer{}
+		total += len(bufs[c])
 		for i := c * chunk; i < min((c+1)*chunk, nt); i++ {
 			if vals[i]&valInline == 0 {
 				vals[i] += uint64(base)
@@ -407,10 +416,12 @@ func (b *Builder) Finish() (*Encoded, error) {
 	if err := fb.Close(); err != nil {
 		return nil, err
 	}
-	enc := &Encoded{Terms: terms.Bytes(), Postings: post.Bytes()}
-	if enc.Postings == nil {
-		enc.Postings = []byte{}
+	post := make([]byte, 0, total)
+	for c := range bufs {
+		post = append(post, bufs[c]...)
+		bufs[c] = nil
 	}
+	enc := &Encoded{Terms: fb.Bytes(), Postings: post}
 	st.termsLen = uint64(len(enc.Terms))
 	st.postingsLen = uint64(len(enc.Postings))
 	st.termsCRC = crc32.Checksum(enc.Terms, castagnoli)

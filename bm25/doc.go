@@ -148,8 +148,9 @@
 // that costs the same for any index size. Search checks every length,
 // offset, document id and impact it reads; on malformed bytes it stops,
 // ranks what it has and reports the problem through Searcher.Err, and it
-// never panics. vellum writes Terms; reads go through internal/fst, which
-// checks every state it decodes, allocates nothing and ends on any bytes.
+// never panics. internal/fst writes Terms, in vellum's encoding, and reads
+// them: it checks every state it decodes, allocates nothing and ends on
+// any bytes.
 // Verify checks the section CRCs and every record and bitmap strictly;
 // callers whose bytes are not already checksummed should run it once after
 // Open.

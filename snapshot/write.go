@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
@@ -16,11 +15,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/blevesearch/vellum"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/knowing-dev/knowing/bm25"
 	"github.com/knowing-dev/knowing/csr"
+	"github.com/knowing-dev/knowing/internal/fst"
 )
 
 // WriteOptions tune Write. The zero value (or a nil pointer) gives the
@@ -184,11 +183,9 @@ func writeAtomic(dst string, img *image) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	if err = img.writeTo(bw); err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
+	// The sections are in memory already: write them as they are, without
+	// copying them through a buffer.
+	if err = img.writeTo(f); err == nil {
 		err = f.Chmod(0o644)
 	}
 	if err == nil {
@@ -251,6 +248,17 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 
 	var st strtab
 	st.m = make(map[string]uint32, len(g.Nodes)+len(g.Files))
+	// Room for every string once: the capacity past what the interned
+	// strings fill is never touched, while growing by doubling would
+	// touch (and discard) as much again.
+	room := 0
+	for i := range g.Files {
+		room += len(g.Files[i].Path)
+	}
+	for i := range g.Nodes {
+		room += min(len(g.Nodes[i].QName), maxQNameLen) + min(len(g.Nodes[i].Name), maxNameLen)
+	}
+	st.buf = make([]byte, 0, room)
 
 	// files
 	fb := make([]byte, fileRecSize*len(g.Files))
@@ -269,7 +277,11 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	img.sec[secFiles] = fb
 
 	// cold data, then node records (which point into it)
-	cw, err := newColdWriter(o.ColdBlock)
+	textBytes := 0
+	for i := range g.Nodes {
+		textBytes += len(g.Nodes[i].Signature) + len(g.Nodes[i].Doc)
+	}
+	cw, err := newColdWriter(o.ColdBlock, textBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -322,15 +334,17 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	}
 	ce = nil
 
-	// name and part lookups
+	// name and part lookups, through one FST builder
 	names, parts := keyLists(g, !o.NoBM25)
 	nameKeys := len(names)
-	if img.sec[secNamesFST], img.sec[secNamesIDs], err = buildKeyIndex(names); err != nil {
+	kb := fst.NewBuilder(0)
+	if img.sec[secNamesFST], img.sec[secNamesIDs], err = buildKeyIndex(kb, names); err != nil {
 		return nil, fmt.Errorf("names index: %w", err)
 	}
+	img.sec[secNamesFST] = bytes.Clone(img.sec[secNamesFST]) // kb is reused
 	names = nil
 	partKeys := len(parts)
-	if img.sec[secPartsFST], img.sec[secPartsIDs], err = buildKeyIndex(parts); err != nil {
+	if img.sec[secPartsFST], img.sec[secPartsIDs], err = buildKeyIndex(kb, parts); err != nil {
 		return nil, fmt.Errorf("parts index: %w", err)
 	}
 	parts = nil
@@ -481,17 +495,15 @@ func nodeParts(dst []string, toks *[]string, name, lower string) []string {
 // offset<<1|1, where the list at byte offset of ids is a uvarint count,
 // then the first id and each later id's difference from the one before,
 // as uvarints.
-func buildKeyIndex(m map[string][]uint32) (fst, ids []byte, err error) {
+func buildKeyIndex(b *fst.Builder, m map[string][]uint32) (fstBytes, ids []byte, err error) {
 	keys := make([]string, 0, len(m))
+	keyBytes := 0
 	for k := range m {
 		keys = append(keys, k)
+		keyBytes += len(k)
 	}
 	sort.Strings(keys)
-	var buf bytes.Buffer
-	b, err := vellum.New(&buf, nil)
-	if err != nil {
-		return nil, nil, err
-	}
+	b.Reset(keyBytes + 4*len(keys) + 64) // room an FST of these keys does not outgrow
 	var lists []byte
 	var kb []byte
 	for _, k := range keys {
@@ -519,7 +531,7 @@ func buildKeyIndex(m map[string][]uint32) (fst, ids []byte, err error) {
 	if lists == nil {
 		lists = []byte{}
 	}
-	return buf.Bytes(), lists, nil
+	return b.Bytes(), lists, nil
 }
 
 func buildBM25(g *Graph, p bm25.Params) (*bm25.Encoded, error) {
@@ -594,6 +606,7 @@ type coldWriter struct {
 	enc       *zstd.Encoder
 	per       int
 	idx, data []byte
+	buf       []byte // a block's uncompressed frame, reused
 	sig, doc  []string
 	raw       int
 	entries   uint32 // entries in the blocks flushed so far
@@ -604,7 +617,9 @@ type coldWriter struct {
 	total     uint32 // entries so far
 }
 
-func newColdWriter(per int) (*coldWriter, error) {
+// newColdWriter starts cold data for texts of about textBytes bytes in
+// all: compressed, they fit in that much room, which is reserved once.
+func newColdWriter(per, textBytes int) (*coldWriter, error) {
 	// The fastest level: on small repositories the default level's
 	// compression was the largest single cost of the write (15 ms of
 	// spark-java's 30), for 4% less cold data, under 1% of a snapshot.
@@ -613,7 +628,7 @@ func newColdWriter(per int) (*coldWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &coldWriter{enc: enc, per: per}, nil
+	return &coldWriter{enc: enc, per: per, data: make([]byte, 0, textBytes+textBytes/64+1024)}, nil
 }
 
 // add stores the next node's texts, if it has any.
@@ -659,8 +674,7 @@ func (w *coldWriter) flush() {
 	off := len(w.data)
 	w.idx = le.AppendUint64(w.idx, uint64(off))
 	for _, texts := range [2][]string{w.sig, w.doc} {
-		raw := make([]byte, 0, 4+4*len(texts)+w.raw)
-		raw = le.AppendUint32(raw, uint32(len(texts)))
+		raw := le.AppendUint32(w.buf[:0], uint32(len(texts)))
 		for _, t := range texts {
 			raw = le.AppendUint32(raw, uint32(len(t)))
 		}
@@ -669,6 +683,7 @@ func (w *coldWriter) flush() {
 		}
 		start := len(w.data)
 		w.data = w.enc.EncodeAll(raw, w.data)
+		w.buf = raw
 		w.idx = le.AppendUint32(w.idx, uint32(len(w.data)-start))
 		w.idx = le.AppendUint32(w.idx, uint32(len(raw)))
 	}
