@@ -261,6 +261,9 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 				}
 				r, errAt := parseOne(repo, files[i], parsers, &sc, opt.Warn, opt.ParseOnly)
 				results[i], errLine[i] = r, errAt
+				if scribbleSource {
+					clear(sc.src[:cap(sc.src)])
+				}
 				if r != nil {
 					bytes.Add(r.Size)
 				}
@@ -322,7 +325,7 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *
 	if lang == nil {
 		return nil, 0
 	}
-	src, err := os.ReadFile(f.Abs)
+	src, err := sc.read(f.Abs)
 	if err != nil {
 		if warn != nil {
 			fmt.Fprintf(warn, "knowing: skipped %s: %v\n", f.Path, err)
@@ -406,7 +409,47 @@ func firstErrorLine(root *sitter.Node) uint32 {
 type scratch struct {
 	syms []Symbol
 	refs []Ref
+	src  []byte // the file at hand; what extraction keeps is copied out
 }
+
+// read reads the file at path into sc.src, which it reuses from file to
+// file: a fresh buffer for every file was, with the collector deferred,
+// as many fresh pages as the repository has source bytes.
+func (sc *scratch) read(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	// One byte past the size, so a file read in full sees EOF at once.
+	if need := int(min(st.Size(), 1<<30)) + 1; cap(sc.src) < need {
+		sc.src = make([]byte, 0, need)
+	}
+	buf := sc.src[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // the file grew
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	sc.src = buf[:0]
+	return buf, nil
+}
+
+// scribbleSource makes workers overwrite their read buffer after each
+// file, so a test can show that no result refers to it.
+var scribbleSource = false
 
 // lend gives r the buffers.
 func (sc *scratch) lend(r *FileResult) {

@@ -21,3 +21,6 @@ func goRootSrc(tb testing.TB) string {
 
 // GoRootSrc is goRootSrc for the package's external tests.
 var GoRootSrc = goRootSrc
+
+// SetScribbleSource turns scribbleSource on or off, for external tests.
+func SetScribbleSource(on bool) { scribbleSource = on }
