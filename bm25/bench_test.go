@@ -144,3 +144,26 @@ func BenchmarkTokenize(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTokenizeScratch is BenchmarkTokenize as the index builder
+// tokenizes: lower-casing into a reused buffer.
+func BenchmarkTokenizeScratch(b *testing.B) {
+	docs := newCorpus(7, benchParts).docs(1000)
+	var n int64
+	for i := range docs {
+		for _, f := range docs[i].Fields {
+			n += int64(len(f))
+		}
+	}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	var toks []string
+	var scratch []byte
+	for i := 0; i < b.N; i++ {
+		for j := range docs {
+			for _, f := range docs[j].Fields {
+				toks = appendTokensScratch(toks[:0], f, &scratch)
+			}
+		}
+	}
+}

@@ -119,7 +119,7 @@ type termTable struct {
 func (tt *termTable) term(t string) uint32 {
 	n, ok := tt.index[t]
 	if !ok {
-		k := strings.Clone(t) // do not retain the document text
+		k := strings.Clone(t) // t may be a view of the text or of the tokenizer's scratch
 		n = uint32(len(tt.keys))
 		tt.index[k] = n
 		tt.keys = append(tt.keys, k)
@@ -137,6 +137,7 @@ func (tt *termTable) term(t string) uint32 {
 func (b *Builder) tokenize(from, to int) *termTable {
 	tt := &termTable{index: make(map[string]uint32)}
 	var tok []string
+	var low []byte
 	var tf []uint32
 	var nums []int32 // a long field's tokens as term numbers, -1 when not indexed
 	var cnt []uint32 // by term number: occurrences in the field at hand
@@ -158,7 +159,9 @@ func (b *Builder) tokenize(from, to int) *termTable {
 				continue
 			}
 			lf.text, lf.terms = d.Fields[f], lf.terms[:0]
-			tok = AppendTokens(tok[:0], d.Fields[f])
+			// The terms live in low until the next field: term copies
+			// the ones it keeps.
+			tok = appendTokensScratch(tok[:0], d.Fields[f], &low)
 			lf.n = uint32(min(len(tok), math.MaxUint32))
 			b.lens[f][idx] = lf.n
 			if len(tok) > 12 {

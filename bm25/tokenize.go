@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Tokenizer limits.
@@ -55,6 +56,36 @@ const (
 // them). The output is a deterministic function of text and the work is
 // linear in its length. Returned strings may share memory with text.
 func AppendTokens(dst []string, text string) []string {
+	// ASCII text is lower-cased once, keeping its offsets, and every term
+	// is cut from that copy: one allocation at most, instead of one per
+	// term with an upper-case letter.
+	low := ""
+	if isASCII(text) {
+		low = lower(text)
+	}
+	return appendTokens(dst, text, low)
+}
+
+// appendTokensScratch is AppendTokens for a caller that is done with the
+// terms before its next call: ASCII text is lower-cased into *scratch,
+// which that next call overwrites, so no term is allocated at all.
+func appendTokensScratch(dst []string, text string, scratch *[]byte) []string {
+	if !isASCII(text) {
+		return appendTokens(dst, text, "")
+	}
+	b := append((*scratch)[:0], text...)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	*scratch = b
+	return appendTokens(dst, text, unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+// appendTokens is AppendTokens given low, text lower-cased when text is
+// ASCII (so that offsets agree), or "" to lower-case term by term.
+func appendTokens(dst []string, text, low string) []string {
 	i := 0
 	for i < len(text) {
 		// Skip to the start of a segment.
@@ -75,14 +106,24 @@ func AppendTokens(dst []string, text string) []string {
 			segs++
 		}
 		if segs > 1 && end-start <= 4*MaxPathTerm {
-			if p := lower(text[start:end]); len(p) <= MaxPathTerm {
+			var p string
+			if low != "" {
+				p = low[start:end]
+			} else {
+				p = lower(text[start:end])
+			}
+			if len(p) <= MaxPathTerm {
 				dst = appendTerm(dst, p)
 			}
 		}
 		// Emit each segment.
 		for j := start; j < end; {
 			e := segmentEnd(text, j)
-			dst = appendSegment(dst, text[j:e])
+			lowSeg := ""
+			if low != "" {
+				lowSeg = low[j:e]
+			}
+			dst = appendSegment(dst, text[j:e], lowSeg)
 			j = e + 1 // skip the separator
 		}
 		i = end
@@ -181,7 +222,8 @@ func classAt(s string, i int) (int, int) {
 type span struct{ s, e, m int }
 
 // appendSegment emits one identifier segment: compound, then parts.
-func appendSegment(dst []string, seg string) []string {
+// lowSeg is seg lower-cased if the caller has it (ASCII text), or "".
+func appendSegment(dst []string, seg, lowSeg string) []string {
 	var buf [16]span
 	parts := splitParts(buf[:0], seg)
 	if len(parts) == 0 { // no letters or digits at all
@@ -189,9 +231,9 @@ func appendSegment(dst []string, seg string) []string {
 	}
 	// Lower-casing ASCII keeps byte offsets, so the parts can then be cut
 	// from the lower-cased segment without further allocation.
-	ascii := isASCII(seg)
-	low := ""
-	if ascii || len(seg) <= 4*MaxTermLen {
+	ascii := lowSeg != "" || isASCII(seg)
+	low := lowSeg
+	if low == "" && (ascii || len(seg) <= 4*MaxTermLen) {
 		low = lower(seg)
 	}
 	cut := func(s, e int) string {
@@ -229,6 +271,14 @@ func isASCII(s string) bool {
 
 // splitParts appends the parts of seg to dst in order.
 func splitParts(dst []span, seg string) []span {
+	// Most segments of prose and many of code are one lower-case word.
+	lowerWord := true
+	for i := 0; i < len(seg) && lowerWord; i++ {
+		lowerWord = 'a' <= seg[i] && seg[i] <= 'z'
+	}
+	if lowerWord {
+		return append(dst, span{0, len(seg), -1})
+	}
 	ps := -1     // start of the current part, -1 if none
 	ms := -1     // start of a pending joined acronym word
 	letters := 0 // letters in the current part

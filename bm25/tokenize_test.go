@@ -1,7 +1,9 @@
 package bm25
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -138,6 +140,40 @@ func TestAppendTokensLongInputLinear(t *testing.T) {
 			if len(tok) > MaxTermLen {
 				t.Fatalf("%s: term of %d bytes", name, len(tok))
 			}
+		}
+	}
+}
+
+// TestAppendTokensOneCopy: ASCII text is lower-cased once and its terms
+// cut from the copy (a fresh one, or the builder's reused scratch); the
+// terms must be exactly those of lower-casing term by term, the path
+// non-ASCII text takes.
+func TestAppendTokensOneCopy(t *testing.T) {
+	const alphabet = "aeiouxyzAEIOUXYZsS09_-./ \t:(),*#'"
+	r := rand.New(rand.NewPCG(5, 6))
+	inputs := []string{
+		"func (srv *Server) ListenAndServeTLS(certFile, keyFile string) error",
+		"HTTPServer SQLiteStore getUserByID utf8String 64bit SearchBM25Nodes",
+		"net/http.Server.Serve os.path.join src/cli/commandLineParser.ts",
+		"Dependencies classes matches headers statuses analysis",
+		strings.Repeat("ABCdef.", 60),
+	}
+	for i := 0; i < 5000; i++ {
+		b := make([]byte, r.IntN(80))
+		for j := range b {
+			b[j] = alphabet[r.IntN(len(alphabet))]
+		}
+		inputs = append(inputs, string(b))
+	}
+	inputs = append(inputs, "ÀÉÎ ǅungla ΣΑΣ getÜber", "")
+	var scratch []byte
+	for _, in := range inputs {
+		want := appendTokens(nil, in, "")
+		if got := AppendTokens(nil, in); !slices.Equal(got, want) {
+			t.Fatalf("%q: %q, term by term %q", in, got, want)
+		}
+		if got := appendTokensScratch(nil, in, &scratch); !slices.Equal(got, want) {
+			t.Fatalf("%q: %q with the scratch, term by term %q", in, got, want)
 		}
 	}
 }
