@@ -53,6 +53,7 @@ type termEnc struct {
 	dids  []uint32
 	bm    *roaring.Bitmap
 	cnt   [NumFields]int
+	idf   [NumFields]float64 // of the term at hand, in the fields it occurs in
 	first [NumFields]int
 	vbuf  [binary.MaxVarintLen64]byte
 }
@@ -458,9 +459,14 @@ func (te *termEnc) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 		}
 	}
 	k1, bb := float64(b.p.K1), float64(b.p.B)
+	for f := range te.idf {
+		if te.cnt[f] > 0 {
+			te.idf[f] = idf(int(b.fdocs[f]), te.cnt[f])
+		}
+	}
 	imp := func(f int, p uint64) float64 {
 		idx := p >> 32
-		return impact(idf(int(b.fdocs[f]), te.cnt[f]), int(p&postTFMask), int(b.lens[f][idx]), b.avg[f], k1, bb)
+		return impact(te.idf[f], int(p&postTFMask), int(b.lens[f][idx]), b.avg[f], k1, bb)
 	}
 
 	off := w.Len()
