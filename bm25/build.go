@@ -136,7 +136,10 @@ func (tt *termTable) term(t string) uint32 {
 // A field whose text is the same as in the previous document (the path
 // and concepts of the symbols of one file) reuses that document's terms.
 func (b *Builder) tokenize(from, to int) *termTable {
-	tt := &termTable{index: make(map[string]uint32)}
+	// About one distinct term per document in a large index, two in a
+	// small one: start the table at one, so it grows once or twice
+	// instead of from empty.
+	tt := &termTable{index: make(map[string]uint32, to-from)}
 	var tok []string
 	var low []byte
 	var tf []uint32

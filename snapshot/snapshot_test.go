@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -312,14 +313,47 @@ func TestConcepts(t *testing.T) {
 		{Name: "parse", QName: "cli.parse", File: 0, Signature: "parse()", Doc: strings.Repeat("é", 400)},
 		{Name: "fmt", QName: "fmt", File: -1, Flags: FlagExternal, Signature: "x", Doc: "y"},
 	}}
-	d := bm25Doc(g, &g.Nodes[0])
+	var d bm25.Doc
+	bm25Doc(&d, g, &g.Nodes[0], concepts(g.Files[0].Path))
 	if d.Fields[bm25.FieldConcepts] != "commandLineParser cli" || d.Fields[bm25.FieldPath] != "cli/commandLineParser.ts" ||
 		len(d.Fields[bm25.FieldDoc]) > bm25DocBytes || !strings.HasPrefix(g.Nodes[0].Doc, d.Fields[bm25.FieldDoc]) ||
 		d.Fields[bm25.FieldSignature] != "parse()" {
 		t.Fatalf("doc %q", d.Fields)
 	}
-	if d := bm25Doc(g, &g.Nodes[1]); d.Fields != [bm25.NumFields]string{bm25.FieldName: "fmt", bm25.FieldQName: "fmt"} {
+	if bm25Doc(&d, g, &g.Nodes[1], "stale"); d.Fields != [bm25.NumFields]string{bm25.FieldName: "fmt", bm25.FieldQName: "fmt"} {
 		t.Fatalf("external doc %q", d.Fields)
+	}
+}
+
+// TestBM25ConceptsPerFile: buildBM25 computes a file's concepts once per
+// run of its symbols; the index must equal one built with the concepts
+// computed node by node, with files interleaved.
+func TestBM25ConceptsPerFile(t *testing.T) {
+	g := &Graph{Files: []File{{Path: "cli/commandLineParser.ts"}, {Path: "server/http_handler.go"}}}
+	for i, f := range []int32{0, 0, 1, 0, -1, 1, 1, 0} {
+		g.Nodes = append(g.Nodes, Node{Name: fmt.Sprintf("fn%d", i), QName: fmt.Sprintf("pkg.fn%d", i), File: f, Kind: KindFunction})
+	}
+	got, err := buildBM25(g, bm25.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := bm25.NewBuilder(bm25.DefaultParams())
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		c := ""
+		if n.File >= 0 {
+			c = concepts(g.Files[n.File].Path)
+		}
+		var d bm25.Doc
+		bm25Doc(&d, g, n, c)
+		b.Add(uint32(i), &d)
+	}
+	want, err := b.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Terms, want.Terms) || !bytes.Equal(got.Postings, want.Postings) || !bytes.Equal(got.Stats, want.Stats) {
+		t.Fatal("the index differs from one built with per-node concepts")
 	}
 }
 

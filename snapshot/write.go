@@ -537,11 +537,20 @@ func buildKeyIndex(b *fst.Builder, m map[string][]uint32) (fstBytes, ids []byte,
 func buildBM25(g *Graph, p bm25.Params) (*bm25.Encoded, error) {
 	b := bm25.NewBuilder(p)
 	b.Grow(len(g.Nodes)) // most nodes are searchable
+	var d bm25.Doc
+	lastFile, lastConcepts := int32(-1), ""
 	for i := range g.Nodes {
-		if !searchable(&g.Nodes[i]) {
+		n := &g.Nodes[i]
+		if !searchable(n) {
 			continue
 		}
-		b.Add(uint32(i), bm25Doc(g, &g.Nodes[i]))
+		// A file's symbols are mostly consecutive: their shared concepts
+		// string is built once per run.
+		if n.File >= 0 && n.File != lastFile && int(n.File) < len(g.Files) {
+			lastFile, lastConcepts = n.File, concepts(g.Files[n.File].Path)
+		}
+		bm25Doc(&d, g, n, lastConcepts)
+		b.Add(uint32(i), &d)
 	}
 	return b.Finish()
 }
@@ -556,22 +565,21 @@ func searchable(n *Node) bool {
 	return n.Flags&(FlagGenerated|FlagVendored|FlagMinified) == 0
 }
 
-// bm25Doc is the BM25 document of a node (see FORMAT.md, "BM25").
-func bm25Doc(g *Graph, n *Node) *bm25.Doc {
-	d := &bm25.Doc{}
+// bm25Doc fills d with the BM25 document of a node (see FORMAT.md,
+// "BM25"); fileConcepts is concepts of the node's file path.
+func bm25Doc(d *bm25.Doc, g *Graph, n *Node, fileConcepts string) {
+	*d = bm25.Doc{}
 	d.Fields[bm25.FieldName] = n.Name
 	d.Fields[bm25.FieldQName] = n.QName
 	if n.Flags&FlagExternal != 0 {
-		return d
+		return
 	}
 	d.Fields[bm25.FieldSignature] = n.Signature
 	d.Fields[bm25.FieldDoc] = clip(n.Doc, bm25DocBytes)
 	if n.File >= 0 && int(n.File) < len(g.Files) {
-		p := g.Files[n.File].Path
-		d.Fields[bm25.FieldPath] = p
-		d.Fields[bm25.FieldConcepts] = concepts(p)
+		d.Fields[bm25.FieldPath] = g.Files[n.File].Path
+		d.Fields[bm25.FieldConcepts] = fileConcepts
 	}
-	return d
 }
 
 // concepts is a file's base name without extension and its parent folder:
