@@ -95,14 +95,20 @@ func appendTokens(dst []string, text, low string) []string {
 			continue
 		}
 		start := i
-		// Find the extent of the path starting here.
+		// Find the extent of the path starting here, keeping the first
+		// segments' ends for the emitting loop below.
+		var ends [16]int
 		end := segmentEnd(text, i)
+		ends[0] = end
 		segs := 1
 		for end+1 < len(text) && (text[end] == '.' || text[end] == '/') {
 			if w, _ := wordAt(text, end+1); !w {
 				break
 			}
 			end = segmentEnd(text, end+1)
+			if segs < len(ends) {
+				ends[segs] = end
+			}
 			segs++
 		}
 		if segs > 1 && end-start <= 4*MaxPathTerm {
@@ -117,8 +123,13 @@ func appendTokens(dst []string, text, low string) []string {
 			}
 		}
 		// Emit each segment.
-		for j := start; j < end; {
-			e := segmentEnd(text, j)
+		for j, k := start, 0; j < end; k++ {
+			var e int
+			if k < len(ends) {
+				e = ends[k]
+			} else {
+				e = segmentEnd(text, j)
+			}
 			lowSeg := ""
 			if low != "" {
 				lowSeg = low[j:e]
@@ -156,13 +167,14 @@ func segmentEnd(text string, i int) int {
 	start := i
 	for i < len(text) {
 		c := text[i]
-		if c < utf8.RuneSelf && asciiClass[c] != clsNone {
-			i++
-			continue
-		}
-		if c == '-' {
-			// The rune before is a segment character; it must not be '_'.
-			if i > start && text[i-1] != '_' && alnumAt(text, i+1) {
+		if c < utf8.RuneSelf {
+			if asciiClass[c] != clsNone {
+				i++
+				continue
+			}
+			// The rune before a '-' is a segment character; it must not
+			// be '_'.
+			if c == '-' && i > start && text[i-1] != '_' && alnumAt(text, i+1) {
 				i++
 				continue
 			}
