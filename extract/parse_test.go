@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -71,5 +73,60 @@ func TestParseSourceSameTree(t *testing.T) {
 	}
 	if len(langs) < 9 || len(inputs) < 20 {
 		t.Errorf("only %d grammars and %d inputs exercised", len(langs), len(inputs))
+	}
+}
+
+// TestParseLangReusesParsers: ParseLang gives the trees a fresh parser
+// gives, from concurrent callers, keeps no more than GOMAXPROCS parsers
+// per name, and a parser kept for one name never parses another
+// language.
+func TestParseLangReusesParsers(t *testing.T) {
+	srcs := map[string][]byte{
+		"python": []byte("from .app import Flask\nimport os\n\ndef f(x):\n    return x\n"),
+		"ruby":   []byte("class A\n  def b; end\nend\n"),
+	}
+	want := map[string]string{}
+	for name, src := range srcs {
+		p := sitter.NewParser()
+		if err := p.SetLanguage(grammar(name)); err != nil {
+			t.Fatal(err)
+		}
+		tr := ParseSource(p, src)
+		want[name] = tr.RootNode().ToSexp()
+		tr.Close()
+		p.Close()
+	}
+	errs := make(chan string, 64)
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				for name, src := range srcs {
+					tr := ParseLang("test-"+name, grammar(name), src)
+					if tr == nil {
+						errs <- name + ": no tree"
+						return
+					}
+					if got := tr.RootNode().ToSexp(); got != want[name] {
+						errs <- name + ": " + got
+					}
+					tr.Close()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+	spareParsers.Lock()
+	defer spareParsers.Unlock()
+	for name := range srcs {
+		if n := len(spareParsers.m["test-"+name]); n < 1 || n > runtime.GOMAXPROCS(0) {
+			t.Errorf("%d spare %s parsers kept", n, name)
+		}
 	}
 }

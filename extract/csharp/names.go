@@ -22,8 +22,11 @@ var (
 	fOperator, fConsequence uint16
 )
 
+// csLang is the C# grammar, for the preprocessor pass's second parse.
+var csLang = sitter.NewLanguage(tscsharp.Language())
+
 func init() {
-	lang := sitter.NewLanguage(tscsharp.Language())
+	lang := csLang
 	n := lang.NodeKindCount()
 	kindNames = make([]string, n)
 	for i := uint32(0); i < n; i++ {

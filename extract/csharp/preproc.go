@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
-	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
 
 	"github.com/knowing-dev/knowing/extract"
 )
@@ -23,12 +22,7 @@ func withoutPreprocessor(f *extract.File) (*extract.File, *sitter.Tree) {
 	if !ok {
 		return nil, nil
 	}
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(sitter.NewLanguage(tscsharp.Language())); err != nil {
-		return nil, nil
-	}
-	tree := extract.ParseSource(p, src)
+	tree := extract.ParseLang("c_sharp", csLang, src)
 	if tree == nil {
 		return nil, nil
 	}

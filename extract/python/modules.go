@@ -435,12 +435,7 @@ func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]t
 	if err != nil || len(src) == 0 {
 		return names
 	}
-	p := sitter.NewParser()
-	defer p.Close()
-	if p.SetLanguage(pyLang) != nil {
-		return names
-	}
-	tree := extract.ParseSource(p, src)
+	tree := extract.ParseLang("python", pyLang, src)
 	if tree == nil {
 		return names
 	}
