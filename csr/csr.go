@@ -64,8 +64,8 @@ type Edge struct {
 var ErrCorrupt = errors.New("csr: corrupt adjacency")
 
 // Build encodes the forward and reverse adjacency of a graph with n nodes in
-// O(n + len(edges)) time, by two stable counting sorts. Parallel edges are
-// kept. An edge naming a node ≥ n is an error.
+// O(n + len(edges)) time, by three stable counting sorts into two reused
+// buffers. Parallel edges are kept. An edge naming a node ≥ n is an error.
 func Build(n int, edges []Edge) (fwd, rev []byte, err error) {
 	if n < 0 || uint64(n) >= 1<<32-1 {
 		return nil, nil, fmt.Errorf("csr: node count %d out of range", n)
@@ -75,36 +75,40 @@ func Build(n int, edges []Edge) (fwd, rev []byte, err error) {
 			return nil, nil, fmt.Errorf("csr: edge %d (%d→%d) names a node outside [0,%d)", i, e.From, e.To, n)
 		}
 	}
-	// Sort by To, then stably by From: rows come out with ascending targets.
-	byTo := countingSort(n, edges, func(e Edge) uint32 { return e.To })
-	byFrom := countingSort(n, byTo, func(e Edge) uint32 { return e.From })
-	if fwd, err = encode(n, byFrom, func(e Edge) (uint32, uint32) { return e.From, e.To }); err != nil {
+	a, b := make([]Edge, len(edges)), make([]Edge, len(edges))
+	start := make([]int, n+1)
+	// Sort by To, then stably by From: rows come out with ascending
+	// targets.
+	countingSort(a, start, edges, func(e Edge) uint32 { return e.To })
+	countingSort(b, start, a, func(e Edge) uint32 { return e.From })
+	if fwd, err = encode(n, b, func(e Edge) (uint32, uint32) { return e.From, e.To }); err != nil {
 		return nil, nil, err
 	}
-
-	byFrom = countingSort(n, edges, func(e Edge) uint32 { return e.From })
-	byTo = countingSort(n, byFrom, func(e Edge) uint32 { return e.To })
-	if rev, err = encode(n, byTo, func(e Edge) (uint32, uint32) { return e.To, e.From }); err != nil {
+	// Stably by To again: rows by target, ascending sources. Edges equal
+	// in both stay in input order, as they would sorting the input by
+	// From and then by To.
+	countingSort(a, start, b, func(e Edge) uint32 { return e.To })
+	if rev, err = encode(n, a, func(e Edge) (uint32, uint32) { return e.To, e.From }); err != nil {
 		return nil, nil, err
 	}
 	return fwd, rev, nil
 }
 
-func countingSort(n int, in []Edge, key func(Edge) uint32) []Edge {
-	start := make([]int, n+1)
+// countingSort writes in to out, stably sorted by key; start has room for
+// one more than the largest key.
+func countingSort(out []Edge, start []int, in []Edge, key func(Edge) uint32) {
+	clear(start)
 	for _, e := range in {
 		start[key(e)+1]++
 	}
-	for i := 1; i <= n; i++ {
+	for i := 1; i < len(start); i++ {
 		start[i] += start[i-1]
 	}
-	out := make([]Edge, len(in))
 	for _, e := range in {
 		k := key(e)
 		out[start[k]] = e
 		start[k]++
 	}
-	return out
 }
 
 // encode writes rows for edges already grouped by row and ascending by

@@ -1,8 +1,10 @@
 package csr
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/rand"
+	"slices"
 	"sort"
 	"testing"
 )
@@ -246,5 +248,42 @@ func TestAttrCodes(t *testing.T) {
 		if _, err := NewAdjacency(n, bad); err == nil {
 			t.Fatal("9 code bits accepted")
 		}
+	}
+}
+
+// TestBuildOrderMatchesStableSort: rows hold their edges in the order of
+// a stable sort of the input, by (From, To) forward and by (To, From)
+// backward, parallel edges with different attributes included.
+func TestBuildOrderMatchesStableSort(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	const n = 40
+	var edges []Edge
+	for i := 0; i < 4000; i++ { // dense: many parallel edges
+		edges = append(edges, Edge{From: uint32(rng.Intn(n)), To: uint32(rng.Intn(n)), Attr: uint8(rng.Intn(200))})
+	}
+	fwd, rev, err := Build(n, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byFrom := slices.Clone(edges)
+	sort.SliceStable(byFrom, func(i, j int) bool {
+		a, b := byFrom[i], byFrom[j]
+		return a.From < b.From || a.From == b.From && a.To < b.To
+	})
+	byTo := slices.Clone(edges)
+	sort.SliceStable(byTo, func(i, j int) bool {
+		a, b := byTo[i], byTo[j]
+		return a.To < b.To || a.To == b.To && a.From < b.From
+	})
+	wantFwd, err := encode(n, byFrom, func(e Edge) (uint32, uint32) { return e.From, e.To })
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRev, err := encode(n, byTo, func(e Edge) (uint32, uint32) { return e.To, e.From })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fwd, wantFwd) || !bytes.Equal(rev, wantRev) {
+		t.Fatal("rows are not in stable-sort order")
 	}
 }
