@@ -1,6 +1,8 @@
 // Package fst reads FSTs in vellum's v1 encoding in place, without
-// allocating and without trusting the bytes: the snapshot's name indexes
-// and the BM25 term dictionary are both read through it.
+// allocating and without trusting the bytes, and builds them (Builder)
+// byte for byte as vellum does, without vellum's allocations: the
+// snapshot's name indexes and the BM25 term dictionary are both written
+// and read through it.
 package fst
 
 import (
@@ -13,8 +15,8 @@ import (
 	"github.com/blevesearch/vellum"
 )
 
-// vellum builds the FSTs (its docs/format.md describes the encoding), but
-// at read time its iterator allocates on every Reset and its decoder
+// vellum defines the encoding (its docs/format.md describes it), but at
+// read time its iterator allocates on every Reset and its decoder
 // indexes the bytes without bounds checks; this reader does neither.
 // Every state is decoded through View.state, which checks each index it
 // computes, and every transition is required to point strictly below the
