@@ -285,6 +285,13 @@ func TestBuilderErrors(t *testing.T) {
 	if _, err := b.Finish(); err == nil {
 		t.Error("Add after Finish accepted")
 	}
+	b = NewBuilder(DefaultParams())
+	b.Add(1, nil)
+	b.Index()
+	b.Add(2, nil)
+	if _, err := b.Finish(); err == nil {
+		t.Error("Add after Index accepted")
+	}
 	for _, p := range []Params{
 		{K1: -1, B: 0.5},
 		{K1: 1, B: 1.5},
@@ -660,6 +667,31 @@ func TestGrowSameIndex(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("Grow(%d): the index differs from one built without it", hint)
+		}
+	}
+}
+
+// TestIndexThenFinish: calling Index before Finish changes nothing in the
+// encoding, for index sizes on either side of the multi-worker threshold.
+func TestIndexThenFinish(t *testing.T) {
+	for _, n := range []int{0, 1, 300, 3000} {
+		docs := newCorpus(11, benchParts).docs(n)
+		want, err := buildDocs(docs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := NewBuilder(DefaultParams())
+		for i := range docs {
+			b.Add(uint32(i), &docs[i])
+		}
+		b.Index()
+		b.Index() // a second call does nothing
+		got, err := b.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Terms, want.Terms) || !bytes.Equal(got.Postings, want.Postings) || !bytes.Equal(got.Stats, want.Stats) {
+			t.Fatalf("%d documents: Index then Finish encodes differently from Finish", n)
 		}
 	}
 }

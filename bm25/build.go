@@ -32,9 +32,10 @@ import (
 // until Finish, every distinct term once and one uint64 per (term, field,
 // document) posting, plus six uint32 field lengths per document.
 type Builder struct {
-	p    Params
-	err  error
-	done bool
+	p       Params
+	err     error
+	done    bool
+	indexed bool // Index ran
 
 	ids   []uint32            // document id by insertion index
 	docs  []Doc               // documents by insertion index, until Finish
@@ -90,8 +91,8 @@ func (b *Builder) Add(id uint32, d *Doc) {
 		return
 	}
 	switch {
-	case b.done:
-		b.err = errors.New("bm25: Add after Finish")
+	case b.done || b.indexed:
+		b.err = errors.New("bm25: Add after Index or Finish")
 		return
 	case id == math.MaxUint32:
 		b.err = fmt.Errorf("bm25: document id %d too large", id)
@@ -233,7 +234,9 @@ func (b *Builder) index() {
 	for f := range b.lens {
 		b.lens[f] = make([]uint32, n)
 	}
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/2048))
+	// A worker per 512 documents at least: below that, a second term
+	// table and the merge cost more than the worker saves.
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/512))
 	tables := make([]*termTable, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -308,6 +311,18 @@ func indexed(f Field, t string) bool {
 	return f != FieldQName || !strings.ContainsAny(t, "./")
 }
 
+// Index tokenizes the documents added so far, on all cores, which is most
+// of Finish's work; Finish then encodes them. A caller with other work for
+// the cores can do it after Index, while Finish runs. Add fails after
+// Index.
+func (b *Builder) Index() {
+	if b.err != nil || b.done || b.indexed {
+		return
+	}
+	b.indexed = true
+	b.index()
+}
+
 // Finish encodes the index. The builder's memory can be dropped afterwards.
 func (b *Builder) Finish() (*Encoded, error) {
 	if b.err != nil {
@@ -320,7 +335,9 @@ func (b *Builder) Finish() (*Encoded, error) {
 		return nil, err
 	}
 	b.done = true
-	b.index()
+	if !b.indexed {
+		b.index()
+	}
 	n := len(b.ids)
 	st := stats{numDocs: uint32(n), numTerms: uint32(len(b.keys)), params: b.p}
 	if n > 0 {

@@ -333,7 +333,7 @@ func TestBM25ConceptsPerFile(t *testing.T) {
 	for i, f := range []int32{0, 0, 1, 0, -1, 1, 1, 0} {
 		g.Nodes = append(g.Nodes, Node{Name: fmt.Sprintf("fn%d", i), QName: fmt.Sprintf("pkg.fn%d", i), File: f, Kind: KindFunction})
 	}
-	got, err := buildBM25(g, bm25.DefaultParams())
+	got, err := buildBM25(g, bm25.DefaultParams(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/klauspost/compress/zstd"
@@ -233,121 +234,44 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 
 	// The BM25 index is the costliest part and reads g only: build it
 	// alongside the rest. Every return waits for it (done is closed once).
+	// Its tokenizing, the start of the write's longest chain, gets all
+	// cores; the rest waits until it is done and then runs beside the
+	// index's encoding, as three independent pieces so that none of them
+	// becomes the longest chain.
 	var bm25Enc *bm25.Encoded
 	var bm25Err error
-	bm25Done := make(chan struct{})
+	bm25Done, bm25Indexed := make(chan struct{}), make(chan struct{})
 	if o.NoBM25 {
 		close(bm25Done)
+		close(bm25Indexed)
 	} else {
 		go func() {
 			defer close(bm25Done)
-			bm25Enc, bm25Err = buildBM25(g, o.BM25)
+			bm25Enc, bm25Err = buildBM25(g, o.BM25, bm25Indexed)
 		}()
 	}
 	defer func() { <-bm25Done }()
+	<-bm25Indexed
 
-	var st strtab
-	st.m = make(map[string]uint32, len(g.Nodes)+len(g.Files))
-	// Room for every string once: the capacity past what the interned
-	// strings fill is never touched, while growing by doubling would
-	// touch (and discard) as much again.
-	room := 0
-	for i := range g.Files {
-		room += len(g.Files[i].Path)
-	}
-	for i := range g.Nodes {
-		room += min(len(g.Nodes[i].QName), maxQNameLen) + min(len(g.Nodes[i].Name), maxNameLen)
-	}
-	st.buf = make([]byte, 0, room)
-
-	// files
-	fb := make([]byte, fileRecSize*len(g.Files))
-	for i, f := range g.Files {
-		r := fb[i*fileRecSize:]
-		off, n, err := st.add(f.Path)
-		if err != nil {
-			return nil, fmt.Errorf("file %d: %w", i, err)
+	var graphErr, keysErr error
+	var nameKeys, partKeys int
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		graphErr = encodeGraph(img, g)
+	}()
+	go func() {
+		defer wg.Done()
+		nameKeys, partKeys, keysErr = encodeKeys(img, g, !o.NoBM25)
+	}()
+	err := encodeRecords(img, g, o.ColdBlock)
+	wg.Wait()
+	for _, e := range []error{err, graphErr, keysErr} {
+		if e != nil {
+			return nil, e
 		}
-		le.PutUint32(r[fPath:], off)
-		le.PutUint32(r[fPathLen:], n)
-		le.PutUint64(r[fSize:], f.Size)
-		r[fLang] = byte(f.Lang)
-		le.PutUint16(r[fFlags:], uint16(f.Flags))
 	}
-	img.sec[secFiles] = fb
-
-	// cold data, then node records (which point into it)
-	textBytes := 0
-	for i := range g.Nodes {
-		textBytes += len(g.Nodes[i].Signature) + len(g.Nodes[i].Doc)
-	}
-	cw, err := newColdWriter(o.ColdBlock, textBytes)
-	if err != nil {
-		return nil, err
-	}
-	nb := make([]byte, nodeRecSize*len(g.Nodes))
-	for i := range g.Nodes {
-		n := &g.Nodes[i]
-		r := nb[i*nodeRecSize:]
-		// Names and qualified names longer than a record holds are cut
-		// (at a rune boundary); identifiers are never that long.
-		qname, name := clip(n.QName, maxQNameLen), clip(n.Name, maxNameLen)
-		nl := uint16(len(name))
-		var qoff, qlen uint32
-		if strings.HasSuffix(qname, name) {
-			qoff, qlen, err = st.add(qname)
-		} else {
-			// The name follows the qualified name in one string.
-			nl |= nameFollows
-			qoff, _, err = st.add(qname + name)
-			qlen = uint32(len(qname))
-		}
-		if err != nil {
-			return nil, fmt.Errorf("node %d: %w", i, err)
-		}
-		if err := cw.add(n.Signature, n.Doc); err != nil {
-			return nil, fmt.Errorf("node %d: %w", i, err)
-		}
-		le.PutUint32(r[nQName:], qoff)
-		le.PutUint16(r[nQLen:], uint16(qlen))
-		le.PutUint16(r[nNameLen:], nl)
-		le.PutUint32(r[nStart:], min(n.StartLine, maxLine)|uint32(n.Kind)<<24)
-		le.PutUint32(r[nEnd:], min(n.EndLine, maxLine)|uint32(n.Lang)<<24)
-		le.PutUint32(r[nFile:], uint32(n.File))
-		le.PutUint16(r[nFlags:], uint16(n.Flags))
-		le.PutUint16(r[nSigLen:], uint16(min(len(n.Signature), sigLenMore)))
-	}
-	if img.sec[secColdIndex], img.sec[secColdData], err = cw.finish(); err != nil {
-		return nil, err
-	}
-	img.sec[secNodes] = nb
-	img.sec[secStrings] = st.buf
-	st.m = nil
-
-	// graph
-	ce := make([]csr.Edge, len(g.Edges))
-	for i, e := range g.Edges {
-		ce[i] = csr.Edge{From: e.From, To: e.To, Attr: PackAttr(e.Type, e.Confidence)}
-	}
-	if img.sec[secGraphOut], img.sec[secGraphIn], err = csr.Build(len(g.Nodes), ce); err != nil {
-		return nil, err
-	}
-	ce = nil
-
-	// name and part lookups, through one FST builder
-	names, parts := keyLists(g, !o.NoBM25)
-	nameKeys := len(names)
-	kb := fst.NewBuilder(0)
-	if img.sec[secNamesFST], img.sec[secNamesIDs], err = buildKeyIndex(kb, names); err != nil {
-		return nil, fmt.Errorf("names index: %w", err)
-	}
-	img.sec[secNamesFST] = bytes.Clone(img.sec[secNamesFST]) // kb is reused
-	names = nil
-	partKeys := len(parts)
-	if img.sec[secPartsFST], img.sec[secPartsIDs], err = buildKeyIndex(kb, parts); err != nil {
-		return nil, fmt.Errorf("parts index: %w", err)
-	}
-	parts = nil
 
 	// BM25
 	<-bm25Done
@@ -381,6 +305,116 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		return nil, fmt.Errorf("meta: %w", err)
 	}
 	return img, nil
+}
+
+// encodeRecords writes the string table, the file and node records and the
+// cold data (the node records point into both).
+func encodeRecords(img *image, g *Graph, coldBlock int) error {
+	var st strtab
+	st.m = make(map[string]uint32, len(g.Nodes)+len(g.Files))
+	// Room for every string once: the capacity past what the interned
+	// strings fill is never touched, while growing by doubling would
+	// touch (and discard) as much again.
+	room := 0
+	for i := range g.Files {
+		room += len(g.Files[i].Path)
+	}
+	for i := range g.Nodes {
+		room += min(len(g.Nodes[i].QName), maxQNameLen) + min(len(g.Nodes[i].Name), maxNameLen)
+	}
+	st.buf = make([]byte, 0, room)
+
+	// files
+	fb := make([]byte, fileRecSize*len(g.Files))
+	for i, f := range g.Files {
+		r := fb[i*fileRecSize:]
+		off, n, err := st.add(f.Path)
+		if err != nil {
+			return fmt.Errorf("file %d: %w", i, err)
+		}
+		le.PutUint32(r[fPath:], off)
+		le.PutUint32(r[fPathLen:], n)
+		le.PutUint64(r[fSize:], f.Size)
+		r[fLang] = byte(f.Lang)
+		le.PutUint16(r[fFlags:], uint16(f.Flags))
+	}
+	img.sec[secFiles] = fb
+
+	// cold data, then node records (which point into it)
+	textBytes := 0
+	for i := range g.Nodes {
+		textBytes += len(g.Nodes[i].Signature) + len(g.Nodes[i].Doc)
+	}
+	cw, err := newColdWriter(coldBlock, textBytes)
+	if err != nil {
+		return err
+	}
+	nb := make([]byte, nodeRecSize*len(g.Nodes))
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		r := nb[i*nodeRecSize:]
+		// Names and qualified names longer than a record holds are cut
+		// (at a rune boundary); identifiers are never that long.
+		qname, name := clip(n.QName, maxQNameLen), clip(n.Name, maxNameLen)
+		nl := uint16(len(name))
+		var qoff, qlen uint32
+		if strings.HasSuffix(qname, name) {
+			qoff, qlen, err = st.add(qname)
+		} else {
+			// The name follows the qualified name in one string.
+			nl |= nameFollows
+			qoff, _, err = st.add(qname + name)
+			qlen = uint32(len(qname))
+		}
+		if err != nil {
+			return fmt.Errorf("node %d: %w", i, err)
+		}
+		if err := cw.add(n.Signature, n.Doc); err != nil {
+			return fmt.Errorf("node %d: %w", i, err)
+		}
+		le.PutUint32(r[nQName:], qoff)
+		le.PutUint16(r[nQLen:], uint16(qlen))
+		le.PutUint16(r[nNameLen:], nl)
+		le.PutUint32(r[nStart:], min(n.StartLine, maxLine)|uint32(n.Kind)<<24)
+		le.PutUint32(r[nEnd:], min(n.EndLine, maxLine)|uint32(n.Lang)<<24)
+		le.PutUint32(r[nFile:], uint32(n.File))
+		le.PutUint16(r[nFlags:], uint16(n.Flags))
+		le.PutUint16(r[nSigLen:], uint16(min(len(n.Signature), sigLenMore)))
+	}
+	if img.sec[secColdIndex], img.sec[secColdData], err = cw.finish(); err != nil {
+		return err
+	}
+	img.sec[secNodes] = nb
+	img.sec[secStrings] = st.buf
+	return nil
+}
+
+// encodeGraph writes the forward and reverse adjacency.
+func encodeGraph(img *image, g *Graph) error {
+	ce := make([]csr.Edge, len(g.Edges))
+	for i, e := range g.Edges {
+		ce[i] = csr.Edge{From: e.From, To: e.To, Attr: PackAttr(e.Type, e.Confidence)}
+	}
+	var err error
+	img.sec[secGraphOut], img.sec[secGraphIn], err = csr.Build(len(g.Nodes), ce)
+	return err
+}
+
+// encodeKeys writes the name and part lookups, through one FST builder,
+// and returns their key counts.
+func encodeKeys(img *image, g *Graph, withBM25 bool) (nameKeys, partKeys int, err error) {
+	names, parts := keyLists(g, withBM25)
+	nameKeys = len(names)
+	kb := fst.NewBuilder(0)
+	if img.sec[secNamesFST], img.sec[secNamesIDs], err = buildKeyIndex(kb, names); err != nil {
+		return 0, 0, fmt.Errorf("names index: %w", err)
+	}
+	img.sec[secNamesFST] = bytes.Clone(img.sec[secNamesFST]) // kb is reused
+	partKeys = len(parts)
+	if img.sec[secPartsFST], img.sec[secPartsIDs], err = buildKeyIndex(kb, parts); err != nil {
+		return 0, 0, fmt.Errorf("parts index: %w", err)
+	}
+	return nameKeys, partKeys, nil
 }
 
 var le = binary.LittleEndian
@@ -534,7 +568,7 @@ func buildKeyIndex(b *fst.Builder, m map[string][]uint32) (fstBytes, ids []byte,
 	return b.Bytes(), lists, nil
 }
 
-func buildBM25(g *Graph, p bm25.Params) (*bm25.Encoded, error) {
+func buildBM25(g *Graph, p bm25.Params, indexed chan<- struct{}) (*bm25.Encoded, error) {
 	b := bm25.NewBuilder(p)
 	b.Grow(len(g.Nodes)) // most nodes are searchable
 	var d bm25.Doc
@@ -551,6 +585,10 @@ func buildBM25(g *Graph, p bm25.Params) (*bm25.Encoded, error) {
 		}
 		bm25Doc(&d, g, n, lastConcepts)
 		b.Add(uint32(i), &d)
+	}
+	b.Index()
+	if indexed != nil {
+		close(indexed)
 	}
 	return b.Finish()
 }
