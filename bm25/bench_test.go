@@ -126,28 +126,17 @@ func BenchmarkOpen(b *testing.B) {
 
 // BenchmarkTokenize tokenizes the fields of 1,000 synthetic documents.
 func BenchmarkTokenize(b *testing.B) {
-	docs := newCorpus(7, benchParts).docs(1000)
-	var n int64
-	for i := range docs {
-		for _, f := range docs[i].Fields {
-			n += int64(len(f))
-		}
-	}
-	b.SetBytes(n)
-	b.ReportAllocs()
-	var toks []string
-	for i := 0; i < b.N; i++ {
-		for j := range docs {
-			for _, f := range docs[j].Fields {
-				toks = AppendTokens(toks[:0], f)
-			}
-		}
-	}
+	benchTokenize(b, func(dst []string, text string) []string { return AppendTokens(dst, text) })
 }
 
 // BenchmarkTokenizeScratch is BenchmarkTokenize as the index builder
 // tokenizes: lower-casing into a reused buffer.
 func BenchmarkTokenizeScratch(b *testing.B) {
+	var scratch []byte
+	benchTokenize(b, func(dst []string, text string) []string { return appendTokensScratch(dst, text, &scratch) })
+}
+
+func benchTokenize(b *testing.B, tokenize func(dst []string, text string) []string) {
 	docs := newCorpus(7, benchParts).docs(1000)
 	var n int64
 	for i := range docs {
@@ -158,11 +147,10 @@ func BenchmarkTokenizeScratch(b *testing.B) {
 	b.SetBytes(n)
 	b.ReportAllocs()
 	var toks []string
-	var scratch []byte
 	for i := 0; i < b.N; i++ {
 		for j := range docs {
 			for _, f := range docs[j].Fields {
-				toks = appendTokensScratch(toks[:0], f, &scratch)
+				toks = tokenize(toks[:0], f)
 			}
 		}
 	}
