@@ -15,6 +15,7 @@ typedef struct { uint32_t row; uint32_t column; } knowingPoint;
 extern uint32_t ts_node_descendant_count(knowingNode);
 extern uint16_t ts_node_symbol(knowingNode);
 extern bool ts_node_is_named(knowingNode);
+extern uint32_t ts_node_child_count(knowingNode);
 extern uint32_t ts_node_start_byte(knowingNode);
 extern uint32_t ts_node_end_byte(knowingNode);
 extern knowingPoint ts_node_start_point(knowingNode);
@@ -39,40 +40,44 @@ typedef struct {
 static uint32_t knowing_count(knowingNode root) { return ts_node_descendant_count(root); }
 
 // knowing_flatten_cursor writes the visible nodes under root in pre-order,
-// walking them with a TreeCursor. It returns how many it wrote, or -1 when
-// cap is too small. It is the reference knowing_flatten is checked against,
-// and its fallback.
-static int64_t knowing_flatten_cursor(knowingNode root, knowingFlat *out, int64_t cap) {
+// walking them with a TreeCursor. With named_only it leaves out anonymous
+// leaves (punctuation, operators, keywords). It returns how many it wrote,
+// or -1 when cap is too small. It is the reference knowing_flatten is
+// checked against, and its fallback.
+static int64_t knowing_flatten_cursor(knowingNode root, knowingFlat *out, int64_t cap, bool named_only) {
 	knowingCursor c = ts_tree_cursor_new(root);
 	int64_t n = 0;
 	int32_t parent = -1, prev = -1;
 	for (;;) {
-		if (n >= cap) {
-			ts_tree_cursor_delete(&c);
-			return -1;
-		}
 		knowingNode node = ts_tree_cursor_current_node(&c);
-		knowingFlat *f = &out[n];
-		f->start = ts_node_start_byte(node);
-		f->end = ts_node_end_byte(node);
-		f->srow = ts_node_start_point(node).row;
-		f->erow = ts_node_end_point(node).row;
-		f->parent = parent;
-		f->next = -1;
-		f->prev = prev;
-		f->kind = ts_node_symbol(node);
-		f->field = n == 0 ? 0 : ts_tree_cursor_current_field_id(&c);
-		f->named = ts_node_is_named(node);
-		if (prev >= 0) out[prev].next = (int32_t)n;
-		int32_t me = (int32_t)n++;
-		if (ts_tree_cursor_goto_first_child(&c)) {
-			parent = me;
-			prev = -1;
-			continue;
+		int32_t me = -1; // -1: node left out
+		if (n == 0 || !named_only || ts_node_is_named(node) || ts_node_child_count(node) > 0) {
+			if (n >= cap) {
+				ts_tree_cursor_delete(&c);
+				return -1;
+			}
+			knowingFlat *f = &out[n];
+			f->start = ts_node_start_byte(node);
+			f->end = ts_node_end_byte(node);
+			f->srow = ts_node_start_point(node).row;
+			f->erow = ts_node_end_point(node).row;
+			f->parent = parent;
+			f->next = -1;
+			f->prev = prev;
+			f->kind = ts_node_symbol(node);
+			f->field = n == 0 ? 0 : ts_tree_cursor_current_field_id(&c);
+			f->named = ts_node_is_named(node);
+			if (prev >= 0) out[prev].next = (int32_t)n;
+			me = (int32_t)n++;
+			if (ts_tree_cursor_goto_first_child(&c)) {
+				parent = me;
+				prev = -1;
+				continue;
+			}
 		}
 		for (;;) {
 			if (ts_tree_cursor_goto_next_sibling(&c)) {
-				prev = me;
+				if (me >= 0) prev = me;
 				break;
 			}
 			if (me == 0 || !ts_tree_cursor_goto_parent(&c)) {
@@ -240,7 +245,10 @@ static inline void kn_frame(knowingFrame *f, const knowingLang *l, knowingSubtre
 	f->inh = inh;
 }
 
-static int64_t knowing_flatten_direct(knowingNode root, knowingFlat *out, int64_t cap) {
+// knowing_flatten_direct is knowing_flatten_cursor over the subtrees; it
+// counts the anonymous leaves it leaves out in *skipped.
+static int64_t knowing_flatten_direct(knowingNode root, knowingFlat *out, int64_t cap, bool named_only, int64_t *skipped) {
+	*skipped = 0;
 	const knowingLang *l = (const knowingLang *)ts_tree_language(root.tree);
 	knowingSubtree s = *(const knowingSubtree *)root.id;
 	if (cap < 1) return -1;
@@ -299,6 +307,11 @@ static int64_t knowing_flatten_direct(knowingNode root, knowingFlat *out, int64_
 		if (!visible && kids == 0) continue;
 		int32_t vis = fr->vis, owner = fr->owner;
 		if (visible) {
+			bool named = calias ? kn_alias_named(l, calias) : kn_named(c);
+			if (named_only && !named && kids == 0) {
+				(*skipped)++;
+				continue;
+			}
 			if (n >= cap) {
 				if (st != small) free(st);
 				return -1;
@@ -313,7 +326,7 @@ static int64_t knowing_flatten_direct(knowingNode root, knowingFlat *out, int64_
 			f->next = -1;
 			f->kind = kn_public(l, calias ? calias : kn_symbol(c));
 			f->field = field;
-			f->named = calias ? kn_alias_named(l, calias) : kn_named(c);
+			f->named = named;
 			int32_t prev = st[owner].prev;
 			f->prev = prev;
 			if (prev >= 0) out[prev].next = me;
@@ -345,28 +358,30 @@ static int64_t knowing_flatten_direct(knowingNode root, knowingFlat *out, int64_
 
 #ifdef KNOWING_DIRECT
 #define KNOWING_HAS_DIRECT 1
-static int64_t knowing_flatten_only_direct(knowingNode root, knowingFlat *out, int64_t cap) {
-	int64_t n = knowing_flatten_direct(root, out, cap);
+static int64_t knowing_flatten_only_direct(knowingNode root, knowingFlat *out, int64_t cap, bool named_only) {
+	int64_t skipped;
+	int64_t n = knowing_flatten_direct(root, out, cap, named_only, &skipped);
 	// Out of memory for the walk's stack (-2): the cursor needs none.
-	return n < -1 ? knowing_flatten_cursor(root, out, cap) : n;
+	return n < -1 ? knowing_flatten_cursor(root, out, cap, named_only) : n;
 }
 #else
 #define KNOWING_HAS_DIRECT 0
-static int64_t knowing_flatten_only_direct(knowingNode root, knowingFlat *out, int64_t cap) {
-	return knowing_flatten_cursor(root, out, cap);
+static int64_t knowing_flatten_only_direct(knowingNode root, knowingFlat *out, int64_t cap, bool named_only) {
+	return knowing_flatten_cursor(root, out, cap, named_only);
 }
 #endif
 
 // knowing_flatten writes the visible nodes under root in pre-order, as a
-// TreeCursor walks them, into out. It returns how many it wrote, or -1
-// when cap is too small.
-static int64_t knowing_flatten(knowingNode root, knowingFlat *out, int64_t cap) {
+// TreeCursor walks them, into out (with named_only, all but the anonymous
+// leaves). It returns how many it wrote, or -1 when cap is too small.
+static int64_t knowing_flatten(knowingNode root, knowingFlat *out, int64_t cap, bool named_only) {
 #ifdef KNOWING_DIRECT
-	int64_t n = knowing_flatten_direct(root, out, cap);
+	int64_t skipped;
+	int64_t n = knowing_flatten_direct(root, out, cap, named_only, &skipped);
 	if (n == -1) return -1;
-	if (n == (int64_t)ts_node_descendant_count(root) && out[0].end == ts_node_end_byte(root)) return n;
+	if (n >= 0 && n + skipped == (int64_t)ts_node_descendant_count(root) && out[0].end == ts_node_end_byte(root)) return n;
 #endif
-	return knowing_flatten_cursor(root, out, cap);
+	return knowing_flatten_cursor(root, out, cap, named_only);
 }
 */
 import "C"
@@ -402,6 +417,8 @@ type FlatTree struct {
 	// Names are the grammar's node kinds by id (Language.NodeKindForId),
 	// set by the extractor; Kind reads them.
 	Names []string
+
+	namedOnly bool // the anonymous leaves are left out
 }
 
 // sitter.Node is a struct holding a C TSNode alone; Flatten reads it as
@@ -425,6 +442,19 @@ var flatTrees struct {
 // NewFlatTree flattens the tree under root into a pooled FlatTree whose
 // kinds read names (the grammar's kind names by id). Release it after use.
 func NewFlatTree(root *sitter.Node, src []byte, names []string) *FlatTree {
+	return newFlatTree(root, src, names, false)
+}
+
+// NewNamedFlatTree is NewFlatTree without the anonymous leaves (a third of
+// a Go file's nodes: punctuation, operators, keywords), for an extractor
+// that walks named nodes only. Named nodes keep their kinds, spans,
+// fields and order; FirstChild, Next and Prev then step over named nodes
+// and the rare anonymous node that has children.
+func NewNamedFlatTree(root *sitter.Node, src []byte, names []string) *FlatTree {
+	return newFlatTree(root, src, names, true)
+}
+
+func newFlatTree(root *sitter.Node, src []byte, names []string, namedOnly bool) *FlatTree {
 	var t *FlatTree
 	flatTrees.Lock()
 	if n := len(flatTrees.free); n > 0 {
@@ -436,7 +466,7 @@ func NewFlatTree(root *sitter.Node, src []byte, names []string) *FlatTree {
 		t = new(FlatTree)
 	}
 	t.Names = names
-	t.Flatten(root, src)
+	t.flatten(root, src, walkChecked, namedOnly)
 	return t
 }
 
@@ -456,7 +486,7 @@ func (t *FlatTree) Release() {
 }
 
 // Flatten copies the tree under root into t, reusing t's memory.
-func (t *FlatTree) Flatten(root *sitter.Node, src []byte) { t.flatten(root, src, walkChecked) }
+func (t *FlatTree) Flatten(root *sitter.Node, src []byte) { t.flatten(root, src, walkChecked, false) }
 
 // How flatten walks: the tests compare walkDirect with walkCursor.
 const (
@@ -468,8 +498,8 @@ const (
 // directWalk tells whether this build has the direct walk.
 const directWalk = C.KNOWING_HAS_DIRECT != 0
 
-func (t *FlatTree) flatten(root *sitter.Node, src []byte, how int) {
-	t.Src = src
+func (t *FlatTree) flatten(root *sitter.Node, src []byte, how int, namedOnly bool) {
+	t.Src, t.namedOnly = src, namedOnly
 	cn := *(*C.knowingNode)(unsafe.Pointer(root))
 	need := int(C.knowing_count(cn))
 	for {
@@ -481,11 +511,11 @@ func (t *FlatTree) flatten(root *sitter.Node, src []byte, how int) {
 		var n int
 		switch how {
 		case walkCursor:
-			n = int(C.knowing_flatten_cursor(cn, out, room))
+			n = int(C.knowing_flatten_cursor(cn, out, room, C.bool(namedOnly)))
 		case walkDirect:
-			n = int(C.knowing_flatten_only_direct(cn, out, room))
+			n = int(C.knowing_flatten_only_direct(cn, out, room, C.bool(namedOnly)))
 		default:
-			n = int(C.knowing_flatten(cn, out, room))
+			n = int(C.knowing_flatten(cn, out, room, C.bool(namedOnly)))
 		}
 		if n >= 0 {
 			t.N = t.N[:n]
@@ -609,10 +639,23 @@ func (t *FlatTree) Signature(n, body int32) string {
 	return signatureText(t.Src, uint(t.N[n].Start), uint(end))
 }
 
+// blank reports whether src[from:to] is only white space.
+func blank(src []byte, from, to uint32) bool {
+	if to > uint32(len(src)) || from > to {
+		return false
+	}
+	for _, c := range src[from:to] {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
 // PrecedingComments is PrecedingComments for node i.
 func (t *FlatTree) PrecedingComments(i int32, marker string) string {
 	var parts []string
-	line := t.Line(i)
+	line, next := t.Line(i), t.N[i].Start
 	for p := t.N[i].Prev; p >= 0; p = t.N[p].Prev {
 		if !isCommentKind(t.Kind(p)) {
 			break
@@ -620,7 +663,13 @@ func (t *FlatTree) PrecedingComments(i int32, marker string) string {
 		if t.EndLine(p)+1 < line {
 			break
 		}
-		line = t.Line(p)
+		// A token between the comment and what follows it ends the doc
+		// as a node would; a named-only tree has left the token out, but
+		// not its text.
+		if t.namedOnly && !blank(t.Src, t.N[p].End, next) {
+			break
+		}
+		line, next = t.Line(p), t.N[p].Start
 		parts = append(parts, CleanComment(t.Text(p), marker))
 		if len(parts) > 40 {
 			break

@@ -37,21 +37,88 @@ func TestFlattenDirectMatchesCursor(t *testing.T) {
 	var direct, cursor FlatTree
 	nodes := 0
 	eachTree(t, func(path, gname string, tree *sitter.Tree, src []byte) {
-		direct.flatten(tree.RootNode(), src, walkDirect)
-		cursor.flatten(tree.RootNode(), src, walkCursor)
-		if len(direct.N) != len(cursor.N) {
-			t.Errorf("%s: direct walk wrote %d nodes, cursor %d", path, len(direct.N), len(cursor.N))
-			return
-		}
-		for i := range cursor.N {
-			if direct.N[i] != cursor.N[i] {
-				t.Errorf("%s: node %d: direct %+v, cursor %+v", path, i, direct.N[i], cursor.N[i])
+		for _, namedOnly := range []bool{false, true} {
+			direct.flatten(tree.RootNode(), src, walkDirect, namedOnly)
+			cursor.flatten(tree.RootNode(), src, walkCursor, namedOnly)
+			if len(direct.N) != len(cursor.N) {
+				t.Errorf("%s (named only: %v): direct walk wrote %d nodes, cursor %d", path, namedOnly, len(direct.N), len(cursor.N))
 				return
 			}
+			for i := range cursor.N {
+				if direct.N[i] != cursor.N[i] {
+					t.Errorf("%s (named only: %v): node %d: direct %+v, cursor %+v", path, namedOnly, i, direct.N[i], cursor.N[i])
+					return
+				}
+			}
+			nodes += len(cursor.N)
 		}
-		nodes += len(cursor.N)
 	})
 	t.Logf("%d nodes compared", nodes)
+}
+
+// TestNamedFlatTreeIsFiltered: the named-only tree is the full tree with
+// its anonymous leaves taken out and the sibling links joined around
+// them, node for node, in both walks, on the same files as above.
+func TestNamedFlatTreeIsFiltered(t *testing.T) {
+	var full, named FlatTree
+	dropped, kept := 0, 0
+	eachTree(t, func(path, gname string, tree *sitter.Tree, src []byte) {
+		full.flatten(tree.RootNode(), src, walkCursor, false)
+		want := dropAnonymousLeaves(full.N)
+		for _, how := range []int{walkChecked, walkCursor} {
+			named.flatten(tree.RootNode(), src, how, true)
+			if len(named.N) != len(want) {
+				t.Errorf("%s (walk %d): %d nodes, want %d", path, how, len(named.N), len(want))
+				return
+			}
+			for i := range want {
+				if named.N[i] != want[i] {
+					t.Errorf("%s (walk %d): node %d: %+v, want %+v", path, how, i, named.N[i], want[i])
+					return
+				}
+			}
+		}
+		dropped += len(full.N) - len(want)
+		kept += len(want)
+	})
+	if dropped == 0 || kept == 0 {
+		t.Fatalf("%d nodes dropped, %d kept: nothing was tested", dropped, kept)
+	}
+	t.Logf("%d nodes kept, %d anonymous leaves dropped", kept, dropped)
+}
+
+// dropAnonymousLeaves is the reference for a named-only flat tree.
+func dropAnonymousLeaves(all []FlatNode) []FlatNode {
+	keep := make([]int32, len(all)) // new index, -1 when dropped
+	var out []FlatNode
+	for i := range all {
+		leaf := i+1 >= len(all) || all[i+1].Parent != int32(i)
+		if i > 0 && !all[i].Named && leaf {
+			keep[i] = -1
+			continue
+		}
+		keep[i] = int32(len(out))
+		out = append(out, all[i])
+	}
+	for j := range out {
+		n := &out[j]
+		if n.Parent >= 0 {
+			n.Parent = keep[n.Parent]
+		}
+		for n.Next >= 0 && keep[n.Next] < 0 {
+			n.Next = all[n.Next].Next
+		}
+		if n.Next >= 0 {
+			n.Next = keep[n.Next]
+		}
+		for n.Prev >= 0 && keep[n.Prev] < 0 {
+			n.Prev = all[n.Prev].Prev
+		}
+		if n.Prev >= 0 {
+			n.Prev = keep[n.Prev]
+		}
+	}
+	return out
 }
 
 // eachTree parses every file of a known language under testdata, net/http
@@ -259,10 +326,72 @@ func BenchmarkFlatten(b *testing.B) {
 		b.Run(w.name, func(b *testing.B) {
 			for n := 0; n < b.N; n++ {
 				for i, t := range trees {
-					ft.flatten(t.RootNode(), srcs[i], w.how)
+					ft.flatten(t.RootNode(), srcs[i], w.how, false)
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nodes), "ns/node")
 		})
+	}
+}
+
+// TestNamedPrecedingComments: a comment followed by a token (const /* c */
+// (, M /* c */ ; m()) is no doc in either kind of tree, though the
+// named-only tree has left the token out. Every named node's preceding
+// comments match the full tree's, on these cases, Go's testdata and
+// net/http.
+func TestNamedPrecedingComments(t *testing.T) {
+	edge := []byte("package p\n\nconst /* class */ (\n\tspecial = iota\n\tliteral\n)\n\ntype U interface { M /* ERROR */ ; m() }\n\n// Doc of F.\nfunc F() {}\n")
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(grammar("go")); err != nil {
+		t.Fatal(err)
+	}
+	names := kindNames(grammar("go"))
+	compared, docs := 0, 0
+	check := func(path string, src []byte) {
+		tree := ParseSource(p, src)
+		defer tree.Close()
+		full := NewFlatTree(tree.RootNode(), src, names)
+		defer full.Release()
+		named := NewNamedFlatTree(tree.RootNode(), src, names)
+		defer named.Release()
+		at := map[[3]uint32]int32{}
+		for i := range full.N {
+			n := &full.N[i]
+			at[[3]uint32{n.Start, n.End, uint32(n.Kind)}] = int32(i)
+		}
+		for i := range named.N {
+			n := &named.N[i]
+			j, ok := at[[3]uint32{n.Start, n.End, uint32(n.Kind)}]
+			if !ok {
+				t.Fatalf("%s: named node %d (%s) is not in the full tree", path, i, named.Kind(int32(i)))
+			}
+			got, want := named.PrecedingComments(int32(i), "//"), full.PrecedingComments(j, "//")
+			if got != want {
+				t.Fatalf("%s: %s at line %d: comments %q, full tree %q", path, named.Kind(int32(i)), named.Line(int32(i)), got, want)
+			}
+			compared++
+			if got != "" {
+				docs++
+			}
+		}
+	}
+	check("edge cases", edge)
+	roots := []string{"../testdata/go", filepath.Join(goRootSrc(t), "net", "http")}
+	for _, root := range roots {
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+				return nil
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			check(path, src)
+			return nil
+		})
+	}
+	if docs < 100 {
+		t.Fatalf("%d nodes compared, %d with comments: too few", compared, docs)
 	}
 }

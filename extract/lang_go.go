@@ -101,7 +101,7 @@ func (x *goExtractor) text(n int32) string { return x.t.Text(n) }
 func (x *goExtractor) fld(n int32, f uint16) int32 { return x.t.Field(n, f) }
 
 func extractGo(f *File, r *FileResult) {
-	t := NewFlatTree(f.Root, f.Src, goKinds)
+	t := NewNamedFlatTree(f.Root, f.Src, goKinds)
 	defer t.Release()
 	x := &goExtractor{f: f, t: t, r: r}
 	dir := path.Dir(f.Path)
