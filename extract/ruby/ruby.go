@@ -252,7 +252,7 @@ type typeRefKey struct {
 
 func extractRuby(f *extract.File, r *extract.FileResult) {
 	r.Package, r.Scope = "", Scope
-	t := extract.NewFlatTree(f.Root, f.Src, rubyGrammar.names)
+	t := extract.NewNamedFlatTree(f.Root, f.Src, rubyGrammar.names)
 	defer t.Release()
 	x := &extractor{
 		f: f, r: r, g: rubyGrammar, t: t, from: -1,
