@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
 )
 
 func build(t testing.TB, p Params, ids []uint32, docs []Doc) (*Index, *Encoded) {
@@ -692,6 +694,39 @@ func TestIndexThenFinish(t *testing.T) {
 		}
 		if !bytes.Equal(got.Terms, want.Terms) || !bytes.Equal(got.Postings, want.Postings) || !bytes.Equal(got.Stats, want.Stats) {
 			t.Fatalf("%d documents: Index then Finish encodes differently from Finish", n)
+		}
+	}
+}
+
+// TestRoaringLowerBound: the bound the encoder uses to skip building a
+// bitmap is never above the bitmap's serialized size, for sparse, dense,
+// run-heavy and multi-container sets.
+func TestRoaringLowerBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	bm := roaring.New()
+	for round := 0; round < 3000; round++ {
+		var ids []uint32
+		span := uint32(1) << (4 + r.IntN(20))
+		n := 1 + r.IntN(3000)
+		runny := r.IntN(3) == 0
+		for len(ids) < n {
+			x := r.Uint32N(span) + uint32(r.IntN(4))<<16
+			if runny {
+				for k := r.IntN(50); k > 0 && len(ids) < n; k-- {
+					ids = append(ids, x)
+					x++
+				}
+				continue
+			}
+			ids = append(ids, x)
+		}
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+		bm.Clear()
+		bm.AddMany(ids)
+		bm.RunOptimize()
+		if lb, rs := roaringLowerBound(ids), bm.GetSerializedSizeInBytes(); lb > rs {
+			t.Fatalf("%d ids over %d: bound %d above the serialized %d", len(ids), span, lb, rs)
 		}
 	}
 }

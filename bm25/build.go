@@ -585,7 +585,9 @@ func (te *termEnc) writeList(w *bytes.Buffer) error {
 		packed += uvarintLen(gap)
 	}
 	size, kind := uint64(packed), uint64(docsPacked)
-	if packed > minRoaringSize || len(te.dids) > maxPacked { // roaring never fits in fewer bytes
+	// Build the bitmap only when it might be smaller: most lists lose to
+	// the uvarints by more than roaring's least possible size.
+	if len(te.dids) > maxPacked || packed > minRoaringSize && uint64(packed) > roaringLowerBound(te.dids) {
 		te.bm.Clear()
 		te.bm.AddMany(te.dids)
 		te.bm.RunOptimize()
@@ -647,6 +649,27 @@ const maxPacked = roaringArrayMax
 // minRoaringSize is the smallest serialized roaring bitmap with one
 // container: cookie, count, key and cardinality, offset, one value.
 const minRoaringSize = 18
+
+// roaringLowerBound is at most the serialized size of a roaring bitmap of
+// ids (ascending, distinct): a 4-byte cookie, a 4-byte header per
+// container, and each container in the smallest of its three encodings
+// (2 bytes a value, 2 + 4 bytes a run, 8 KiB as a bitmap), whichever the
+// library picks.
+func roaringLowerBound(ids []uint32) uint64 {
+	total := uint64(4)
+	for i := 0; i < len(ids); {
+		hi := ids[i] >> 16
+		card, runs := 0, 0
+		for ; i < len(ids) && ids[i]>>16 == hi; i++ {
+			if card == 0 || ids[i] != ids[i-1]+1 {
+				runs++
+			}
+			card++
+		}
+		total += 4 + uint64(min(2*card, 2+4*runs, 8192))
+	}
+	return total
+}
 
 func uvarintLen(x uint64) int {
 	n := 1
