@@ -20,13 +20,14 @@ import (
 )
 
 // Builder accumulates documents and encodes them into an index. It is not
-// safe for concurrent use and is single-use: after Finish it accepts nothing.
+// safe for concurrent use and is single-use: after Index or Finish it
+// accepts no more documents.
 //
-// Add only records a document; Finish tokenizes them on all cores (each
+// Add only records a document. Index tokenizes them on all cores (each
 // worker a contiguous run of documents, with its own term table, which it
-// sorts), merges the sorted tables and encodes the terms, again on all
-// cores. The output does not
-// depend on the number of workers.
+// sorts) and merges the sorted tables; Finish does that if Index has not,
+// then encodes the terms, again on all cores. The output does not depend
+// on the number of workers, nor on whether Index was called.
 //
 // Memory: the builder keeps the added documents' field strings (not copies)
 // until Finish, every distinct term once and one uint64 per (term, field,
