@@ -1,6 +1,7 @@
 package bm25
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -70,18 +71,29 @@ func AppendTokens(dst []string, text string) []string {
 // terms before its next call: ASCII text is lower-cased into *scratch,
 // which that next call overwrites, so no term is allocated at all.
 func appendTokensScratch(dst []string, text string, scratch *[]byte) []string {
-	if !isASCII(text) {
-		return appendTokens(dst, text, "")
-	}
-	b := append((*scratch)[:0], text...)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+	// One pass copies, lower-cases and checks that the text is ASCII.
+	b := slices.Grow((*scratch)[:0], len(text))[:len(text)]
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			return appendTokens(dst, text, "")
 		}
+		b[i] = lowerASCII[c]
 	}
 	*scratch = b
 	return appendTokens(dst, text, unsafe.String(unsafe.SliceData(b), len(b)))
 }
+
+// lowerASCII maps an ASCII byte to its lower case.
+var lowerASCII = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		t[c] = byte(c)
+		if 'A' <= c && c <= 'Z' {
+			t[c] = byte(c + 'a' - 'A')
+		}
+	}
+	return t
+}()
 
 // appendTokens is AppendTokens given low, text lower-cased when text is
 // ASCII (so that offsets agree), or "" to lower-case term by term.
