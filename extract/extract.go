@@ -425,23 +425,12 @@ func (sc *scratch) read(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// One byte past the size, so a file read in full sees EOF at once.
 	if need := int(min(st.Size(), 1<<30)) + 1; cap(sc.src) < need {
 		sc.src = make([]byte, 0, need)
 	}
-	buf := sc.src[:0]
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)] // the file grew
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	buf, err := fswalk.ReadRest(f, sc.src[:0])
+	if err != nil {
+		return nil, err
 	}
 	sc.src = buf[:0]
 	return buf, nil

@@ -119,11 +119,18 @@ func (f File) ReadContent() ([]byte, error) {
 	}
 	buf := make([]byte, len(f.head), n)
 	copy(buf, f.head)
+	return ReadRest(fh, buf)
+}
+
+// ReadRest appends what is left of f to buf and returns it. buf's spare
+// capacity is used first (one byte past the file's size lets a full read
+// see EOF at once); it grows only if the file is longer.
+func ReadRest(f *os.File, buf []byte) ([]byte, error) {
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		m, err := fh.Read(buf[len(buf):cap(buf)])
+		m, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+m]
 		if err == io.EOF {
 			return buf, nil
