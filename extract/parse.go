@@ -54,7 +54,7 @@ func ParseSource(p *sitter.Parser, src []byte) *sitter.Tree {
 	return tree
 }
 
-// spareParsers keeps parsers between ParseLang calls, by language name. A
+// spareParsers keeps parsers between ParseLang calls, by grammar name. A
 // parser costs about 0.1 ms to create and set up, more than parsing a
 // small __init__.py, which Python's re-export reader parses one by one.
 var spareParsers struct {
@@ -62,10 +62,11 @@ var spareParsers struct {
 	m map[string][]*sitter.Parser
 }
 
-// ParseLang parses src in lang with a parser kept from an earlier call for
-// the same name, or a new one; at most GOMAXPROCS parsers per name are
-// kept. It returns nil when lang cannot be set or the parse fails.
-func ParseLang(name string, lang *sitter.Language, src []byte) *sitter.Tree {
+// ParseLang parses src with the grammar of that name ("python",
+// "csharp", as parseOne's parsers are named), using a parser kept from an
+// earlier call or a new one; at most GOMAXPROCS parsers per grammar are
+// kept. It returns nil for an unknown grammar or a failed parse.
+func ParseLang(name string, src []byte) *sitter.Tree {
 	var p *sitter.Parser
 	spareParsers.Lock()
 	if l := spareParsers.m[name]; len(l) > 0 {
@@ -74,6 +75,10 @@ func ParseLang(name string, lang *sitter.Language, src []byte) *sitter.Tree {
 	}
 	spareParsers.Unlock()
 	if p == nil {
+		lang := grammar(name)
+		if lang == nil {
+			return nil
+		}
 		p = sitter.NewParser()
 		if p.SetLanguage(lang) != nil {
 			p.Close()

@@ -104,7 +104,7 @@ func TestParseLangReusesParsers(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 20; i++ {
 				for name, src := range srcs {
-					tr := ParseLang("test-"+name, grammar(name), src)
+					tr := ParseLang(name, src)
 					if tr == nil {
 						errs <- name + ": no tree"
 						return
@@ -125,7 +125,7 @@ func TestParseLangReusesParsers(t *testing.T) {
 	spareParsers.Lock()
 	defer spareParsers.Unlock()
 	for name := range srcs {
-		if n := len(spareParsers.m["test-"+name]); n < 1 || n > runtime.GOMAXPROCS(0) {
+		if n := len(spareParsers.m[name]); n < 1 || n > runtime.GOMAXPROCS(0) {
 			t.Errorf("%d spare %s parsers kept", n, name)
 		}
 	}

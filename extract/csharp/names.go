@@ -22,11 +22,8 @@ var (
 	fOperator, fConsequence uint16
 )
 
-// csLang is the C# grammar, for the preprocessor pass's second parse.
-var csLang = sitter.NewLanguage(tscsharp.Language())
-
 func init() {
-	lang := csLang
+	lang := sitter.NewLanguage(tscsharp.Language())
 	n := lang.NodeKindCount()
 	kindNames = make([]string, n)
 	for i := uint32(0); i < n; i++ {

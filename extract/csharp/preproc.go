@@ -22,7 +22,7 @@ func withoutPreprocessor(f *extract.File) (*extract.File, *sitter.Tree) {
 	if !ok {
 		return nil, nil
 	}
-	tree := extract.ParseLang("c_sharp", csLang, src)
+	tree := extract.ParseLang("csharp", src)
 	if tree == nil {
 		return nil, nil
 	}

@@ -435,7 +435,7 @@ func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]t
 	if err != nil || len(src) == 0 {
 		return names
 	}
-	tree := extract.ParseLang("python", pyLang, src)
+	tree := extract.ParseLang("python", src)
 	if tree == nil {
 		return names
 	}
