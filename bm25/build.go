@@ -408,7 +408,6 @@ func (b *Builder) Finish() (*Encoded, error) {
 			}
 		}()
 	}
-	var key []byte
 	var ferr error
 	total := 0
 	for c := range nchunks {
@@ -429,8 +428,7 @@ func (b *Builder) Finish() (*Encoded, error) {
 			if vals[i]&valInline == 0 {
 				vals[i] += uint64(base)
 			}
-			key = append(key[:0], b.keys[i]...)
-			if ferr = fb.Insert(key, vals[i]); ferr != nil {
+			if ferr = fb.Insert(b.keys[i], vals[i]); ferr != nil {
 				break
 			}
 		}

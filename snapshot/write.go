@@ -539,7 +539,6 @@ func buildKeyIndex(b *fst.Builder, m map[string][]uint32) (fstBytes, ids []byte,
 	sort.Strings(keys)
 	b.Reset(keyBytes + 4*len(keys) + 64) // room an FST of these keys does not outgrow
 	var lists []byte
-	var kb []byte
 	for _, k := range keys {
 		l := m[k]
 		var v uint64
@@ -554,8 +553,7 @@ func buildKeyIndex(b *fst.Builder, m map[string][]uint32) (fstBytes, ids []byte,
 				prev = id
 			}
 		}
-		kb = append(kb[:0], k...)
-		if err := b.Insert(kb, v); err != nil {
+		if err := b.Insert(k, v); err != nil {
 			return nil, nil, err
 		}
 	}

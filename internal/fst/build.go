@@ -1,7 +1,6 @@
 package fst
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 )
@@ -137,11 +136,11 @@ func (p *pending) addOutputPrefix(prefix uint64) {
 
 // Insert adds key with value val. Keys must come in strictly increasing
 // byte order; the empty key may only come first.
-func (b *Builder) Insert(key []byte, val uint64) error {
+func (b *Builder) Insert(key string, val uint64) error {
 	if b.err != nil {
 		return b.err
 	}
-	if b.started && bytes.Compare(key, b.last) <= 0 {
+	if b.started && key <= string(b.last) {
 		return ErrOutOfOrder
 	}
 	b.started = true
@@ -176,9 +175,9 @@ func (b *Builder) Insert(key []byte, val uint64) error {
 	suffix := key[i:]
 	top := &b.stack[b.depth-1]
 	top.hasLast, top.lastIn, top.lastOut = true, suffix[0], out
-	for _, c := range suffix[1:] {
+	for j := 1; j < len(suffix); j++ { // bytes, not runes
 		p := b.push(false)
-		p.hasLast, p.lastIn = true, c
+		p.hasLast, p.lastIn = true, suffix[j]
 	}
 	b.push(true)
 	return b.err

@@ -81,7 +81,7 @@ func TestBuilderMatchesVellum(t *testing.T) {
 		want := buildFST(t, keys, vals)
 		b.Reset(0)
 		for _, k := range keys {
-			if err := b.Insert([]byte(k), vals[k]); err != nil {
+			if err := b.Insert(k, vals[k]); err != nil {
 				t.Fatalf("round %d: insert %q: %v", round, k, err)
 			}
 		}
@@ -113,12 +113,12 @@ func TestBuilderMatchesVellum(t *testing.T) {
 func TestBuilderOrder(t *testing.T) {
 	b := NewBuilder(0)
 	for _, k := range []string{"b", "c"} {
-		if err := b.Insert([]byte(k), 1); err != nil {
+		if err := b.Insert(k, 1); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, k := range []string{"c", "a", ""} {
-		if err := b.Insert([]byte(k), 1); !errors.Is(err, ErrOutOfOrder) {
+		if err := b.Insert(k, 1); !errors.Is(err, ErrOutOfOrder) {
 			t.Fatalf("insert %q after c: %v, want ErrOutOfOrder", k, err)
 		}
 	}
@@ -129,15 +129,11 @@ func TestBuilderOrder(t *testing.T) {
 func TestBuilderAllocs(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	keys, vals := keySet(r, 5000, 1)
-	kb := make([][]byte, len(keys))
-	for i, k := range keys {
-		kb[i] = []byte(k)
-	}
 	b := NewBuilder(0)
 	build := func() {
 		b.Reset(0)
-		for i, k := range kb {
-			if err := b.Insert(k, vals[keys[i]]); err != nil {
+		for _, k := range keys {
+			if err := b.Insert(k, vals[k]); err != nil {
 				t.Fatal(err)
 			}
 		}
