@@ -312,15 +312,17 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 func encodeRecords(img *image, g *Graph, coldBlock int) error {
 	var st strtab
 	st.m = make(map[string]uint32, len(g.Nodes)+len(g.Files))
-	// Room for every string once: the capacity past what the interned
-	// strings fill is never touched, while growing by doubling would
-	// touch (and discard) as much again.
-	room := 0
+	// Room for every string once, and the texts the cold data holds: the
+	// capacity past what they fill is never touched, while growing by
+	// doubling would touch (and discard) as much again.
+	room, textBytes := 0, 0
 	for i := range g.Files {
 		room += len(g.Files[i].Path)
 	}
 	for i := range g.Nodes {
-		room += min(len(g.Nodes[i].QName), maxQNameLen) + min(len(g.Nodes[i].Name), maxNameLen)
+		n := &g.Nodes[i]
+		room += min(len(n.QName), maxQNameLen) + min(len(n.Name), maxNameLen)
+		textBytes += len(n.Signature) + len(n.Doc)
 	}
 	st.buf = make([]byte, 0, room)
 
@@ -341,10 +343,6 @@ func encodeRecords(img *image, g *Graph, coldBlock int) error {
 	img.sec[secFiles] = fb
 
 	// cold data, then node records (which point into it)
-	textBytes := 0
-	for i := range g.Nodes {
-		textBytes += len(g.Nodes[i].Signature) + len(g.Nodes[i].Doc)
-	}
 	cw, err := newColdWriter(coldBlock, textBytes)
 	if err != nil {
 		return err

@@ -21,7 +21,7 @@ import (
 // the Go runtime's default collector, not the CLI's deferred one, so
 // their allocation figures, not their times, are what compares with a
 // whole build.
-func benchRepo(b *testing.B) string {
+func benchRepo() string {
 	if dir := os.Getenv("KNOWING_BUILD_REPO"); dir != "" {
 		return dir
 	}
@@ -29,7 +29,7 @@ func benchRepo(b *testing.B) string {
 }
 
 func BenchmarkBuildExtract(b *testing.B) {
-	opt := extract.Options{Root: benchRepo(b), ParseOnly: os.Getenv("KNOWING_BUILD_PARSE_ONLY") != ""}
+	opt := extract.Options{Root: benchRepo(), ParseOnly: os.Getenv("KNOWING_BUILD_PARSE_ONLY") != ""}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, _, err := extract.Build(context.Background(), opt); err != nil {
@@ -39,7 +39,7 @@ func BenchmarkBuildExtract(b *testing.B) {
 }
 
 func BenchmarkBuildWrite(b *testing.B) {
-	g, _, err := extract.Build(context.Background(), extract.Options{Root: benchRepo(b)})
+	g, _, err := extract.Build(context.Background(), extract.Options{Root: benchRepo()})
 	if err != nil {
 		b.Fatal(err)
 	}
