@@ -342,11 +342,7 @@ func (b *Builder) write(p *pending) int {
 // writeOneEnd writes the key byte (unless its common code stands for it)
 // and the top byte of a single-transition state.
 func (b *Builder) writeOneEnd(in byte, next byte) int {
-	common.once.Do(learnCommonBytes)
-	if common.err != nil && b.err == nil {
-		b.err = common.err
-	}
-	code := common.enc[in]
+	code := commonCode[in]
 	if code == 0 {
 		b.out = append(b.out, in)
 	}

@@ -8,11 +8,7 @@ package fst
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"sync"
-
-	"github.com/blevesearch/vellum"
 )
 
 // vellum defines the encoding (its docs/format.md describes it), but at
@@ -393,75 +389,25 @@ func (w *Walk) Value() uint64 { return w.val }
 func (w *Walk) Err() error { return w.err }
 
 // The single-transition encoding stores the 63 most common key bytes in
-// six bits. The mapping is vellum's; rather than restate it, it is read
-// back from vellum's own encoder once: an FST of the keys {b, b} has a
-// root with 256 transitions, and the child under b is a single-transition
-// state whose top byte carries b's code.
-var common struct {
-	once sync.Once
-	dec  [fstLow6 + 1]byte // code → byte
-	enc  [256]byte         // byte → code, 0 for the bytes without one
-	err  error
-}
+// six bits: code c (1 … 63) stands for commonBytes[c-1]. The order is
+// vellum's (its commonInputs table); TestCommonBytesAreVellums reads it
+// back from vellum's own encoder. It is a constant rather than learned at
+// run time: learning it built a vellum FST, whose registry cost every
+// process 2–4 ms of page faults.
+const commonBytes = "te/oasripcnw.hlm-du012g=:bf3y5&_4v9678k%?xCDASFIBEjPTzRNM+LOqHG"
 
+// commonCode maps a byte to its code, 0 for the bytes without one.
+var commonCode = func() (enc [256]byte) {
+	for i := 0; i < len(commonBytes); i++ {
+		enc[commonBytes[i]] = byte(i + 1)
+	}
+	return enc
+}()
+
+// decodeCommonByte is the byte of a non-zero six-bit code.
 func decodeCommonByte(code byte) (byte, bool) {
-	common.once.Do(learnCommonBytes)
-	if common.err != nil {
+	if code == 0 || int(code) > len(commonBytes) {
 		return 0, false
 	}
-	return common.dec[code], true
-}
-
-func learnCommonBytes() {
-	common.err = func() error {
-		var buf bytes.Buffer
-		b, err := vellum.New(&buf, nil)
-		if err != nil {
-			return err
-		}
-		for i := 0; i < 256; i++ {
-			if err := b.Insert([]byte{byte(i), byte(i)}, 0); err != nil {
-				return err
-			}
-		}
-		if err := b.Close(); err != nil {
-			return err
-		}
-		f, err := New(buf.Bytes(), errors.New("corrupt"))
-		if err != nil {
-			return err
-		}
-		var root fstState
-		if err := f.state(f.root, &root); err != nil || root.single || root.n != 256 {
-			return errors.New("unexpected root")
-		}
-		var used [fstLow6 + 1]bool
-		seen := 0
-		for i := 0; i < 256; i++ {
-			c, dest, _, err := f.trans(&root, i)
-			if err != nil || int(c) != i || dest < fstHeaderSize || dest >= f.end {
-				return errors.New("unexpected transition")
-			}
-			top := f.data[dest]
-			if top&fstOneTrans == 0 {
-				return errors.New("unexpected child")
-			}
-			if code := top & fstLow6; code != 0 {
-				if used[code] {
-					return errors.New("code used twice")
-				}
-				used[code] = true
-				common.dec[code] = byte(i)
-				common.enc[i] = code
-				seen++
-			}
-		}
-		if seen != fstLow6 {
-			return fmt.Errorf("%d common bytes, want %d", seen, fstLow6)
-		}
-		return nil
-	}()
-	if common.err != nil {
-		common.err = fmt.Errorf("fst: cannot learn vellum's byte codes: %v", common.err)
-	}
+	return commonBytes[code-1], true
 }

@@ -168,3 +168,55 @@ func randomName(r *rand.Rand) string {
 	}
 	return b.String()
 }
+
+// TestCommonBytesAreVellums reads the six-bit byte codes back from
+// vellum's encoder and compares them with commonBytes. An FST of the keys
+// {b, b} for every byte b has a root with 256 transitions, and the child
+// under b is a single-transition state whose top byte carries b's code,
+// or 0 when b has none.
+func TestCommonBytesAreVellums(t *testing.T) {
+	var keys []string
+	for i := 0; i < 256; i++ {
+		keys = append(keys, string([]byte{byte(i), byte(i)}))
+	}
+	data := buildFST(t, keys, nil)
+	f, err := New(data, errors.New("corrupt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root fstState
+	if err := f.state(f.root, &root); err != nil || root.single || root.n != 256 {
+		t.Fatalf("root: %v, single %v, %d transitions", err, root.single, root.n)
+	}
+	var learned [fstLow6]byte
+	seen := 0
+	for i := 0; i < 256; i++ {
+		c, dest, _, err := f.trans(&root, i)
+		if err != nil || int(c) != i || dest < fstHeaderSize || dest >= f.end {
+			t.Fatalf("transition %d: %v", i, err)
+		}
+		top := f.data[dest]
+		if top&fstOneTrans == 0 {
+			t.Fatalf("child of %d is not a single-transition state", i)
+		}
+		if code := top & fstLow6; code != 0 {
+			if learned[code-1] != 0 {
+				t.Fatalf("code %d used twice", code)
+			}
+			learned[code-1] = byte(i)
+			seen++
+		}
+		if got := commonCode[i]; got != top&fstLow6 {
+			t.Errorf("byte %q: code %d, vellum's %d", i, got, top&fstLow6)
+		}
+	}
+	if seen != fstLow6 || string(learned[:]) != commonBytes {
+		t.Errorf("vellum's common bytes are %q (%d), want %q", learned[:seen], seen, commonBytes)
+	}
+	for code := byte(0); code <= fstLow6+1; code++ {
+		c, ok := decodeCommonByte(code)
+		if want := code >= 1 && code <= fstLow6; ok != want || ok && commonCode[c] != code {
+			t.Errorf("decodeCommonByte(%d) = %q, %v", code, c, ok)
+		}
+	}
+}
