@@ -652,6 +652,13 @@ func blank(src []byte, from, to uint32) bool {
 	return true
 }
 
+// LeftOut reports whether src[from:to] holds text a named-only tree left
+// out, such as a token between two named siblings. A full tree leaves
+// nothing out: its tokens are nodes.
+func (t *FlatTree) LeftOut(from, to uint32) bool {
+	return t.namedOnly && !blank(t.Src, from, to)
+}
+
 // PrecedingComments is PrecedingComments for node i.
 func (t *FlatTree) PrecedingComments(i int32, marker string) string {
 	var parts []string
@@ -666,7 +673,7 @@ func (t *FlatTree) PrecedingComments(i int32, marker string) string {
 		// A token between the comment and what follows it ends the doc
 		// as a node would; a named-only tree has left the token out, but
 		// not its text.
-		if t.namedOnly && !blank(t.Src, t.N[p].End, next) {
+		if t.LeftOut(t.N[p].End, next) {
 			break
 		}
 		line, next = t.Line(p), t.N[p].Start

@@ -206,10 +206,13 @@ func (k *kinds) of(t *extract.FlatTree, n int32) uint8 {
 // (extract.FlatTree), copied out of tree-sitter in one cgo call: walking
 // it costs no call into C per node. Nodes are indices, -1 is none.
 
-// flatten copies the tree under root into a pooled FlatTree (release it
-// with Release).
+// flatten copies the named nodes of the tree under root into a pooled
+// FlatTree (release it with Release). The extractor reads no anonymous
+// node: it finds a header's colon in the text between named children
+// (header), and a comment counts as a doc only when nothing but white
+// space separates it from what it documents (comments).
 func flatten(root *sitter.Node, src []byte) *extract.FlatTree {
-	return extract.NewFlatTree(root, src, kindTable().names)
+	return extract.NewNamedFlatTree(root, src, kindTable().names)
 }
 
 // only is the one named child of n, or -1 when n has none or several (or

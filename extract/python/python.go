@@ -17,6 +17,7 @@
 package python
 
 import (
+	"bytes"
 	"path"
 	"sort"
 	"strings"
@@ -488,11 +489,25 @@ func (x *ex) decoExpr(d int32) int32 {
 func (x *ex) header(def int32) string {
 	t := x.t
 	start, end := t.N[def].Start, t.N[def].End
-	for ch := t.FirstChild(def); ch >= 0; ch = t.N[ch].Next {
-		if n := &t.N[ch]; !n.Named && n.End == n.Start+1 && int(n.End) <= len(t.Src) && t.Src[n.Start] == ':' {
-			end = n.Start
+	// The colon is the first one between the def's named children: the
+	// tree holds no anonymous tokens, and no other token at this level
+	// has a colon (those of annotations, lambdas and slices are inside
+	// named children).
+	for from, ch := start, t.FirstChild(def); ; ch = t.N[ch].Next {
+		to := t.N[def].End
+		if ch >= 0 {
+			to = t.N[ch].Start
+		}
+		if from <= to && int(to) <= len(t.Src) {
+			if i := bytes.IndexByte(t.Src[from:to], ':'); i >= 0 {
+				end = from + uint32(i)
+				break
+			}
+		}
+		if ch < 0 {
 			break
 		}
+		from = t.N[ch].End
 	}
 	if end > uint32(len(t.Src)) || start > end {
 		return ""
@@ -556,9 +571,11 @@ func (x *ex) comments(n int32) string {
 		}
 	}
 	var parts []string
-	for p >= 0 && x.of(p) == kComment && t.EndLine(p)+1 >= line && column(t, p) == col && len(parts) < 40 {
+	next := t.N[n].Start
+	for p >= 0 && x.of(p) == kComment && t.EndLine(p)+1 >= line && column(t, p) == col && len(parts) < 40 &&
+		!t.LeftOut(t.N[p].End, next) { // a token between the two ends the doc
 		parts = append(parts, cleanComment(x.text(p)))
-		line = t.Line(p)
+		line, next = t.Line(p), t.N[p].Start
 		p = t.N[p].Prev
 	}
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {

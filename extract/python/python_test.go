@@ -1,6 +1,8 @@
 package python
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -126,4 +128,61 @@ func TestPythonRepo(t *testing.T) {
 	b.Edge("src/shop/web/views.py", pHelp, snapshot.EdgeImports)
 	b.Edge("tests/test_app.py", pApp, snapshot.EdgeImports)
 	b.Edge("tests/test_app.py", "tests.conftest", snapshot.EdgeImports)
+}
+
+// TestHeadersFromNamedTree checks signatures cut at the header's colon,
+// which the named-only tree the extractor reads does not hold: the colon
+// is found in the text between named children, past the colons of
+// annotations, defaults, lambdas and slices, and before a comment.
+func TestHeadersFromNamedTree(t *testing.T) {
+	dir := t.TempDir()
+	src := `import typing
+
+
+class Base(object, metaclass=typing.Protocol):  # a comment: not the header
+    pass
+
+
+def annotated(x: int = 1, *, y: "a:b" = {1: 2}, z=lambda q: q[1:2]) -> typing.Dict[str, int]:
+    return {}
+
+
+async def coro(): pass
+
+
+def wrapped(
+    a,
+    b,
+) -> None:  # note: not part of the header
+    pass
+
+
+class Bare:
+    # first: a comment inside the body
+    def method(self) -> "x:y":
+        pass
+
+
+# The limit, documented above.
+LIMIT = 10
+`
+	if err := os.WriteFile(filepath.Join(dir, "m.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := extracttest.BuildDir(t, dir)
+	for qname, want := range map[string]string{
+		"m.Base":        "class Base(object, metaclass=typing.Protocol)",
+		"m.annotated":   `def annotated(x: int = 1, *, y: "a:b" = {1: 2}, z=lambda q: q[1:2]) -> typing.Dict[str, int]`,
+		"m.coro":        "async def coro()",
+		"m.wrapped":     "def wrapped( a, b, ) -> None",
+		"m.Bare":        "class Bare",
+		"m.Bare.method": `def method(self) -> "x:y"`,
+	} {
+		if got := b.Node(qname).Signature; got != want {
+			t.Errorf("%s: signature %q, want %q", qname, got, want)
+		}
+	}
+	if got := b.Node("m.LIMIT").Doc; got != "The limit, documented above." {
+		t.Errorf("LIMIT: doc %q", got)
+	}
 }
