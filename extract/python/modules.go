@@ -28,7 +28,7 @@ type repoCache struct {
 	repo *extract.Repo
 
 	mu     sync.RWMutex
-	tops   map[string]topResult // fileDir + "\x00" + top-level name → location
+	tops   map[[2]string]topResult // import base, top-level name → location
 	pkgTop map[string]string    // folder → highest package folder above it ("" none)
 
 	rmu  sync.Mutex
@@ -79,7 +79,7 @@ func cacheFor(repo *extract.Repo) *repoCache {
 			return e.c
 		}
 	}
-	c := &repoCache{root: repo.Root, repo: repo, tops: map[string]topResult{}, pkgTop: map[string]string{}, reex: map[string]*reexports{}}
+	c := &repoCache{root: repo.Root, repo: repo, tops: map[[2]string]topResult{}, pkgTop: map[string]string{}, reex: map[string]*reexports{}}
 	caches = append(caches, &repoCacheEntry{repo, c})
 	if len(caches) > 4 {
 		caches = append(caches[:0:0], caches[1:]...)
@@ -194,21 +194,25 @@ func (c *repoCache) locateTop(fileDir, top string) topResult {
 	if c == nil {
 		return topResult{}
 	}
-	key := fileDir + "\x00" + top
+	// The search starts at the file's import base and depends on nothing
+	// else of fileDir: the files of one package share their results.
+	base := c.importBase(fileDir)
+	key := [2]string{base, top}
 	c.mu.RLock()
 	r, ok := c.tops[key]
 	c.mu.RUnlock()
 	if ok {
 		return r
 	}
-	r = c.findTop(fileDir, top)
+	r = c.findTop(base, top)
 	c.mu.Lock()
 	c.tops[key] = r
 	c.mu.Unlock()
 	return r
 }
 
-func (c *repoCache) findTop(fileDir, top string) topResult {
+// findTop searches for top from the import base d up to the root.
+func (c *repoCache) findTop(d, top string) topResult {
 	try := func(base string) uint8 {
 		p := joinRel(base, top)
 		switch {
@@ -219,7 +223,6 @@ func (c *repoCache) findTop(fileDir, top string) topResult {
 		}
 		return topNone
 	}
-	d := c.importBase(fileDir)
 	for {
 		if k := try(d); k != topNone {
 			return topResult{d, k}
