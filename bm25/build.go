@@ -309,7 +309,15 @@ func (tt *termTable) sort() {
 // counts toward the field's length; the whole-path term of a qualified name
 // is not indexed (see Add).
 func indexed(f Field, t string) bool {
-	return f != FieldQName || !strings.ContainsAny(t, "./")
+	if f != FieldQName {
+		return true
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] == '.' || t[i] == '/' {
+			return false
+		}
+	}
+	return true
 }
 
 // Index tokenizes the documents added so far, on all cores, which is most
