@@ -147,11 +147,15 @@ func (e *Engine) Why(ctx context.Context, task, symbol string, opt Options) ([]*
 			if fi := e.s.FileIndex(id); fi >= 0 {
 				ex.File = e.s.FilePath(int(fi))
 			}
-			ex.Notes = append(ex.Notes, "no seed channel matched it and the walk from the seeds did not reach it")
+			if res.trace == nil && res.Stats.Message != "" {
+				ex.Notes = append(ex.Notes, "nothing was searched: "+res.Stats.Message)
+			} else {
+				ex.Notes = append(ex.Notes, "no seed channel matched it and the walk from the seeds did not reach it")
+			}
 		}
 		if !e.keep(id, true) {
 			ex.Notes = append(ex.Notes, "filtered as noise (file/package node, external, generated, vendored, minified, mock, or a name of two letters)")
-		} else if e.s.Flags(id)&snapshot.FlagTest != 0 && !res.trace.keywords.Tests {
+		} else if e.s.Flags(id)&snapshot.FlagTest != 0 && res.trace != nil && !res.trace.keywords.Tests {
 			ex.Notes = append(ex.Notes, "in a test: penalised ×0.3 because the task is not about tests")
 		}
 		if ex.Recency == 0 && ex.Score != 0 {
