@@ -363,18 +363,29 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 
 const hitsSize = 200
 
+// minCommonDocs is the document frequency up to which a task word is never
+// dropped as common (see dropCommon).
+const minCommonDocs = 50
+
 // dropCommon removes one-word keywords that occur in a large share of the
 // documents: the project's own name and package prefixes are in every
-// qualified name and point nowhere.
+// qualified name and point nowhere. In a small repository a share is a
+// handful of documents, and every task word would be common: a word in
+// at most minCommonDocs documents is kept whatever the share, and when
+// every word would go, all stay.
 func (e *Engine) dropCommon(kw *Keywords) {
-	limit := int(tune.CommonDF * float64(e.ix.NumDocs()))
-	if limit <= 0 {
+	limit := max(int(tune.CommonDF*float64(e.ix.NumDocs())), minCommonDocs)
+	common := func(w string) bool {
+		return !strings.ContainsAny(w, "._:/") && e.ix.DocFreq(strings.ToLower(w)) > limit && !isCompound(w)
+	}
+	if len(kw.Exact)+len(kw.Paths) == 0 && !slices.ContainsFunc(kw.Components, func(w string) bool { return !common(w) }) &&
+		!slices.ContainsFunc(kw.Compounds, func(w string) bool { return !common(w) }) {
 		return
 	}
 	filter := func(list []string) []string {
 		out := list[:0]
 		for _, w := range list {
-			if strings.ContainsAny(w, "._:/") || e.ix.DocFreq(strings.ToLower(w)) <= limit || isCompound(w) {
+			if !common(w) {
 				out = append(out, w)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -290,6 +291,12 @@ func TestWhyAgreesWithQuery(t *testing.T) {
 	if _, err := e.Why(context.Background(), task, "NoSuchThing", Options{}); !errors.Is(err, ErrSymbolNotFound) {
 		t.Errorf("unknown symbol: %v", err)
 	}
+	// A task with no words to search for explains that, for a test
+	// symbol too (it once dereferenced the missing trace).
+	ex, err = e.Why(context.Background(), "the of and to", "TestHandleGet", Options{})
+	if err != nil || len(ex) != 1 || len(ex[0].Notes) == 0 || !strings.Contains(ex[0].Notes[0], "nothing was searched") {
+		t.Errorf("why with a wordless task: %+v %v", ex, err)
+	}
 	// The parts add up to the score, for every symbol the tasks rank.
 	boosted := 0
 	for _, task := range []string{task, "call MemoryStore.Get to fetch an item from the store"} {
@@ -413,5 +420,49 @@ func TestCodeNamesSeedOutsideTheFocus(t *testing.T) {
 	}
 	if !ex[0].Seed {
 		t.Errorf("the frame's function is not a seed: %+v", ex[0])
+	}
+}
+
+// TestCommonWordsInSmallRepos: a word in a fifth of a small repository's
+// documents is still a word to search for, and a large repository drops
+// its everywhere-words unless nothing else is left.
+func TestCommonWordsInSmallRepos(t *testing.T) {
+	e := newShop().engine(t)
+	// "store" is in 11 of the shop's 18 documents.
+	if r := query(t, e, "store"); rankOf(r, "store.Store") == 0 {
+		t.Errorf("store: %v (%s)", symbols(r), r.Stats.Message)
+	}
+
+	g := &snapshot.Graph{Files: []snapshot.File{{Path: "w/widget.go", Lang: snapshot.LangGo}}}
+	for i := 0; i < 400; i++ {
+		name := fmt.Sprintf("Part%d", i)
+		if i < 3 {
+			name = fmt.Sprintf("Render%d", i)
+		}
+		g.Nodes = append(g.Nodes, snapshot.Node{Name: name, QName: "widget.Widget." + name, Kind: snapshot.KindMethod,
+			Lang: snapshot.LangGo, File: 0, StartLine: 1, EndLine: 2, Signature: "func (w *Widget) " + name + "()"})
+	}
+	path := filepath.Join(t.TempDir(), "w.snap")
+	if err := snapshot.Write(path, g, nil); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := snapshot.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	big, err := New(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kw := ExtractKeywords("render the widget")
+	big.dropCommon(&kw)
+	if slices.Contains(kw.Components, "widget") || !slices.Contains(kw.Components, "render") {
+		t.Errorf("render the widget: components %v, want render without widget", kw.Components)
+	}
+	kw = ExtractKeywords("the widget")
+	big.dropCommon(&kw)
+	if !slices.Contains(kw.Components, "widget") {
+		t.Errorf("the widget: components %v: the only word was dropped", kw.Components)
 	}
 }
