@@ -108,6 +108,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"build", "--repo", dir, filepath.Join(dir, "x.snap")}, 1, "no source files"},
 		{[]string{"build"}, 2, "output path"},
 		{[]string{"query", filepath.Join(dir, "none.snap"), "task"}, 1, "knowing build"},
+		{[]string{"inspect", filepath.Join(dir, "none.snap")}, 1, "knowing build"},
+		{[]string{"why", filepath.Join(dir, "none.snap"), "task", "Sym"}, 1, "knowing build"},
 		{[]string{"query", "only-one-arg"}, 2, "want SNAP"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
 	}

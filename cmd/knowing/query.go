@@ -36,11 +36,8 @@ Flags:
 // openEngine opens a snapshot and makes an engine, with errors that say
 // what to do.
 func openEngine(path string) (*snapshot.Snapshot, *query.Engine, error) {
-	s, err := snapshot.Open(path)
+	s, err := openSnapshot(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil, fmt.Errorf("snapshot %s does not exist; create it with: knowing build --repo DIR %s", path, path)
-		}
 		return nil, nil, err
 	}
 	e, err := query.New(s)
@@ -49,6 +46,16 @@ func openEngine(path string) (*snapshot.Snapshot, *query.Engine, error) {
 		return nil, nil, err
 	}
 	return s, e, nil
+}
+
+// openSnapshot opens a snapshot; a missing one gets the command that
+// makes it.
+func openSnapshot(path string) (*snapshot.Snapshot, error) {
+	s, err := snapshot.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("snapshot %s does not exist; create it with: knowing build --repo DIR %s", path, path)
+	}
+	return s, err
 }
 
 func readTask(arg string, stdin io.Reader) (string, error) {
@@ -247,7 +254,7 @@ func cmdInspect(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("want one snapshot path (got %d arguments)", len(pos))
 	}
-	s, err := snapshot.Open(pos[0])
+	s, err := openSnapshot(pos[0])
 	if err != nil {
 		return err
 	}
