@@ -29,7 +29,7 @@ type repoCache struct {
 
 	mu     sync.RWMutex
 	tops   map[[2]string]topResult // import base, top-level name → location
-	pkgTop map[string]string    // folder → highest package folder above it ("" none)
+	pkgTop map[string]string       // folder → highest package folder above it ("" none)
 
 	rmu  sync.Mutex
 	reex map[string]*reexports // package folder → its __init__ re-exports
