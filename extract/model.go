@@ -73,6 +73,13 @@ type Ref struct {
 	Line     uint32
 }
 
+// CallOrName starts a QualType that is a call chain ("call?:T.f().g") the
+// extractor cannot vouch for: when the resolver finds the chain's result
+// type, the call is resolved on it as with "call:"; when the chain leaves
+// the repository, the call is resolved as if its receiver were unknown
+// (by name), as it was before the chain was followed.
+const CallOrName = "call?:"
+
 // Import is one imported module or name.
 type Import struct {
 	// Path is the module as a key the resolver can match against the

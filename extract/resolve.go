@@ -25,6 +25,11 @@ const (
 )
 
 type resolver struct {
+	// chains memoizes, per file, the result types of the calls of call
+	// chains, which each later call of the chain asks again (see
+	// chainTypes). A file's refs are resolved by one worker: its map needs
+	// no lock.
+	chains  []map[chainKey][]uint32
 	files   []*FileResult
 	g       *snapshot.Graph
 	fileID  []uint32   // node id of each file
@@ -826,7 +831,8 @@ func (r *resolver) resolveRefs() {
 	r.memberMemo = newMemo[memberKey, []uint32](hashMemberKey)
 	r.uniqueMemo = newMemo[memberKey, []uint32](hashMemberKey)
 	r.levelMemo = newMemo[uint32, [][]uint32](hashTypeID)
-	defer func() { r.memberMemo, r.uniqueMemo, r.levelMemo = nil, nil, nil }()
+	r.chains = make([]map[chainKey][]uint32, len(r.files))
+	defer func() { r.memberMemo, r.uniqueMemo, r.levelMemo, r.chains = nil, nil, nil, nil }()
 	out := make([]fileEdges, len(r.files))
 	onAllCores(len(r.files), func() func(int) {
 		seen := [3]map[uint64]int32{{}, {}, {}}
@@ -979,6 +985,15 @@ func isIn(s string, list []string) bool {
 
 // resolveCall finds what a call refers to, by scope.
 func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float32) {
+	if t, ok := strings.CutPrefix(ref.QualType, CallOrName); ok {
+		// Typed when the chain's result type is found, else resolved as
+		// a call on an unknown receiver.
+		if r.resultTypes(fi, lang, ref.From, t) == nil {
+			ref.QualType = ""
+		} else {
+			ref.QualType = "call:" + t
+		}
+	}
 	f := r.files[fi]
 	q := ref.Qual
 	var self []string
@@ -1070,21 +1085,9 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 		}
 	}
 	if recv != nil {
-		if rest != "" {
-			if recv = r.followFields(recv, rest); recv == nil {
-				return nil, 0 // a field chain into types outside the repository
-			}
-		}
-		var out []uint32
-		owned := false
-		var buf [8]uint32
-		seen := buf[:0]
-		for _, t := range recv {
-			var dup bool
-			if seen, dup = r.seenGroup(seen, t); dup {
-				continue
-			}
-			out, owned = joinIDs(out, owned, r.memberOf(t, ref.Name, callables))
+		out, ok := r.callOn(recv, rest, ref.Name)
+		if !ok {
+			return nil, 0 // a field chain into types outside the repository
 		}
 		if len(out) > 0 {
 			return out, conf
@@ -1111,15 +1114,84 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 	return r.unique(ref.Name, true)
 }
 
+// callOn finds the methods named name of the types recv, or of the types
+// of the field chain fields ("a.b") of recv; ok is false when the fields
+// lead outside the repository.
+func (r *resolver) callOn(recv []uint32, fields, name string) (out []uint32, ok bool) {
+	if fields != "" {
+		if recv = r.followFields(recv, fields); recv == nil {
+			return nil, false
+		}
+	}
+	owned := false
+	var buf [8]uint32
+	seen := buf[:0]
+	for _, t := range recv {
+		var dup bool
+		if seen, dup = r.seenGroup(seen, t); dup {
+			continue
+		}
+		out, owned = joinIDs(out, owned, r.memberOf(t, name, callables))
+	}
+	return out, true
+}
+
 // resultTypes finds the type of the value a call returns: the result type
 // declared on the called function, or the class itself when a class (or
 // its constructor) is called. call is "f", "pkg.f" or "Type.f".
+//
+// A call made on the result of another call is written with "()" after
+// the inner call, and the fields between: "Type.f().g" is g called on
+// what Type.f returns, "Type.f().field.g" g on a field of it. Each level
+// is resolved as a QualType "call:Type.f" is, up to maxCallChain levels.
 func (r *resolver) resultTypes(fi int, lang *Language, from int32, call string) []uint32 {
+	return r.chainTypes(fi, lang, from, call)
+}
+
+// maxCallChain bounds the calls of a chain followed to its last one
+// (builders: p.cargo("build").with_stderr(..).run()).
+const maxCallChain = 8
+
+// chainKey is a call of a chain as seen from one symbol of a file.
+type chainKey struct {
+	from int32
+	call string
+}
+
+func (r *resolver) chainTypes(fi int, lang *Language, from int32, call string) []uint32 {
+	if fi >= len(r.chains) || !strings.Contains(call, "()") {
+		return r.chainTypesOf(fi, lang, from, call)
+	}
+	key := chainKey{from, call}
+	if out, ok := r.chains[fi][key]; ok {
+		return out
+	}
+	out := r.chainTypesOf(fi, lang, from, call)
+	if r.chains[fi] == nil {
+		r.chains[fi] = map[chainKey][]uint32{}
+	}
+	r.chains[fi][key] = out
+	return out
+}
+
+func (r *resolver) chainTypesOf(fi int, lang *Language, from int32, call string) []uint32 {
 	qual, name := "", call
 	if i := strings.LastIndexByte(call, '.'); i >= 0 {
 		qual, name = call[:i], call[i+1:]
 	}
-	ids, _ := r.resolveCall(fi, lang, Ref{From: from, Kind: RefCall, Name: name, Qual: qual})
+	ref := Ref{From: from, Kind: RefCall, Name: name, Qual: qual}
+	var ids []uint32
+	if i := strings.LastIndex(qual, "()"); i >= 0 {
+		// The limit counts the calls of the chain itself, so that what a
+		// chain resolves to does not depend on who asks.
+		if i == 0 || strings.Count(qual, "()") > maxCallChain {
+			return nil
+		}
+		recv := r.chainTypes(fi, lang, from, qual[:i])
+		ids, _ = r.callOn(recv, strings.TrimPrefix(qual[i+2:], "."), name)
+	} else {
+		ids, _ = r.resolveCall(fi, lang, ref)
+	}
 	var out []uint32
 	for _, id := range ids {
 		n := &r.g.Nodes[id]

@@ -306,6 +306,11 @@ func (x *extractor) methodResult(r recv, m string) string {
 		return "call:" + r.chain + "." + m
 	case r.qt != "" && !strings.HasPrefix(r.qt, "call:"):
 		return "call:" + x.typeToken(r.qt) + rest + "." + m
+	case strings.HasPrefix(r.qt, "call:"):
+		// A call on what a call returned (a builder chain, or a local
+		// bound to a call): the resolver follows "call:T.f().m" one call
+		// at a time.
+		return r.qt + "()" + rest + "." + m
 	}
 	return ""
 }
@@ -529,7 +534,13 @@ func (x *extractor) methodCall(r recv, name string, from int32, line uint32) {
 	if qual == "" {
 		qual = "()"
 	}
-	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Qual: qual, QualType: r.qt, Line: line})
+	qt := r.qt
+	if strings.Contains(qt, "()") && !stdMethods[name] {
+		// A builder chain: typed if its types stay in the repository,
+		// else found by name, as a call on an unknown receiver is.
+		qt = extract.CallOrName + strings.TrimPrefix(qt, "call:")
+	}
+	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Qual: qual, QualType: qt, Line: line})
 }
 
 // macro reports the invocation of a macro of the repository and the calls

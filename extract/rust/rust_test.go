@@ -63,6 +63,16 @@ func TestRustRepo(t *testing.T) {
 	b.Edge(sv+".Server.add", st+".Store.put", snapshot.EdgeCalls)
 	// Through a local typed by the call that made it, inside a macro.
 	b.Edge("shop.bin.shopd.main", sv+".Server.handle_get", snapshot.EdgeCalls)
+	// A builder chain: each call is on the type the call before returned,
+	// also through a local bound to a chain; a name Job shares goes to
+	// Query's method only, and len() on a String to no method of the repo.
+	b.Edge(sv+".lookup", sv+".Query.new", snapshot.EdgeCalls)
+	b.Edge(sv+".lookup", sv+".Query.limit", snapshot.EdgeCalls)
+	b.Edge(sv+".lookup", sv+".Query.run", snapshot.EdgeCalls)
+	b.Edge(sv+".lookup", sv+".Query.key", snapshot.EdgeCalls)
+	b.NoEdge(sv+".lookup", sv+".Job.limit", snapshot.EdgeCalls)
+	b.NoEdge(sv+".lookup", sv+".Job.run", snapshot.EdgeCalls)
+	b.NoEdge(sv+".lookup", sv+".Query.len", snapshot.EdgeCalls)
 	// A call of the standard library is not guessed onto the repository's
 	// function of the same name.
 	b.NoEdge(sv+".load", fm+".read_to_string", snapshot.EdgeCalls)
