@@ -1246,6 +1246,11 @@ func (x *extractor) call(n int32, from int32) {
 		return
 	}
 	ref.Qual, ref.QualType = r.qual, r.qtype
+	if strings.Contains(r.qtype, "()") && !objectMethods[ref.Name] {
+		// A chain the resolver may follow out of the repository: then
+		// the call is found by name, as a call on an unknown receiver is.
+		ref.QualType = extract.CallOrName + strings.TrimPrefix(r.qtype, "call:")
+	}
 	x.r.Refs = append(x.r.Refs, ref)
 }
 
@@ -1480,7 +1485,9 @@ func (x *extractor) callResult(n int32) recv {
 	first, rest, _ := strings.Cut(inner.qual, ".")
 	switch {
 	case strings.HasPrefix(inner.qtype, "call:"):
-		return recv{qual: q} // a chain of calls: one level is all the resolver follows
+		// A chain of calls (a builder, a stream): the resolver follows it
+		// one call at a time.
+		return recv{qual: q, qtype: inner.qtype + "()." + name}
 	case inner.qtype != "":
 		t := extract.LastPart(inner.qtype)
 		if !startsUpper(t) {
@@ -1591,6 +1598,11 @@ func (x *extractor) methodRef(n int32, from int32) {
 		return
 	}
 	ref.Qual, ref.QualType = r.qual, r.qtype
+	if strings.Contains(r.qtype, "()") && !objectMethods[ref.Name] {
+		// A chain the resolver may follow out of the repository: then
+		// the call is found by name, as a call on an unknown receiver is.
+		ref.QualType = extract.CallOrName + strings.TrimPrefix(r.qtype, "call:")
+	}
 	x.r.Refs = append(x.r.Refs, ref)
 }
 

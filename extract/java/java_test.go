@@ -56,6 +56,15 @@ func TestJavaRepo(t *testing.T) {
 	b.Edge(rt+".Routes.Stats.hit", rt+".Routes.Stats", snapshot.EdgeMemberOf)
 
 	// Inheritance and implementation.
+	// A builder chain: each call is on the type the call before returned;
+	// names Job shares go to Query's methods only, and length() on a
+	// String to no method of the repository.
+	for _, m := range []string{"of", "limit", "verbose", "run"} {
+		b.Edge(w+".Query.lookup", w+".Query."+m, snapshot.EdgeCalls)
+	}
+	for _, m := range []string{"limit", "run", "length"} {
+		b.NoEdge(w+".Query.lookup", w+".Job."+m, snapshot.EdgeCalls)
+	}
 	b.Edge(w+".Server", w+".BaseRouter", snapshot.EdgeExtends)
 	b.Edge(w+".Server", w+".Handler", snapshot.EdgeImplements)
 	b.Edge(w+".Server", w+".BaseRouter.clear", snapshot.EdgeInherits)
