@@ -521,7 +521,9 @@ func (x *goExtractor) assign(n int32) {
 			}
 		} else if c := x.selectorChain(fn); c != "" {
 			// The result type of the called function, found by the resolver.
-			x.locals[name] = "call:" + c
+			x.locals[name] = "call:" + x.typedChain(c)
+		} else if t := x.operandType(v); t != "" {
+			x.locals[name] = t // a call on a call's result
 		}
 	}
 }
@@ -553,6 +555,20 @@ func (x *goExtractor) call(n int32, from int32) {
 		name := x.text(x.fld(fn, goField))
 		qual := x.selectorChain(x.fld(fn, goOperand))
 		ref := Ref{From: from, Kind: RefCall, Name: name, Qual: qual, Line: x.t.Line(n)}
+		if qual == "" {
+			// A method of a call's result, of a type assertion, an index
+			// or a literal: never a function of this package. The type,
+			// when the operand tells it, decides; else the name alone.
+			ref.Qual, ref.QualType = "()", x.operandType(x.fld(fn, goOperand))
+			if t, ok := strings.CutPrefix(ref.QualType, "call:"); ok {
+				// The chain's types may leave what the resolver knows
+				// (an untyped variable at its root): then the call is
+				// found by name, as on an unknown receiver.
+				ref.QualType = CallOrName + t
+			}
+			x.r.Refs = append(x.r.Refs, ref)
+			return
+		}
 		if qual != "" && x.locals != nil {
 			first, _, _ := strings.Cut(qual, ".")
 			if t, ok := x.locals[first]; ok {
@@ -561,6 +577,65 @@ func (x *goExtractor) call(n int32, from int32) {
 		}
 		x.r.Refs = append(x.r.Refs, ref)
 	}
+}
+
+// operandType is the QualType of an operand that is not a plain chain: a
+// call's result as "call:..." (the resolver follows chains of calls, as
+// in caddy.ActiveContext().App("http")), a type assertion's type, or "".
+func (x *goExtractor) operandType(n int32) string {
+	for n >= 0 && x.kind(n) == "parenthesized_expression" {
+		n = x.t.FirstNamed(n)
+	}
+	if n < 0 {
+		return ""
+	}
+	switch x.kind(n) {
+	case "type_assertion_expression":
+		return x.typeName(x.fld(n, goType))
+	case "call_expression":
+		fn := x.fld(n, goFunction)
+		if fn < 0 {
+			return ""
+		}
+		switch x.kind(fn) {
+		case "identifier":
+			if name := x.text(fn); !goBuiltinFunc[name] {
+				return "call:" + name
+			}
+		case "selector_expression":
+			field := x.text(x.fld(fn, goField))
+			if c := x.selectorChain(fn); c != "" {
+				return "call:" + x.typedChain(c)
+			}
+			switch inner := x.operandType(x.fld(fn, goOperand)); {
+			case strings.HasPrefix(inner, "call:"):
+				return inner + "()." + field
+			case inner != "":
+				return "call:" + inner + "." + field
+			}
+		}
+	}
+	return ""
+}
+
+// typedChain is chain a.b.f with a, when it is a local of known type T,
+// written as the type: T.b.f, or, for a local bound to a call, as that
+// call's result: pkg.NewT().b.f (see resolver.resultTypes).
+func (x *goExtractor) typedChain(c string) string {
+	first, rest, dotted := strings.Cut(c, ".")
+	t, ok := x.locals[first]
+	if !ok || !dotted || x.locals == nil {
+		return c
+	}
+	if call, isCall := strings.CutPrefix(t, "call:"); isCall {
+		return call + "()." + rest
+	}
+	// The resolver reads a qualifier's first name as a type only when it
+	// is capitalized (a lower-case one is as likely a variable).
+	if base := strings.TrimLeft(t, "*"); base != "" && startsUpper(LastPart(base)) {
+		return strings.TrimLeft(t, "*") + "." + rest
+	}
+	return c
 }
 
 // selectorChain renders a.b.c for a chain of identifiers and fields, or ""

@@ -51,6 +51,11 @@ func TestGoRepo(t *testing.T) {
 	b.NoEdge(st+".Item", st+".Store", snapshot.EdgeImplements)
 
 	// Embedding: Server extends Base and inherits its method.
+	// A call chain, a type assertion, and a method of a library's result.
+	b.Edge(sv+".Lookup", sv+".Query.Limit", snapshot.EdgeCalls)
+	b.Edge(sv+".Lookup", sv+".Query.Run", snapshot.EdgeCalls)
+	b.Edge(sv+".Lookup", st+".Store.Put", snapshot.EdgeCalls)
+	b.NoEdge(sv+".Lookup", sv+".Len", snapshot.EdgeCalls)
 	b.Edge(sv+".Server", sv+".Base", snapshot.EdgeExtends)
 	b.Edge(sv+".Server", sv+".Base.Close", snapshot.EdgeInherits)
 

@@ -987,11 +987,15 @@ func isIn(s string, list []string) bool {
 func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float32) {
 	if t, ok := strings.CutPrefix(ref.QualType, CallOrName); ok {
 		// Typed when the chain's result type is found, else resolved as
-		// a call on an unknown receiver.
-		if r.resultTypes(fi, lang, ref.From, t) == nil {
-			ref.QualType = ""
-		} else {
+		// a call on an unknown receiver, unless the chain starts in a
+		// package from outside the repository (time.Now().Format()).
+		switch {
+		case r.resultTypes(fi, lang, ref.From, t) != nil:
 			ref.QualType = "call:" + t
+		case r.externalRoot(fi, t):
+			return nil, 0
+		default:
+			ref.QualType = ""
 		}
 	}
 	f := r.files[fi]
@@ -1112,6 +1116,29 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 		return nil, 0
 	}
 	return r.unique(ref.Name, true)
+}
+
+// externalRoot reports a call chain whose first name is bound by an
+// import of something the repository does not have.
+func (r *resolver) externalRoot(fi int, chain string) bool {
+	first := chain
+	if i := strings.IndexAny(chain, ".("); i >= 0 {
+		first = chain[:i]
+	}
+	for _, im := range r.files[fi].Imports {
+		if im.LocalName() != first {
+			continue
+		}
+		if im.Name == "" || im.Name == "*" {
+			if _, ok := r.pkgTop[im.Path]; ok {
+				return false
+			}
+		} else if len(r.qnameOf(im.Path, im.Name)) > 0 {
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // callOn finds the methods named name of the types recv, or of the types
