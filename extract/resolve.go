@@ -986,17 +986,18 @@ func isIn(s string, list []string) bool {
 // resolveCall finds what a call refers to, by scope.
 func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float32) {
 	if t, ok := strings.CutPrefix(ref.QualType, CallOrName); ok {
-		// Typed when the chain's result type is found, else resolved as
-		// a call on an unknown receiver, unless the chain starts in a
+		// Typed when the chain leads to the method, else resolved as a
+		// call on an unknown receiver, unless the chain starts in a
 		// package from outside the repository (time.Now().Format()).
-		switch {
-		case r.resultTypes(fi, lang, ref.From, t) != nil:
-			ref.QualType = "call:" + t
-		case r.externalRoot(fi, t):
-			return nil, 0
-		default:
-			ref.QualType = ""
+		typed := ref
+		typed.QualType = "call:" + t
+		if ids, c := r.resolveCall(fi, lang, typed); len(ids) > 0 {
+			return ids, c
 		}
+		if r.externalRoot(fi, t) {
+			return nil, 0
+		}
+		ref.QualType = ""
 	}
 	f := r.files[fi]
 	q := ref.Qual
@@ -1118,22 +1119,20 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 	return r.unique(ref.Name, true)
 }
 
-// externalRoot reports a call chain whose first name is bound by an
-// import of something the repository does not have.
+// externalRoot reports a call chain whose first name is a package import
+// (Go's time, fmt) of a package the repository does not have. A name
+// imported from a module is not judged: barrels and re-exports make its
+// path an unreliable key.
 func (r *resolver) externalRoot(fi int, chain string) bool {
 	first := chain
 	if i := strings.IndexAny(chain, ".("); i >= 0 {
 		first = chain[:i]
 	}
 	for _, im := range r.files[fi].Imports {
-		if im.LocalName() != first {
+		if im.Name != "" || im.LocalName() != first {
 			continue
 		}
-		if im.Name == "" || im.Name == "*" {
-			if _, ok := r.pkgTop[im.Path]; ok {
-				return false
-			}
-		} else if len(r.qnameOf(im.Path, im.Name)) > 0 {
+		if _, ok := r.pkgTop[im.Path]; ok {
 			return false
 		}
 		return true
