@@ -27,8 +27,8 @@ const (
 type resolver struct {
 	// chains memoizes, per file, the result types of the calls of call
 	// chains, which each later call of the chain asks again (see
-	// chainTypes). A file's refs are resolved by one worker: its map needs
-	// no lock.
+	// resultTypes). A file's refs are resolved by one worker: its map
+	// needs no lock.
 	chains  []map[chainKey][]uint32
 	files   []*FileResult
 	g       *snapshot.Graph
@@ -1171,7 +1171,19 @@ func (r *resolver) callOn(recv []uint32, fields, name string) (out []uint32, ok 
 // what Type.f returns, "Type.f().field.g" g on a field of it. Each level
 // is resolved as a QualType "call:Type.f" is, up to maxCallChain levels.
 func (r *resolver) resultTypes(fi int, lang *Language, from int32, call string) []uint32 {
-	return r.chainTypes(fi, lang, from, call)
+	if fi >= len(r.chains) || !strings.Contains(call, "()") {
+		return r.resultTypesOf(fi, lang, from, call)
+	}
+	key := chainKey{from, call}
+	if out, ok := r.chains[fi][key]; ok {
+		return out
+	}
+	out := r.resultTypesOf(fi, lang, from, call)
+	if r.chains[fi] == nil {
+		r.chains[fi] = map[chainKey][]uint32{}
+	}
+	r.chains[fi][key] = out
+	return out
 }
 
 // maxCallChain bounds the calls of a chain followed to its last one
@@ -1184,28 +1196,12 @@ type chainKey struct {
 	call string
 }
 
-func (r *resolver) chainTypes(fi int, lang *Language, from int32, call string) []uint32 {
-	if fi >= len(r.chains) || !strings.Contains(call, "()") {
-		return r.chainTypesOf(fi, lang, from, call)
-	}
-	key := chainKey{from, call}
-	if out, ok := r.chains[fi][key]; ok {
-		return out
-	}
-	out := r.chainTypesOf(fi, lang, from, call)
-	if r.chains[fi] == nil {
-		r.chains[fi] = map[chainKey][]uint32{}
-	}
-	r.chains[fi][key] = out
-	return out
-}
-
-func (r *resolver) chainTypesOf(fi int, lang *Language, from int32, call string) []uint32 {
+// resultTypesOf is resultTypes without the memo.
+func (r *resolver) resultTypesOf(fi int, lang *Language, from int32, call string) []uint32 {
 	qual, name := "", call
 	if i := strings.LastIndexByte(call, '.'); i >= 0 {
 		qual, name = call[:i], call[i+1:]
 	}
-	ref := Ref{From: from, Kind: RefCall, Name: name, Qual: qual}
 	var ids []uint32
 	if i := strings.LastIndex(qual, "()"); i >= 0 {
 		// The limit counts the calls of the chain itself, so that what a
@@ -1213,10 +1209,10 @@ func (r *resolver) chainTypesOf(fi int, lang *Language, from int32, call string)
 		if i == 0 || strings.Count(qual, "()") > maxCallChain {
 			return nil
 		}
-		recv := r.chainTypes(fi, lang, from, qual[:i])
+		recv := r.resultTypes(fi, lang, from, qual[:i])
 		ids, _ = r.callOn(recv, strings.TrimPrefix(qual[i+2:], "."), name)
 	} else {
-		ids, _ = r.resolveCall(fi, lang, ref)
+		ids, _ = r.resolveCall(fi, lang, Ref{From: from, Kind: RefCall, Name: name, Qual: qual})
 	}
 	var out []uint32
 	for _, id := range ids {
