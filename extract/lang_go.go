@@ -559,13 +559,10 @@ func (x *goExtractor) call(n int32, from int32) {
 			// A method of a call's result, of a type assertion, an index
 			// or a literal: never a function of this package. The type,
 			// when the operand tells it, decides; else the name alone.
-			ref.Qual, ref.QualType = "()", x.operandType(x.fld(fn, goOperand))
-			if t, ok := strings.CutPrefix(ref.QualType, "call:"); ok {
-				// The chain's types may leave what the resolver knows
-				// (an untyped variable at its root): then the call is
-				// found by name, as on an unknown receiver.
-				ref.QualType = CallOrName + t
-			}
+			// A chain's types may leave what the resolver knows (an
+			// untyped variable at its root): then the call is found by
+			// name, as on an unknown receiver.
+			ref.Qual, ref.QualType = "()", OrName(x.operandType(x.fld(fn, goOperand)))
 			x.r.Refs = append(x.r.Refs, ref)
 			return
 		}
@@ -632,8 +629,8 @@ func (x *goExtractor) typedChain(c string) string {
 	}
 	// The resolver reads a qualifier's first name as a type only when it
 	// is capitalized (a lower-case one is as likely a variable).
-	if base := strings.TrimLeft(t, "*"); base != "" && startsUpper(LastPart(base)) {
-		return strings.TrimLeft(t, "*") + "." + rest
+	if base := strings.TrimLeft(t, "*"); startsUpper(LastPart(base)) {
+		return base + "." + rest
 	}
 	return c
 }

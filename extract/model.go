@@ -1,6 +1,10 @@
 package extract
 
-import "github.com/knowing-dev/knowing/snapshot"
+import (
+	"strings"
+
+	"github.com/knowing-dev/knowing/snapshot"
+)
 
 // FileResult is what a language extractor finds in one file: symbols with
 // their nesting, unresolved references out of them, and imports. The
@@ -74,11 +78,21 @@ type Ref struct {
 }
 
 // CallOrName starts a QualType that is a call chain ("call?:T.f().g") the
-// extractor cannot vouch for: when the resolver finds the chain's result
-// type, the call is resolved on it as with "call:"; when the chain leaves
-// the repository, the call is resolved as if its receiver were unknown
-// (by name), as it was before the chain was followed.
+// extractor cannot vouch for: when the chain leads the resolver to the
+// method, as with "call:", that is the call; when it does not (a result
+// type outside the repository or not declared, a method it does not
+// see), the call is resolved as if its receiver were unknown (by name),
+// as it was before chains were followed.
 const CallOrName = "call?:"
+
+// OrName turns a "call:" QualType into its CallOrName form; any other
+// QualType is returned as it is.
+func OrName(qt string) string {
+	if t, ok := strings.CutPrefix(qt, "call:"); ok {
+		return CallOrName + t
+	}
+	return qt
+}
 
 // Import is one imported module or name.
 type Import struct {

@@ -1245,13 +1245,19 @@ func (x *extractor) call(n int32, from int32) {
 		r.qual == "this" && !x.methods[name] && x.plainObject()) {
 		return
 	}
-	ref.Qual, ref.QualType = r.qual, r.qtype
-	if strings.Contains(r.qtype, "()") && !objectMethods[ref.Name] {
-		// A chain the resolver may follow out of the repository: then
-		// the call is found by name, as a call on an unknown receiver is.
-		ref.QualType = extract.CallOrName + strings.TrimPrefix(r.qtype, "call:")
-	}
+	ref.Qual, ref.QualType = r.qual, chainQualType(r.qtype, ref.Name)
 	x.r.Refs = append(x.r.Refs, ref)
+}
+
+// chainQualType is the QualType of a call of name on a receiver of type
+// qtype. A chain of calls the resolver may follow out of the repository
+// falls back to the name, as a call on an unknown receiver does, unless
+// the name is one of Object's.
+func chainQualType(qtype, name string) string {
+	if strings.Contains(qtype, "()") && !objectMethods[name] {
+		return extract.OrName(qtype)
+	}
+	return qtype
 }
 
 // libCall reports a bare call of a statically imported library method.
@@ -1597,12 +1603,7 @@ func (x *extractor) methodRef(n int32, from int32) {
 	if r.ext {
 		return
 	}
-	ref.Qual, ref.QualType = r.qual, r.qtype
-	if strings.Contains(r.qtype, "()") && !objectMethods[ref.Name] {
-		// A chain the resolver may follow out of the repository: then
-		// the call is found by name, as a call on an unknown receiver is.
-		ref.QualType = extract.CallOrName + strings.TrimPrefix(r.qtype, "call:")
-	}
+	ref.Qual, ref.QualType = r.qual, chainQualType(r.qtype, ref.Name)
 	x.r.Refs = append(x.r.Refs, ref)
 }
 

@@ -538,7 +538,7 @@ func (x *extractor) methodCall(r recv, name string, from int32, line uint32) {
 	if strings.Contains(qt, "()") && !stdMethods[name] {
 		// A builder chain: typed if its types stay in the repository,
 		// else found by name, as a call on an unknown receiver is.
-		qt = extract.CallOrName + strings.TrimPrefix(qt, "call:")
+		qt = extract.OrName(qt)
 	}
 	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Qual: qual, QualType: qt, Line: line})
 }
