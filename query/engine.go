@@ -378,21 +378,32 @@ func (e *Engine) dropCommon(kw *Keywords) {
 	common := func(w string) bool {
 		return !strings.ContainsAny(w, "._:/") && e.ix.DocFreq(strings.ToLower(w)) > limit && !isCompound(w)
 	}
-	if len(kw.Exact)+len(kw.Paths) == 0 && !slices.ContainsFunc(kw.Components, func(w string) bool { return !common(w) }) &&
-		!slices.ContainsFunc(kw.Compounds, func(w string) bool { return !common(w) }) {
-		return
+	// One look-up per word: the words to drop as bits (the lists are
+	// capped far below 64 words; any beyond are kept).
+	var drop [2]uint64
+	lists := [2]*[]string{&kw.Components, &kw.Compounds}
+	kept := len(kw.Exact)+len(kw.Paths) > 0
+	for l, list := range lists {
+		for i, w := range *list {
+			if i < 64 && common(w) {
+				drop[l] |= 1 << i
+			} else {
+				kept = true
+			}
+		}
 	}
-	filter := func(list []string) []string {
-		out := list[:0]
-		for _, w := range list {
-			if !common(w) {
+	if !kept {
+		return // every word would go: all stay
+	}
+	for l, list := range lists {
+		out := (*list)[:0]
+		for i, w := range *list {
+			if i >= 64 || drop[l]&(1<<i) == 0 {
 				out = append(out, w)
 			}
 		}
-		return out
+		*list = out
 	}
-	kw.Components = filter(kw.Components)
-	kw.Compounds = filter(kw.Compounds)
 	for w := range kw.Pos {
 		if !slices.Contains(kw.Components, w) {
 			delete(kw.Pos, w) // Pos stays the set of components
