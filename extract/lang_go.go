@@ -558,15 +558,11 @@ func (x *goExtractor) call(n int32, from int32) {
 		if qual == "" {
 			// A method of a call's result, of a type assertion, an index
 			// or a literal: never a function of this package. The type,
-			// when the operand tells it, decides; else the name alone.
-			// A chain's types may leave what the resolver knows (an
-			// untyped variable at its root): then the call is found by
-			// name, as on an unknown receiver.
+			// when the operand tells it, decides; a chain whose types
+			// leave what the resolver knows (an untyped variable at its
+			// root) falls back to the name, as on an unknown receiver.
 			ref.Qual, ref.QualType = "()", OrName(x.operandType(x.fld(fn, goOperand)))
-			x.r.Refs = append(x.r.Refs, ref)
-			return
-		}
-		if qual != "" && x.locals != nil {
+		} else {
 			first, _, _ := strings.Cut(qual, ".")
 			if t, ok := x.locals[first]; ok {
 				ref.QualType = t
@@ -621,7 +617,7 @@ func (x *goExtractor) operandType(n int32) string {
 func (x *goExtractor) typedChain(c string) string {
 	first, rest, dotted := strings.Cut(c, ".")
 	t, ok := x.locals[first]
-	if !ok || !dotted || x.locals == nil {
+	if !ok || !dotted {
 		return c
 	}
 	if call, isCall := strings.CutPrefix(t, "call:"); isCall {

@@ -51,14 +51,13 @@ func main() {
 // allocation profile to $KNOWING_MEMPROFILE when they are set (for
 // measuring builds; see BENCHMARKS.md).
 func profiled(f func() int) int {
-	if os.Getenv("KNOWING_MEMPROFILE") == "" {
+	if path := os.Getenv("KNOWING_MEMPROFILE"); path == "" {
 		// The runtime samples allocations for the profile by default; its
 		// first sample allocates a 1.4 MB table that it reads before
 		// writing, so every page of it is faulted twice (a copy-on-write of
 		// the zero page, with a TLB flush on every core).
 		runtime.MemProfileRate = 0
-	}
-	if path := os.Getenv("KNOWING_MEMPROFILE"); path != "" {
+	} else {
 		defer func() {
 			out, err := os.Create(path)
 			if err == nil {
