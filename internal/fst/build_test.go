@@ -11,12 +11,17 @@ import (
 )
 
 // keySet draws n distinct keys of one of several shapes, sorted, with
-// values of every packed size.
+// values of every packed size. Shape -1 draws each key's shape among the
+// first three.
 func keySet(r *rand.Rand, n, shape int) ([]string, map[string]uint64) {
 	vals := map[string]uint64{}
 	for len(vals) < n {
 		var k []byte
-		switch shape {
+		s := shape
+		if s < 0 {
+			s = r.IntN(3)
+		}
+		switch s {
 		case 0: // any bytes
 			for j := 0; j < 1+r.IntN(6); j++ {
 				k = append(k, byte(r.IntN(256)))

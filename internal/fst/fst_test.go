@@ -36,34 +36,16 @@ func buildFST(t *testing.T, keys []string, vals map[string]uint64) []byte {
 func TestFSTWalkerMatchesVellum(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for round := 0; round < 20; round++ {
-		vals := map[string]uint64{}
 		n := r.IntN(3000)
 		if round == 0 {
 			n = 0
 		}
-		for len(vals) < n {
-			var k []byte
-			switch r.IntN(3) {
-			case 0: // any bytes
-				for j := 0; j < 1+r.IntN(6); j++ {
-					k = append(k, byte(r.IntN(256)))
-				}
-			case 1: // identifier-like
-				k = []byte(strings.ToLower(randomName(r)))
-			case 2: // 256-way fan-out under a shared prefix
-				k = []byte{'f', byte(r.IntN(256)), 'z'}
+		keys, vals := keySet(r, n, -1)
+		if round == 1 {
+			for k := range vals {
+				vals[k] = 0
 			}
-			v := r.Uint64() >> (r.IntN(64))
-			if round == 1 {
-				v = 0
-			}
-			vals[string(k)] = v
 		}
-		keys := make([]string, 0, len(vals))
-		for k := range vals {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		data := buildFST(t, keys, vals)
 		f, err := New(data, errTest)
 		if err != nil {
