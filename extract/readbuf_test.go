@@ -7,12 +7,7 @@ import (
 	"testing"
 
 	"github.com/knowing-dev/knowing/extract"
-	_ "github.com/knowing-dev/knowing/extract/csharp"
-	_ "github.com/knowing-dev/knowing/extract/java"
-	_ "github.com/knowing-dev/knowing/extract/javascript"
-	_ "github.com/knowing-dev/knowing/extract/python"
-	_ "github.com/knowing-dev/knowing/extract/ruby"
-	_ "github.com/knowing-dev/knowing/extract/rust"
+	_ "github.com/knowing-dev/knowing/extract/langs"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
