@@ -55,22 +55,28 @@ type Options struct {
 	// Vector turns on the hashed-vector channel (off by default: neutral
 	// in the earlier system's measurements).
 	Vector bool
+	// Docs fills each result's Doc with the opening of its doc comment
+	// (see Summary) and counts it in the result's tokens.
+	Docs bool
 }
 
 // Item is one ranked symbol.
 type Item struct {
-	ID        uint32  `json:"-"`
-	Symbol    string  `json:"symbol"` // qualified name
-	Name      string  `json:"name"`
-	Kind      string  `json:"kind"`
-	Lang      string  `json:"lang"`
-	File      string  `json:"file"`
-	Line      int     `json:"line"`
-	EndLine   int     `json:"end_line"`
-	Signature string  `json:"signature,omitempty"`
-	Score     float64 `json:"score"`
-	Tokens    int     `json:"tokens"`
-	Seed      bool    `json:"seed"`
+	ID        uint32 `json:"-"`
+	Symbol    string `json:"symbol"` // qualified name
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	Lang      string `json:"lang"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	EndLine   int    `json:"end_line"`
+	Signature string `json:"signature,omitempty"`
+	// Doc is the opening of the doc comment (Options.Docs), at most
+	// SummaryMax bytes.
+	Doc    string  `json:"doc,omitempty"`
+	Score  float64 `json:"score"`
+	Tokens int     `json:"tokens"`
+	Seed   bool    `json:"seed"`
 }
 
 // Stats describe how a query ran.
@@ -925,6 +931,23 @@ func (e *Engine) pack(ws *workspace, ranked []*candidate, opt Options) ([]Item, 
 		}
 		items = append(items, e.item(p.cd, p.tok))
 		total += p.tok
+	}
+	if opt.Docs {
+		// The summaries were not known when the picks were made: they
+		// fill what the results leave of the budget, best result first.
+		for i := range items {
+			it := &items[i]
+			doc, err := e.s.Doc(it.ID)
+			if err != nil || doc == "" {
+				continue
+			}
+			sum := Summary(doc)
+			if extra := (len(sum) + 3) / 4; total+extra <= opt.Budget {
+				it.Doc = sum
+				it.Tokens += extra
+				total += extra
+			}
+		}
 	}
 	return items, total
 }

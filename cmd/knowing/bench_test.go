@@ -54,8 +54,10 @@ func BenchmarkQueryFixtures(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
+	// KNOWING_BENCH_DOCS=1 adds the doc summaries, as the CLI does.
+	opt := query.Options{Limit: 10, Docs: os.Getenv("KNOWING_BENCH_DOCS") != ""}
 	for _, f := range fx { // warm the page cache and the workspace pool
-		e.Query(ctx, f.Description, query.Options{Limit: 10})
+		e.Query(ctx, f.Description, opt)
 	}
 	lat := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
@@ -63,7 +65,7 @@ func BenchmarkQueryFixtures(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		f := fx[i%len(fx)]
 		start := time.Now()
-		if _, err := e.Query(ctx, f.Description, query.Options{Limit: 10}); err != nil {
+		if _, err := e.Query(ctx, f.Description, opt); err != nil {
 			b.Fatal(err)
 		}
 		lat = append(lat, time.Since(start))

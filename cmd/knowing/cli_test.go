@@ -81,6 +81,18 @@ func TestBuildQueryInspectWhy(t *testing.T) {
 	if code, out, _ := knowing(t, "", "query", "--format", "markdown", snap, "memory store get"); code != 0 || !strings.Contains(out, "## Code relevant to") {
 		t.Errorf("markdown query: %d %s", code, out)
 	}
+	// Doc summaries: in every format unless --docs=false.
+	const memDoc = "MemoryStore keeps items in a map; it implements Store."
+	for _, format := range []string{"text", "markdown", "json"} {
+		_, out, _ := knowing(t, "", "query", "--format", format, snap, "memory store")
+		if !strings.Contains(out, memDoc) {
+			t.Errorf("%s query has no doc summary:\n%s", format, out)
+		}
+		_, out, _ = knowing(t, "", "query", "--docs=false", "--format", format, snap, "memory store")
+		if strings.Contains(out, memDoc) {
+			t.Errorf("%s query --docs=false has a doc summary:\n%s", format, out)
+		}
+	}
 	// Task from stdin.
 	if code, out, _ := knowing(t, "memory store get", "query", snap, "-"); code != 0 || !strings.Contains(out, "MemoryStore") {
 		t.Errorf("stdin query: %d %s", code, out)

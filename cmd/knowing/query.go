@@ -21,10 +21,15 @@ const queryHelp = `Usage: knowing query [flags] SNAP "task"
 Prints the symbols a task needs, best first. The task is plain words, a
 bug report, a stack trace or an error message; "-" reads it from stdin.
 
+Each result carries the opening of its doc comment (its first paragraph,
+at most 240 bytes; --docs=false leaves it out). A result's tokens count
+its qualified name, kind, signature and that summary.
+
 Output formats:
-  text      rank, score, kind, symbol, file:line, signature (default)
+  text      rank, score, kind, symbol, file:line, then signature and doc
+            summary (default)
   json      {"results": [{"symbol", "name", "kind", "lang", "file", "line",
-            "end_line", "signature", "score", "tokens", "seed"}],
+            "end_line", "signature", "doc", "score", "tokens", "seed"}],
              "stats": {"elapsed_us", "keywords", "candidates", "seeds",
              "walked", "pushes", "packed", "tokens", "message"}}
             symbol is the qualified name; file is relative to the repo root.
@@ -94,6 +99,7 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "JSON output (same as --format json)")
 	format := fs.String("format", "text", "output `format`: text, json or markdown")
 	vector := fs.Bool("vector", false, "add the hashed character-trigram vector channel (off by default: measured neutral)")
+	docs := fs.Bool("docs", true, "give each result the opening of its doc comment")
 	pos, err := parse(fs, args, queryHelp, stderr)
 	if err != nil {
 		return err
@@ -112,7 +118,7 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
-	res, err := e.Query(context.Background(), task, query.Options{Limit: *limit, Budget: *budget, Vector: *vector})
+	res, err := e.Query(context.Background(), task, query.Options{Limit: *limit, Budget: *budget, Vector: *vector, Docs: *docs})
 	if err != nil {
 		return err
 	}
@@ -134,8 +140,13 @@ func writeText(w io.Writer, res *query.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for i, it := range res.Results {
 		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s:%d\n", i+1, it.Score, it.Kind, it.Symbol, it.File, it.Line)
+		// The signature and the summary are each a line's last cell,
+		// which tabwriter leaves out of the column widths.
 		if it.Signature != "" {
-			fmt.Fprintf(tw, "\t\t\t  %s\t\n", it.Signature)
+			fmt.Fprintf(tw, "\t\t\t  %s\n", it.Signature)
+		}
+		if it.Doc != "" {
+			fmt.Fprintf(tw, "\t\t\t  // %s\n", it.Doc)
 		}
 	}
 	tw.Flush()
@@ -150,6 +161,9 @@ func writeMarkdown(w io.Writer, task string, res *query.Result) {
 	fmt.Fprintf(w, "## Code relevant to: %s\n\n", strings.ReplaceAll(t, "\n", " "))
 	for i, it := range res.Results {
 		fmt.Fprintf(w, "%d. `%s` (%s) — `%s:%d`\n", i+1, it.Symbol, it.Kind, it.File, it.Line)
+		if it.Doc != "" {
+			fmt.Fprintf(w, "   %s\n", it.Doc)
+		}
 		if it.Signature != "" {
 			fmt.Fprintf(w, "   ```\n   %s\n   ```\n", it.Signature)
 		}
