@@ -52,6 +52,11 @@ type Language struct {
 	// FieldsCallable: fields are read through methods (Ruby attributes), so
 	// a call may name a field.
 	FieldsCallable bool
+	// ChainByName: when a call chain ("call?:") breaks, its last call,
+	// if the repository has one method of that name, gives the receiver,
+	// and the call is not looked up by its name alone (C#: extension
+	// methods and generic results break chains).
+	ChainByName bool
 	// TestName reports whether a callable with this name in a test file is
 	// a test (TestX, test_x, ...). Nil: every callable in a test file is.
 	TestName func(name string) bool

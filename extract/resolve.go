@@ -997,6 +997,23 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 		if r.externalRoot(fi, t) {
 			return nil, 0
 		}
+		if lang != nil && lang.ChainByName {
+			// The chain broke (a generic result, an extension method):
+			// when the repository has one method of its last call's
+			// name, that method's result is the receiver; else the call
+			// is left unresolved rather than guessed by its name.
+			i := strings.LastIndex(t, "().")
+			if i < 0 {
+				return nil, 0
+			}
+			last := t[i+3:]
+			if last == "" || strings.IndexByte(last, '.') >= 0 {
+				return nil, 0 // fields after the call: their types are unknown
+			}
+			// "(expr)" names nothing: the call is found by its name, if unique.
+			typed.QualType = "call:(expr)." + last
+			return r.resolveCall(fi, lang, typed)
+		}
 		ref.QualType = ""
 	}
 	f := r.files[fi]

@@ -442,12 +442,18 @@ var delegateCall = map[string]bool{"Invoke": true, "BeginInvoke": true, "Dynamic
 // isDelegate reports a delegate type: one declared in the file, or named
 // like one (RequestDelegate, EventHandler, the .NET convention).
 func (x *extractor) isDelegate(t string) bool {
-	if t == "" || strings.HasPrefix(t, "call:") {
+	if t == "" || isCallType(t) {
 		return false
 	}
 	t = extract.LastPart(t)
 	return x.delegates[t] || strings.HasSuffix(t, "Delegate") || strings.HasSuffix(t, "EventHandler") ||
 		strings.HasSuffix(t, "Callback")
+}
+
+// isCallType reports a type that is the result of a call ("call:T.f", or
+// a chain the resolver may fall back from, "call?:T.f().g").
+func isCallType(t string) bool {
+	return strings.HasPrefix(t, "call:") || strings.HasPrefix(t, extract.CallOrName)
 }
 
 // fromVar is the receiver for a variable of type v.
@@ -456,11 +462,11 @@ func (x *extractor) fromVar(name string, v vtype) recv {
 	case v.name == "[]" || predefined[v.name]:
 		return extRecv(v.elem)
 	case v.name != "":
-		if !strings.HasPrefix(v.name, "call:") && x.external(v.name) {
+		if !isCallType(v.name) && x.external(v.name) {
 			return extRecv(v.elem)
 		}
 		return recv{qual: join(name, v.path), qtype: v.name, elem: v.elem, typed: true,
-			chain: v.path != "" || strings.HasPrefix(v.name, "call:")}
+			chain: v.path != "" || isCallType(v.name)}
 	case v.head != "":
 		return recv{qual: join(v.head, v.path), typed: true, chain: true}
 	}
@@ -726,6 +732,9 @@ func (x *extractor) callResult(n int32) recv {
 	}
 	q := name + "()"
 	inner := x.receiver(obj)
+	// A chain below this call may be marked as one the resolver may fall
+	// back from; this call's chain is marked again below.
+	inner.qtype = strings.Replace(inner.qtype, extract.CallOrName, "call:", 1)
 	if inner.drop || inner.ext || !inner.typed || strings.HasPrefix(inner.qtype, "call:") {
 		switch {
 		case inner.elem != "" && elemAccessors[name]:
@@ -736,6 +745,11 @@ func (x *extractor) callResult(n int32) recv {
 			return inner
 		case bclMethods[name]:
 			return extRecv("")
+		case inner.typed && strings.HasPrefix(inner.qtype, "call:") && !strings.HasPrefix(inner.qtype, "call:(expr)"):
+			// A chain of calls (a builder, a fluent API): the resolver
+			// follows it one call at a time, and when it cannot reach
+			// the method, finds it by the name alone, as alt does.
+			return recv{qual: q, qtype: extract.OrName(inner.qtype + "()." + name), typed: true, chain: true}
 		}
 		// An extension method, or a method of a type the resolver finds
 		// by the name alone; failing that, the method called on the

@@ -38,6 +38,7 @@ func init() {
 		ImplicitSelf: true,
 		SelfNames:    []string{"this"},
 		SuperNames:   []string{"base"},
+		ChainByName:  true,
 		TestName:     isTestName,
 	})
 }

@@ -81,6 +81,15 @@ func TestCSharpRepo(t *testing.T) {
 	// the multi-namespace file, a method through a parameter typed with an
 	// interface of a global using (Usings.cs), the base constructor.
 	b.Edge(am+".Invoke", errs+".Auth.UnauthenticatedError.UnauthenticatedError", snapshot.EdgeCalls)
+	// A builder chain, followed through every call, while a rival
+	// builder has methods of the same names.
+	rb, secure := conf+".DownstreamRouteBuilder", conf+".DefaultRoutes.SecureName"
+	for _, m := range []string{".WithUpstreamPath", ".WithScheme", ".Build"} {
+		b.Edge(secure, rb+m, snapshot.EdgeCalls)
+	}
+	b.Edge(secure, conf+".DownstreamRoute.Name", snapshot.EdgeCalls)
+	b.NoEdge(secure, conf+".RouteTableBuilder.WithScheme", snapshot.EdgeCalls)
+	b.NoEdge(secure, conf+".RouteTableBuilder.Build", snapshot.EdgeCalls)
 	b.Edge(am+".AuthenticationMiddleware", logg+".IGatewayLoggerFactory.CreateLogger", snapshot.EdgeCalls)
 	b.Edge(am+".AuthenticationMiddleware", mw+".GatewayMiddleware.GatewayMiddleware", snapshot.EdgeCalls)
 	b.Edge(errs+".Auth.UnauthenticatedError.UnauthenticatedError", errs+".Error.Error", snapshot.EdgeCalls)
