@@ -732,8 +732,8 @@ func (x *extractor) callResult(n int32) recv {
 	}
 	q := name + "()"
 	inner := x.receiver(obj)
-	// A chain below this call may be marked as one the resolver may fall
-	// back from; this call's chain is marked again below.
+	// The chain below this call, if marked call?:, is read as call: here;
+	// the chain this call ends is marked again when it is returned.
 	inner.qtype = strings.Replace(inner.qtype, extract.CallOrName, "call:", 1)
 	if inner.drop || inner.ext || !inner.typed || strings.HasPrefix(inner.qtype, "call:") {
 		switch {
@@ -747,8 +747,9 @@ func (x *extractor) callResult(n int32) recv {
 			return extRecv("")
 		case inner.typed && strings.HasPrefix(inner.qtype, "call:") && !strings.HasPrefix(inner.qtype, "call:(expr)"):
 			// A chain of calls (a builder, a fluent API): the resolver
-			// follows it one call at a time, and when it cannot reach
-			// the method, finds it by the name alone, as alt does.
+			// follows it one call at a time; where it breaks, the last
+			// call, if its name is unique, gives the receiver, as
+			// "(expr)" below does (Language.ChainByName).
 			return recv{qual: q, qtype: extract.OrName(inner.qtype + "()." + name), typed: true, chain: true}
 		}
 		// An extension method, or a method of a type the resolver finds
