@@ -1166,17 +1166,24 @@ func (r *resolver) callOn(recv []uint32, fields, name string) (out []uint32, ok 
 			return nil, false
 		}
 	}
-	owned := false
+	out, _ = r.groupMembers(recv, name, callables)
+	return out, true
+}
+
+// groupMembers is memberOf over types, each group of declarations of one
+// type (seenGroup) asked once; owned is joinIDs's: whether out is a
+// fresh slice rather than one memberOf returned.
+func (r *resolver) groupMembers(types []uint32, name string, fl filter) (out []uint32, owned bool) {
 	var buf [8]uint32
 	seen := buf[:0]
-	for _, t := range recv {
+	for _, t := range types {
 		var dup bool
 		if seen, dup = r.seenGroup(seen, t); dup {
 			continue
 		}
-		out, owned = joinIDs(out, owned, r.memberOf(t, name, callables))
+		out, owned = joinIDs(out, owned, r.memberOf(t, name, fl))
 	}
-	return out, true
+	return out, owned
 }
 
 // resultTypes finds the type of the value a call returns: the result type
@@ -1274,25 +1281,18 @@ func (r *resolver) followFields(types []uint32, chain string) []uint32 {
 		}
 		var next []uint32
 		owned := false
-		var buf [8]uint32
-		seen := buf[:0]
-		for _, t := range types {
-			var dup bool
-			if seen, dup = r.seenGroup(seen, t); dup {
+		fields, _ := r.groupMembers(types, fieldName, anyKind)
+		for _, fid := range fields {
+			fi, si := r.symFile[fid], r.symIdx[fid]
+			if fi < 0 || si < 0 {
 				continue
 			}
-			for _, fid := range r.memberOf(t, fieldName, anyKind) {
-				fi, si := r.symFile[fid], r.symIdx[fid]
-				if fi < 0 || si < 0 {
-					continue
-				}
-				typ := r.files[fi].Symbols[si].Type
-				if typ == "" {
-					continue
-				}
-				ids, _ := r.resolveType(int(fi), r.files[fi].Symbols[si].Parent, typ)
-				next, owned = joinIDs(next, owned, ids)
+			typ := r.files[fi].Symbols[si].Type
+			if typ == "" {
+				continue
 			}
+			ids, _ := r.resolveType(int(fi), r.files[fi].Symbols[si].Parent, typ)
+			next, owned = joinIDs(next, owned, ids)
 		}
 		if len(next) == 0 {
 			return nil
