@@ -481,16 +481,16 @@ func TestDocSummaries(t *testing.T) {
 	if !slices.Equal(symbols(plain), symbols(withDocs)) {
 		t.Fatalf("docs changed the ranking: %v vs %v", symbols(plain), symbols(withDocs))
 	}
+	want := map[string]string{
+		"shop/server.CheckAPIKey":      "CheckAPIKey validates the API key header.",
+		"shop/server.authMiddleware":   "authMiddleware rejects requests without a valid key.",
+		"shop/store.MemoryStore.Get":   "",
+		"shop/server.Server.HandleGet": "HandleGet fetches one item.",
+	}
 	sum := 0
 	for i, it := range withDocs.Results {
 		if plain.Results[i].Doc != "" {
 			t.Errorf("%s has a doc without Options.Docs", it.Symbol)
-		}
-		want := map[string]string{
-			"shop/server.CheckAPIKey":      "CheckAPIKey validates the API key header.",
-			"shop/server.authMiddleware":   "authMiddleware rejects requests without a valid key.",
-			"shop/store.MemoryStore.Get":   "",
-			"shop/server.Server.HandleGet": "HandleGet fetches one item.",
 		}
 		if w, ok := want[it.Symbol]; ok && it.Doc != w {
 			t.Errorf("%s: doc %q, want %q", it.Symbol, it.Doc, w)
