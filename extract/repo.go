@@ -259,11 +259,33 @@ func IsTestPath(p string) bool {
 	return false
 }
 
-// fileFlags classifies a file as test, generated, vendored or minified.
+// exampleDirs are folder names whose files use the project rather than
+// being part of it: usage examples, sample and demo apps, benchmarks.
+var exampleDirs = map[string]bool{
+	"example": true, "examples": true, "_examples": true, "sample": true, "samples": true,
+	"demo": true, "demos": true, "benchmark": true, "benchmarks": true, "benches": true, "bench": true,
+}
+
+// IsExamplePath reports paths inside an examples, samples, demo or
+// benchmarks folder.
+func IsExamplePath(p string) bool {
+	for dir := path.Dir(p); dir != "." && dir != "/" && dir != ""; dir = path.Dir(dir) {
+		if exampleDirs[strings.ToLower(path.Base(dir))] {
+			return true
+		}
+	}
+	return false
+}
+
+// fileFlags classifies a file as test, example, generated, vendored or
+// minified.
 func fileFlags(p string, src []byte, lang snapshot.Lang) snapshot.Flags {
 	var f snapshot.Flags
 	if IsTestPath(p) {
 		f |= snapshot.FlagTest
+	}
+	if IsExamplePath(p) {
+		f |= snapshot.FlagExample
 	}
 	lp := "/" + strings.ToLower(p)
 	if strings.Contains(lp, "/vendor/") || strings.Contains(lp, "/third_party/") || strings.Contains(lp, "/node_modules/") {

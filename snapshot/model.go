@@ -112,9 +112,12 @@ const (
 	FlagMock                        // a mock, fake or stub
 	FlagExternal                    // defined outside the repository
 	FlagExported                    // visible outside its package or module
+	// FlagExample marks code in an examples, samples, demo or benchmarks
+	// folder: code that uses the project rather than being part of it.
+	FlagExample
 )
 
-var flagNames = []string{"test", "generated", "vendored", "minified", "mock", "external", "exported"}
+var flagNames = []string{"test", "generated", "vendored", "minified", "mock", "external", "exported", "example"}
 
 func (f Flags) String() string {
 	var parts []string
