@@ -29,7 +29,7 @@ func (e *Engine) GrepBaseline(ctx context.Context, task string, limit int) ([]It
 		if id%4096 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if !e.keep(uint32(id), kw.Tests) {
+		if !e.keep(uint32(id), kw.aux()) {
 			continue
 		}
 		if c := e.coverage(ws, uint32(id)); c > 0 {

@@ -41,15 +41,15 @@ func (m *matchSet) add(id uint32) bool {
 	return true
 }
 
-// prefer orders the nodes found for one keyword: real code before noise
-// and tests, types and callables before fields and variables, shorter
+// prefer orders the nodes found for one keyword: real code before noise,
+// tests and examples (unless allowed, see auxFlags), types and callables before fields and variables, shorter
 // qualified names (less nested) first.
-func (e *Engine) prefer(ws *workspace, ids []uint32, tests bool) {
+func (e *Engine) prefer(ws *workspace, ids []uint32, allow snapshot.Flags) {
 	// One sort key per node (kind preference, name length, id), computed
 	// once rather than in every comparison.
 	keys := ws.prefKeys[:0]
 	for _, id := range ids {
-		r := uint64(e.kindPref(id, tests))
+		r := uint64(e.kindPref(id, allow))
 		l := uint64(min(len(e.s.QName(id)), 0xffff))
 		keys = append(keys, r<<48|l<<32|uint64(id))
 	}
@@ -62,7 +62,7 @@ func (e *Engine) prefer(ws *workspace, ids []uint32, tests bool) {
 
 // exact finds symbols named kw (case-insensitive). A dotted keyword
 // "Type.member" keeps the members whose qualified name ends with it.
-func (e *Engine) exact(ws *workspace, kw string, tests bool) []uint32 {
+func (e *Engine) exact(ws *workspace, kw string, allow snapshot.Flags) []uint32 {
 	kw = strings.ToLower(kw)
 	qual := ""
 	if i := strings.LastIndexByte(kw, '.'); i >= 0 {
@@ -89,12 +89,12 @@ func (e *Engine) exact(ws *workspace, kw string, tests bool) []uint32 {
 			ws.ids = kept
 		}
 	}
-	e.prefer(ws, ws.ids, tests)
+	e.prefer(ws, ws.ids, allow)
 	return ws.ids
 }
 
 // prefix finds symbols whose lower-cased name starts with kw.
-func (e *Engine) prefix(ws *workspace, kw string, limit int, tests bool) []uint32 {
+func (e *Engine) prefix(ws *workspace, kw string, limit int, allow snapshot.Flags) []uint32 {
 	kw = strings.ToLower(kw)
 	if i := strings.LastIndexByte(kw, '.'); i >= 0 {
 		kw = kw[i+1:]
@@ -119,7 +119,7 @@ func (e *Engine) prefix(ws *workspace, kw string, limit int, tests bool) []uint3
 		}
 		ws.ids = ws.nameIt.Nodes(ws.ids)
 	}
-	e.prefer(ws, ws.ids, tests)
+	e.prefer(ws, ws.ids, allow)
 	return ws.ids
 }
 
@@ -144,7 +144,7 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 		if !ws.addToSet(id) {
 			return false
 		}
-		h := hit{id: id, tier: tier, pref: e.kindPref(id, kw.Tests), kw: kwIndex, pos: len(hits)}
+		h := hit{id: id, tier: tier, pref: e.kindPref(id, kw.aux()), kw: kwIndex, pos: len(hits)}
 		if tier >= 2 {
 			// A one-word match is weak evidence unless the symbol's
 			// qualified name (package, container) carries more of the
@@ -160,7 +160,7 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 	run := func(words []string, tier0 int) {
 		for i, w := range words {
 			kwIndex = i
-			for _, id := range e.exact(ws, w, kw.Tests) {
+			for _, id := range e.exact(ws, w, kw.aux()) {
 				add(id, tier0)
 			}
 		}
@@ -169,7 +169,7 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 			if len(hits) >= prefixUntil || prefixAdded >= prefixCap || len(w) < 3 {
 				continue
 			}
-			for _, id := range e.prefix(ws, w, prefixCap, kw.Tests) {
+			for _, id := range e.prefix(ws, w, prefixCap, kw.aux()) {
 				if prefixAdded >= prefixCap {
 					break
 				}
@@ -191,7 +191,7 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 				continue
 			}
 			ws.ids = e.s.LookupPart(strings.ToLower(w), ws.ids[:0])
-			e.prefer(ws, ws.ids, kw.Tests)
+			e.prefer(ws, ws.ids, kw.aux())
 			for _, id := range ws.ids {
 				if added >= substringCap {
 					break
@@ -306,14 +306,15 @@ func lowerByte(c byte) byte {
 }
 
 // kindPref ranks what a name match found: real code before noise and
-// tests, types and callables before fields and variables.
-func (e *Engine) kindPref(id uint32, tests bool) int {
+// tests and examples (unless allowed), types and callables before fields
+// and variables.
+func (e *Engine) kindPref(id uint32, allow snapshot.Flags) int {
 	r := 0
 	f := e.s.Flags(id)
 	if f.Noise() {
 		r += 8
 	}
-	if f&snapshot.FlagTest != 0 && !tests {
+	if f&auxFlags&^allow != 0 {
 		r += 4
 	}
 	k := e.s.Kind(id)
@@ -407,7 +408,7 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 		if len(out) == bm25Cap {
 			break
 		}
-		if e.keep(h.Doc, kw.Tests) {
+		if e.keep(h.Doc, kw.aux()) {
 			out = append(out, h.Doc)
 		}
 	}
@@ -440,7 +441,7 @@ func (e *Engine) pathChannel(ws *workspace, kw *Keywords) []uint32 {
 	var rich, lean []uint32
 	for _, h := range hits {
 		k := e.s.Kind(h.Doc)
-		if !k.IsType() || !e.keep(h.Doc, kw.Tests) {
+		if !k.IsType() || !e.keep(h.Doc, kw.aux()) {
 			continue
 		}
 		if e.s.Degree(h.Doc, snapshot.Out) > 2 {

@@ -16,7 +16,8 @@
 //  5. HITS on the top 200 walk nodes.
 //  6. Scoring: blast radius (walk score), confidence, recency (no data
 //     source yet: neutral), distance, HITS authority adjustments; the
-//     test-file penalty unless the task is about tests.
+//     penalty on tests and on examples and benchmarks, unless the task is
+//     about them.
 //  7. Density packing into the token budget.
 //
 // An Engine is safe for concurrent use; each query borrows a workspace.
@@ -298,7 +299,7 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	lists := [numChannels][]uint32{}
 	lists[chTiered] = e.tiered(ws, &kw)
 	lists[chBM25] = e.bm25Channel(ws, &kw)
-	lists[chEquiv] = e.equivChannel(ws, lower, kw.Tests, len(lists[chTiered])+len(lists[chBM25]))
+	lists[chEquiv] = e.equivChannel(ws, lower, kw.aux(), len(lists[chTiered])+len(lists[chBM25]))
 	lists[chPath] = e.pathChannel(ws, &kw)
 	lists[chAlias] = e.aliasChannel(ws, lists[chTiered])
 	if opt.Vector {
@@ -417,8 +418,28 @@ func (e *Engine) dropCommon(kw *Keywords) {
 	}
 }
 
-// keep reports nodes that may be results or seeds at all.
-func (e *Engine) keep(id uint32, tests bool) bool {
+// auxFlags mark code that serves the project rather than being it: tests
+// and examples. Such code is no walk seed, comes after real code among
+// name matches and is scored down (TestPenalty), unless the task asks for
+// it (Keywords.aux).
+const auxFlags = snapshot.FlagTest | snapshot.FlagExample
+
+// aux returns the auxiliary flags (auxFlags) the task asks for.
+func (k *Keywords) aux() snapshot.Flags {
+	var f snapshot.Flags
+	if k.Tests {
+		f |= snapshot.FlagTest
+	}
+	if k.Examples {
+		f |= snapshot.FlagExample
+	}
+	return f
+}
+
+// keep reports nodes that may be results or seeds at all: not files,
+// packages, externals or noise, and no auxiliary code the task does not
+// allow.
+func (e *Engine) keep(id uint32, allow snapshot.Flags) bool {
 	k := e.s.Kind(id)
 	if k == snapshot.KindFile || k == snapshot.KindPackage || k == snapshot.KindExternal || k == snapshot.KindUnknown {
 		return false
@@ -427,7 +448,7 @@ func (e *Engine) keep(id uint32, tests bool) bool {
 	if f.Noise() {
 		return false
 	}
-	if f&snapshot.FlagTest != 0 && !tests {
+	if f&auxFlags&^allow != 0 {
 		return false
 	}
 	name := e.s.Name(id)
@@ -446,7 +467,7 @@ var shortOK = map[string]bool{"id": true, "ok": true, "db": true, "ip": true, "i
 func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
 	var order []int
 	for i := range ws.cand {
-		if ws.cand[i].fused > 0 && e.keep(ws.cand[i].id, kw.Tests) {
+		if ws.cand[i].fused > 0 && e.keep(ws.cand[i].id, kw.aux()) {
 			order = append(order, i)
 		}
 	}
@@ -700,7 +721,7 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		if cd.walkP == 0 && !cd.seed && cd.fused == 0 {
 			continue
 		}
-		if !e.keep(cd.id, kw.Tests) && !(cd.seed && e.keep(cd.id, true)) {
+		if !e.keep(cd.id, kw.aux()) && !(cd.seed && e.keep(cd.id, auxFlags)) {
 			continue
 		}
 		var p scoreParts
@@ -742,7 +763,7 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		}
 		s *= p.Kind
 		p.TestPenalty = 1
-		if e.s.Flags(cd.id)&snapshot.FlagTest != 0 && !kw.Tests {
+		if e.s.Flags(cd.id)&auxFlags&^kw.aux() != 0 {
 			p.TestPenalty = tune.TestPenalty
 			s *= tune.TestPenalty
 		}

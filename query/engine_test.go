@@ -192,6 +192,48 @@ func TestTestPenaltyUnlessAboutTests(t *testing.T) {
 	}
 }
 
+// TestExamplePenaltyUnlessAboutExamples: code in an examples folder is
+// scored like a test, below the code it demonstrates and never a seed,
+// unless the task asks for an example.
+func TestExamplePenaltyUnlessAboutExamples(t *testing.T) {
+	sh := newShop()
+	fi := int32(len(sh.g.Files))
+	sh.g.Files = append(sh.g.Files, snapshot.File{Path: "examples/auth/main.go", Lang: snapshot.LangGo, Flags: snapshot.FlagExample})
+	for _, q := range []string{"examples.auth.CheckAPIKeyDemo", "examples.auth.main"} {
+		sh.ids[q] = uint32(len(sh.g.Nodes))
+		sh.g.Nodes = append(sh.g.Nodes, snapshot.Node{Name: q[strings.LastIndexByte(q, '.')+1:], QName: "shop/" + q,
+			Kind: snapshot.KindFunction, Lang: snapshot.LangGo, Flags: snapshot.FlagExample, File: fi, StartLine: 1, EndLine: 9,
+			Doc: "CheckAPIKeyDemo shows how to check the API key of a request."})
+	}
+	sh.g.Edges = append(sh.g.Edges,
+		snapshot.Edge{From: sh.ids["examples.auth.CheckAPIKeyDemo"], To: sh.ids["server.CheckAPIKey"], Type: snapshot.EdgeCalls, Confidence: 0.9},
+		snapshot.Edge{From: sh.ids["examples.auth.main"], To: sh.ids["examples.auth.CheckAPIKeyDemo"], Type: snapshot.EdgeCalls, Confidence: 0.9})
+	e := sh.engine(t)
+
+	plain := query(t, e, "check the api key of each request")
+	real, demo := rankOf(plain, "server.CheckAPIKey"), rankOf(plain, "examples.auth.CheckAPIKeyDemo")
+	if real == 0 || demo != 0 && demo < real {
+		t.Errorf("the example ranks at %d, the code it demonstrates at %d: %v", demo, real, symbols(plain))
+	}
+	for _, it := range plain.Results {
+		if strings.HasPrefix(it.Symbol, "shop/examples.") && it.Seed {
+			t.Errorf("an example is a seed of a task not about examples: %s", it.Symbol)
+		}
+	}
+
+	for _, task := range []string{"add an example that checks the api key", "check the api key in the demo app"} {
+		r := query(t, e, task)
+		if d := rankOf(r, "examples.auth.CheckAPIKeyDemo"); d == 0 || d > 2 {
+			t.Errorf("%q: the example ranks at %d: %v", task, d, symbols(r))
+		}
+	}
+	// "for example" is a figure of speech, not a request for examples.
+	r := query(t, e, "check the api key, for example of each request")
+	if d := rankOf(r, "examples.auth.CheckAPIKeyDemo"); d != 0 && d < rankOf(r, "server.CheckAPIKey") {
+		t.Errorf("\"for example\" lifted the example penalty: %v", symbols(r))
+	}
+}
+
 func TestInterfaceImplementorsSeeded(t *testing.T) {
 	e := newShop().engine(t)
 	r := query(t, e, "change the Store interface")

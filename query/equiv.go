@@ -247,7 +247,7 @@ func isWordByte(c byte) bool {
 // equivChannel resolves the targets of matched concepts to symbols. Its
 // size is capped at twice what the name and BM25 channels found, so on a
 // small graph it cannot flood the fusion.
-func (e *Engine) equivChannel(ws *workspace, lower string, tests bool, primary int) []uint32 {
+func (e *Engine) equivChannel(ws *workspace, lower string, allow snapshot.Flags, primary int) []uint32 {
 	matches := matchConcepts(lower)
 	if len(matches) == 0 {
 		return nil
@@ -276,7 +276,7 @@ func (e *Engine) equivChannel(ws *workspace, lower string, tests bool, primary i
 				continue
 			}
 			ws.ids = e.s.LookupName(strings.ToLower(t), ws.ids[:0])
-			e.prefer(ws, ws.ids, tests)
+			e.prefer(ws, ws.ids, allow)
 			taken := 0
 			for _, id := range ws.ids {
 				if len(m.ids) >= limit || taken >= perTarget {
@@ -285,7 +285,7 @@ func (e *Engine) equivChannel(ws *workspace, lower string, tests bool, primary i
 				if cm.c.lang != 0 && e.s.Lang(id) != cm.c.lang {
 					continue
 				}
-				if !e.keep(id, tests) {
+				if !e.keep(id, allow) {
 					continue
 				}
 				if m.add(id) {

@@ -26,6 +26,9 @@ type Keywords struct {
 	Code []string
 	// Tests is true when the task is about tests.
 	Tests bool
+	// Examples is true when the task is about examples, demos or
+	// benchmarks.
+	Examples bool
 	// Pos is the index among the task's content words where each
 	// component first appears: tasks usually name their subject first.
 	Pos map[string]int
@@ -146,7 +149,7 @@ func ExtractKeywords(task string) Keywords {
 	}
 	var b kwBuilder
 	b.init()
-	b.tests = aboutTests(task)
+	b.tests, b.examples = intents(task)
 
 	b.backticks(task)
 	b.frames(task)
@@ -160,16 +163,36 @@ func ExtractKeywords(task string) Keywords {
 var testWords = set(`test tests testing tested unittest unittests spec specs fixture fixtures mock mocks
 assert assertion assertions coverage benchmark benchmarks`)
 
+// exampleWords mark a task about examples, demos or benchmarks: code
+// that uses the project (snapshot.FlagExample). "example" after "for"
+// ("for example, …") does not count.
+var exampleWords = set(`example examples demo demos tutorial tutorials sample samples benchmark benchmarks bench`)
+
 // aboutTests reports whether the task talks about tests, outside quoted
 // spans: "make 'cargo test' faster" quotes a command, it does not ask for
 // tests.
 func aboutTests(task string) bool {
+	tests, _ := intents(task)
+	return tests
+}
+
+// intents reports whether the task talks about tests and about examples,
+// outside quoted spans.
+func intents(task string) (tests, examples bool) {
 	inQuote := rune(0)
 	var word strings.Builder
-	check := func() bool {
+	prev := ""
+	check := func() {
+		if word.Len() == 0 {
+			return
+		}
 		w := strings.ToLower(word.String())
 		word.Reset()
-		return testWords[w]
+		tests = tests || testWords[w]
+		if exampleWords[w] && !(prev == "for" && strings.HasPrefix(w, "example")) {
+			examples = true
+		}
+		prev = w
 	}
 	for i, r := range task {
 		switch {
@@ -179,9 +202,7 @@ func aboutTests(task string) bool {
 			}
 			continue
 		case r == '`' || r == '"' || r == '\'' && (i == 0 || !isWordRune(prevRune(task, i))):
-			if check() {
-				return true
-			}
+			check()
 			inQuote = r
 			continue
 		}
@@ -189,11 +210,10 @@ func aboutTests(task string) bool {
 			word.WriteRune(r)
 			continue
 		}
-		if check() {
-			return true
-		}
+		check()
 	}
-	return check()
+	check()
+	return tests, examples
 }
 
 // token is one run of identifier-ish characters with what follows it.
@@ -270,7 +290,7 @@ type kwBuilder struct {
 	expanded                  map[string]bool // components that came only from abbreviations
 	freq                      map[string]int
 	order                     map[string]int
-	tests                     bool
+	tests, examples           bool
 	code                      []string // names the task writes as code
 }
 
@@ -684,6 +704,7 @@ func camel(w string) string {
 func (b *kwBuilder) finish() Keywords {
 	var k Keywords
 	k.Tests = b.tests
+	k.Examples = b.examples
 	k.Code = b.code
 	k.Exact = capList(b.exact, maxExact)
 	// Identifiers from code patterns and frames come before bigrams: they

@@ -156,6 +156,27 @@ func TestAboutTests(t *testing.T) {
 	}
 }
 
+func TestIntents(t *testing.T) {
+	cases := []struct {
+		task            string
+		tests, examples bool
+	}{
+		{"add an example app for the router", false, true},
+		{"the demo crashes on start", false, true},
+		{"speed up the benchmarks", true, true},
+		{"the router is slow, for example on long paths", false, false},
+		{"For example, a nil map panics", false, false},
+		{"run the 'examples' target", false, false},
+		{"add tests for the sample parser", true, true},
+		{"validate API keys", false, false},
+	}
+	for _, c := range cases {
+		if tests, examples := intents(c.task); tests != c.tests || examples != c.examples {
+			t.Errorf("intents(%q) = %v, %v, want %v, %v", c.task, tests, examples, c.tests, c.examples)
+		}
+	}
+}
+
 func TestHasPart(t *testing.T) {
 	cases := []struct {
 		s, w string

@@ -153,10 +153,14 @@ func (e *Engine) Why(ctx context.Context, task, symbol string, opt Options) ([]*
 				ex.Notes = append(ex.Notes, "no seed channel matched it and the walk from the seeds did not reach it")
 			}
 		}
-		if !e.keep(id, true) {
+		if !e.keep(id, auxFlags) {
 			ex.Notes = append(ex.Notes, "filtered as noise (file/package node, external, generated, vendored, minified, mock, or a name of two letters)")
-		} else if e.s.Flags(id)&snapshot.FlagTest != 0 && res.trace != nil && !res.trace.keywords.Tests {
-			ex.Notes = append(ex.Notes, "in a test: penalised ×0.3 because the task is not about tests")
+		} else if f := e.s.Flags(id) & auxFlags; res.trace != nil && f&^res.trace.keywords.aux() != 0 {
+			if f&snapshot.FlagTest != 0 {
+				ex.Notes = append(ex.Notes, "in a test: penalised ×0.3 because the task is not about tests")
+			} else {
+				ex.Notes = append(ex.Notes, "in an example or benchmark: penalised ×0.3 because the task is not about examples")
+			}
 		}
 		if ex.Recency == 0 && ex.Score != 0 {
 			ex.Recency = recencyNeutral

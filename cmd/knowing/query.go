@@ -177,7 +177,8 @@ suffix, or a bare name) was found and scored: the seed channels and its
 rank in each, its fused rank, whether it seeded the walk, its walk score,
 HITS authority and hub, and every component of the final score with its
 weight. The score is (Σ component × weight + authority adjustment) × kind
-factor × test penalty, plus a share of its container's (or, for a type,
+factor × test penalty (tests, examples and benchmarks, unless the task
+is about them), plus a share of its container's (or, for a type,
 its best member's) score.
 
 Flags:
