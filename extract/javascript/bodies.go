@@ -32,6 +32,13 @@ func (x *extractor) walk(n int32, from int32) {
 		x.fnBody(n, from, extract.RefType)
 		return
 	case kFunctionDecl, kFunctionSig:
+		if x.kind(n) == kFunctionDecl && x.inCallable(from) {
+			// A named helper inside a function (a factory's closures,
+			// as in a renderer built by one big function) is a symbol
+			// of its own, found by name and called by its siblings.
+			x.function(n, n, from, 0, "")
+			return
+		}
 		x.bind(x.text(x.field(n, x.g.fName)), binding{})
 		x.fnBody(n, from, extract.RefType)
 		return

@@ -555,12 +555,30 @@ func (x *extractor) wrappedFunction(name string, call int32) int32 {
 
 // localVars binds the variables declared inside a function.
 func (x *extractor) localVars(n int32, from int32) {
+	single := 0
+	for d := x.first(n); d >= 0; d = x.next(d) {
+		if x.kind(d) == kVarDeclarator {
+			single++
+		}
+	}
 	for d := x.first(n); d >= 0; d = x.next(d) {
 		if x.kind(d) != kVarDeclarator {
 			continue
 		}
 		nameN, value, ann := x.field(d, x.g.fName), x.field(d, x.g.fValue), x.field(d, x.g.fType)
 		if x.requireDecl(nameN, value) {
+			continue
+		}
+		if v := x.unwrap(value); (x.kind(v) == kArrow || x.kind(v) == kFunctionExpr) && x.kind(nameN) == kIdentifier && x.inCallable(from) {
+			// const helper = (…) => {…} inside a function: a nested
+			// function, as a declaration would be.
+			span := n
+			if single > 1 {
+				span = d
+			}
+			if id := x.function(v, span, from, 0, x.text(nameN)); id >= 0 && ann >= 0 {
+				x.typeRefs(ann, id, extract.RefTypeHint)
+			}
 			continue
 		}
 		if v := x.unwrap(value); x.kind(v) == kClassExpr && x.kind(nameN) == kIdentifier {
@@ -584,4 +602,13 @@ func (x *extractor) localVars(n int32, from int32) {
 			x.walk(value, from)
 		}
 	}
+}
+
+// inCallable reports whether symbol from is a function, method or
+// constructor outside test files, whose nested functions are symbols of
+// their own. A test's helpers and inline components stay part of the
+// test: they are many (a third more symbols in a React hooks library) and
+// never what a task is after.
+func (x *extractor) inCallable(from int32) bool {
+	return !x.test && from >= 0 && int(from) < len(x.r.Symbols) && x.r.Symbols[from].Kind.IsCallable()
 }

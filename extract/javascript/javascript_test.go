@@ -66,6 +66,22 @@ func TestRepo(t *testing.T) {
 		t.Errorf("title: %v %q", n.Flags, n.Doc)
 	}
 	b.Node(format + ".pad")
+	// Functions declared inside a function are its members, by a
+	// declaration (hoisted: called before it) or a const arrow; calls
+	// between them resolve lexically. An anonymous function returned
+	// is part of its parent. A test's helpers stay part of the test.
+	if n := b.Node(format + ".createFormatter.trim"); n.Kind != snapshot.KindFunction {
+		t.Errorf("nested trim: %v", n.Kind)
+	}
+	b.Edge(format+".createFormatter", format+".createFormatter.fit", snapshot.EdgeContains)
+	b.Edge(format+".createFormatter.fit", format+".createFormatter.trim", snapshot.EdgeCalls)
+	b.Edge(format+".createFormatter.fit", format+".pad", snapshot.EdgeCalls)
+	b.Edge(format+".createFormatter", format+".createFormatter.fit", snapshot.EdgeCalls)
+	b.Edge(format+".createFormatter", format+".capitalize", snapshot.EdgeCalls)
+	if ids := b.IDs(addTest + ".make"); len(ids) != 0 {
+		t.Errorf("a test's helper is a symbol: %v", ids)
+	}
+	b.Edge(addTest, user+".User", snapshot.EdgeCalls)
 	// Pre-class JavaScript: a constructor function with prototype methods
 	// is a class.
 	if n := b.Node(legacy + ".Emitter"); n.Kind != snapshot.KindClass {

@@ -11,7 +11,8 @@ describe("UserStore", () => {
   });
 
   it("adds a valid user", () => {
-    store.add(new User("1", "ada"));
+    const make = (name: string) => new User("1", name);
+    store.add(make("ada"));
     expect(store.find("1")).toBeDefined();
   });
 
