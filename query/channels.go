@@ -42,8 +42,9 @@ func (m *matchSet) add(id uint32) bool {
 }
 
 // prefer orders the nodes found for one keyword: real code before noise,
-// tests and examples (unless allowed, see auxFlags), types and callables before fields and variables, shorter
-// qualified names (less nested) first.
+// tests and examples (unless allowed, see auxFlags), types and callables
+// before fields and variables, shorter qualified names (less nested)
+// first.
 func (e *Engine) prefer(ws *workspace, ids []uint32, allow snapshot.Flags) {
 	// One sort key per node (kind preference, name length, id), computed
 	// once rather than in every comparison.

@@ -168,16 +168,9 @@ assert assertion assertions coverage benchmark benchmarks`)
 // ("for example, …") does not count.
 var exampleWords = set(`example examples demo demos tutorial tutorials sample samples benchmark benchmarks bench`)
 
-// aboutTests reports whether the task talks about tests, outside quoted
-// spans: "make 'cargo test' faster" quotes a command, it does not ask for
-// tests.
-func aboutTests(task string) bool {
-	tests, _ := intents(task)
-	return tests
-}
-
 // intents reports whether the task talks about tests and about examples,
-// outside quoted spans.
+// outside quoted spans: "make 'cargo test' faster" quotes a command, it
+// does not ask for tests.
 func intents(task string) (tests, examples bool) {
 	inQuote := rune(0)
 	var word strings.Builder

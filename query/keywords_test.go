@@ -150,8 +150,8 @@ func TestAboutTests(t *testing.T) {
 		"contest results page":                           false,
 	}
 	for task, want := range cases {
-		if got := aboutTests(task); got != want {
-			t.Errorf("aboutTests(%q) = %v, want %v", task, got, want)
+		if got, _ := intents(task); got != want {
+			t.Errorf("intents(%q) tests = %v, want %v", task, got, want)
 		}
 	}
 }

@@ -444,12 +444,7 @@ func (x *extractor) bindPatternKid(k int32) {
 // and classes bound to names become such symbols, require() calls imports.
 func (x *extractor) varDecl(n, outer int32, parent int32, flags snapshot.Flags) {
 	isConst := x.hasToken(n, kwConst)
-	single := 0
-	for d := x.first(n); d >= 0; d = x.next(d) {
-		if x.kind(d) == kVarDeclarator {
-			single++
-		}
-	}
+	single := x.declarators(n)
 	for d := x.first(n); d >= 0; d = x.next(d) {
 		if x.kind(d) != kVarDeclarator {
 			continue
@@ -555,12 +550,6 @@ func (x *extractor) wrappedFunction(name string, call int32) int32 {
 
 // localVars binds the variables declared inside a function.
 func (x *extractor) localVars(n int32, from int32) {
-	single := 0
-	for d := x.first(n); d >= 0; d = x.next(d) {
-		if x.kind(d) == kVarDeclarator {
-			single++
-		}
-	}
 	for d := x.first(n); d >= 0; d = x.next(d) {
 		if x.kind(d) != kVarDeclarator {
 			continue
@@ -569,11 +558,12 @@ func (x *extractor) localVars(n int32, from int32) {
 		if x.requireDecl(nameN, value) {
 			continue
 		}
-		if v := x.unwrap(value); (x.kind(v) == kArrow || x.kind(v) == kFunctionExpr) && x.kind(nameN) == kIdentifier && x.inCallable(from) {
+		v := x.unwrap(value)
+		if (x.kind(v) == kArrow || x.kind(v) == kFunctionExpr) && x.kind(nameN) == kIdentifier && x.inCallable(from) {
 			// const helper = (…) => {…} inside a function: a nested
 			// function, as a declaration would be.
 			span := n
-			if single > 1 {
+			if x.declarators(n) > 1 {
 				span = d
 			}
 			if id := x.function(v, span, from, 0, x.text(nameN)); id >= 0 && ann >= 0 {
@@ -581,7 +571,7 @@ func (x *extractor) localVars(n int32, from int32) {
 			}
 			continue
 		}
-		if v := x.unwrap(value); x.kind(v) == kClassExpr && x.kind(nameN) == kIdentifier {
+		if x.kind(v) == kClassExpr && x.kind(nameN) == kIdentifier {
 			// const Local = class extends Base {…}: a class of its own.
 			x.class(v, d, from, 0, x.text(nameN))
 			continue
@@ -602,6 +592,17 @@ func (x *extractor) localVars(n int32, from int32) {
 			x.walk(value, from)
 		}
 	}
+}
+
+// declarators counts the variables a declaration statement declares.
+func (x *extractor) declarators(n int32) int {
+	c := 0
+	for d := x.first(n); d >= 0; d = x.next(d) {
+		if x.kind(d) == kVarDeclarator {
+			c++
+		}
+	}
+	return c
 }
 
 // inCallable reports whether symbol from is a function, method or
