@@ -25,11 +25,12 @@ func (e *Engine) GrepBaseline(ctx context.Context, task string, limit int) ([]It
 		count int
 	}
 	var all []scored
+	allow := kw.aux()
 	for id := 0; id < e.n; id++ {
 		if id%4096 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if !e.keep(uint32(id), kw.aux()) {
+		if !e.keep(uint32(id), allow) {
 			continue
 		}
 		if c := e.coverage(ws, uint32(id)); c > 0 {

@@ -137,6 +137,7 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 		cover      int // distinct task words in the qualified name
 	}
 	var hits []hit
+	allow := kw.aux()
 	ws.newSet()
 	prefixAdded := 0
 	kwIndex := 0
@@ -145,7 +146,7 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 		if !ws.addToSet(id) {
 			return false
 		}
-		h := hit{id: id, tier: tier, pref: e.kindPref(id, kw.aux()), kw: kwIndex, pos: len(hits)}
+		h := hit{id: id, tier: tier, pref: e.kindPref(id, allow), kw: kwIndex, pos: len(hits)}
 		if tier >= 2 {
 			// A one-word match is weak evidence unless the symbol's
 			// qualified name (package, container) carries more of the
@@ -161,7 +162,7 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 	run := func(words []string, tier0 int) {
 		for i, w := range words {
 			kwIndex = i
-			for _, id := range e.exact(ws, w, kw.aux()) {
+			for _, id := range e.exact(ws, w, allow) {
 				add(id, tier0)
 			}
 		}
@@ -170,7 +171,7 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 			if len(hits) >= prefixUntil || prefixAdded >= prefixCap || len(w) < 3 {
 				continue
 			}
-			for _, id := range e.prefix(ws, w, prefixCap, kw.aux()) {
+			for _, id := range e.prefix(ws, w, prefixCap, allow) {
 				if prefixAdded >= prefixCap {
 					break
 				}
@@ -192,7 +193,7 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 				continue
 			}
 			ws.ids = e.s.LookupPart(strings.ToLower(w), ws.ids[:0])
-			e.prefer(ws, ws.ids, kw.aux())
+			e.prefer(ws, ws.ids, allow)
 			for _, id := range ws.ids {
 				if added >= substringCap {
 					break
@@ -405,11 +406,12 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 	ws.terms = q
 	hits := ws.searcher.Search(q, bm25Cap*2)
 	var out []uint32
+	allow := kw.aux()
 	for _, h := range hits {
 		if len(out) == bm25Cap {
 			break
 		}
-		if e.keep(h.Doc, kw.aux()) {
+		if e.keep(h.Doc, allow) {
 			out = append(out, h.Doc)
 		}
 	}
@@ -440,9 +442,10 @@ func (e *Engine) pathChannel(ws *workspace, kw *Keywords) []uint32 {
 	ws.terms = q
 	hits := ws.searcher.Search(q, 200)
 	var rich, lean []uint32
+	allow := kw.aux()
 	for _, h := range hits {
 		k := e.s.Kind(h.Doc)
-		if !k.IsType() || !e.keep(h.Doc, kw.aux()) {
+		if !k.IsType() || !e.keep(h.Doc, allow) {
 			continue
 		}
 		if e.s.Degree(h.Doc, snapshot.Out) > 2 {

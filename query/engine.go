@@ -466,8 +466,9 @@ var shortOK = map[string]bool{"id": true, "ok": true, "db": true, "ip": true, "i
 // frame, a call, a backticked name) is never demoted.
 func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
 	var order []int
+	allow := kw.aux()
 	for i := range ws.cand {
-		if ws.cand[i].fused > 0 && e.keep(ws.cand[i].id, kw.aux()) {
+		if ws.cand[i].fused > 0 && e.keep(ws.cand[i].id, allow) {
 			order = append(order, i)
 		}
 	}
@@ -716,12 +717,13 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		maxF = max(maxF, ws.cand[i].fused)
 	}
 	var out []*candidate
+	allow := kw.aux()
 	for i := range ws.cand {
 		cd := &ws.cand[i]
 		if cd.walkP == 0 && !cd.seed && cd.fused == 0 {
 			continue
 		}
-		if !e.keep(cd.id, kw.aux()) && !(cd.seed && e.keep(cd.id, auxFlags)) {
+		if !e.keep(cd.id, allow) && !(cd.seed && e.keep(cd.id, auxFlags)) {
 			continue
 		}
 		var p scoreParts
@@ -763,7 +765,7 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		}
 		s *= p.Kind
 		p.TestPenalty = 1
-		if e.s.Flags(cd.id)&auxFlags&^kw.aux() != 0 {
+		if e.s.Flags(cd.id)&auxFlags&^allow != 0 {
 			p.TestPenalty = tune.TestPenalty
 			s *= tune.TestPenalty
 		}

@@ -156,11 +156,11 @@ func (e *Engine) Why(ctx context.Context, task, symbol string, opt Options) ([]*
 		if !e.keep(id, auxFlags) {
 			ex.Notes = append(ex.Notes, "filtered as noise (file/package node, external, generated, vendored, minified, mock, or a name of two letters)")
 		} else if f := e.s.Flags(id) & auxFlags; res.trace != nil && f&^res.trace.keywords.aux() != 0 {
-			if f&snapshot.FlagTest != 0 {
-				ex.Notes = append(ex.Notes, "in a test: penalised ×0.3 because the task is not about tests")
-			} else {
-				ex.Notes = append(ex.Notes, "in an example or benchmark: penalised ×0.3 because the task is not about examples")
+			what, about := "a test", "tests"
+			if f&snapshot.FlagTest == 0 {
+				what, about = "an example or benchmark", "examples"
 			}
+			ex.Notes = append(ex.Notes, fmt.Sprintf("in %s: penalised ×%g because the task is not about %s", what, tune.TestPenalty, about))
 		}
 		if ex.Recency == 0 && ex.Score != 0 {
 			ex.Recency = recencyNeutral
