@@ -247,14 +247,19 @@ func IsTestPath(p string) bool {
 		strings.HasSuffix(base, "Test.cs"), strings.HasSuffix(base, "Tests.cs"):
 		return true
 	}
-	dir := path.Dir(p)
-	for dir != "." && dir != "/" && dir != "" {
-		seg := strings.ToLower(path.Base(dir))
-		if testDirs[seg] || strings.Contains(seg, "test-support") || strings.Contains(seg, "test_support") ||
-			strings.Contains(seg, "testutil") || strings.Contains(seg, "test-utils") || strings.Contains(seg, "test_utils") {
+	return anyFolder(p, func(seg string) bool {
+		return testDirs[seg] || strings.Contains(seg, "test-support") || strings.Contains(seg, "test_support") ||
+			strings.Contains(seg, "testutil") || strings.Contains(seg, "test-utils") || strings.Contains(seg, "test_utils")
+	})
+}
+
+// anyFolder reports whether match holds for the lower-cased name of any
+// folder on path p.
+func anyFolder(p string, match func(seg string) bool) bool {
+	for dir := path.Dir(p); dir != "." && dir != "/" && dir != ""; dir = path.Dir(dir) {
+		if match(strings.ToLower(path.Base(dir))) {
 			return true
 		}
-		dir = path.Dir(dir)
 	}
 	return false
 }
@@ -269,12 +274,7 @@ var exampleDirs = map[string]bool{
 // IsExamplePath reports paths inside an examples, samples, demo or
 // benchmarks folder.
 func IsExamplePath(p string) bool {
-	for dir := path.Dir(p); dir != "." && dir != "/" && dir != ""; dir = path.Dir(dir) {
-		if exampleDirs[strings.ToLower(path.Base(dir))] {
-			return true
-		}
-	}
-	return false
+	return anyFolder(p, func(seg string) bool { return exampleDirs[seg] })
 }
 
 // fileFlags classifies a file as test, example, generated, vendored or

@@ -68,8 +68,9 @@ func TestRepo(t *testing.T) {
 	b.Node(format + ".pad")
 	// Functions declared inside a function are its members, by a
 	// declaration (hoisted: called before it) or a const arrow; calls
-	// between them resolve lexically. An anonymous function returned
-	// is part of its parent. A test's helpers stay part of the test.
+	// between them resolve lexically. A function expression returned
+	// (format) is part of its parent. A test's helpers stay part of the
+	// test.
 	if n := b.Node(format + ".createFormatter.trim"); n.Kind != snapshot.KindFunction {
 		t.Errorf("nested trim: %v", n.Kind)
 	}
