@@ -619,6 +619,36 @@ func TestQNamePathNotIndexed(t *testing.T) {
 	}
 }
 
+// TestTrickyTextAgainstRef: the builder tokenizes a unit at a time and
+// each distinct segment once; on text full of the tokenizer's edge cases,
+// repeated across documents and fields, its index still holds exactly
+// the terms, frequencies and lengths of AppendTokens.
+func TestTrickyTextAgainstRef(t *testing.T) {
+	var docs []Doc
+	for i, a := range trickyTexts {
+		for j, b := range trickyTexts {
+			var d Doc
+			for f := range d.Fields {
+				d.Fields[f] = []string{a, b, a + " " + b, ""}[(i+j+f)%4]
+			}
+			docs = append(docs, d)
+		}
+	}
+	ids := seqIDs(len(docs))
+	ix, _ := build(t, DefaultParams(), ids, docs)
+	ref := newRef(DefaultParams(), ids, docs)
+	if ix.NumTerms() != len(ref.vocab) {
+		t.Fatalf("NumTerms %d, want %d", ix.NumTerms(), len(ref.vocab))
+	}
+	s := NewSearcher(ix)
+	for _, tm := range ref.vocab {
+		checkAgainstRef(t, s, ref, []QueryTerm{{Text: tm}}, len(docs)+1)
+		for f := range NumFields {
+			checkAgainstRef(t, s, ref, []QueryTerm{{Text: tm, Fields: 1 << f}}, len(docs)+1)
+		}
+	}
+}
+
 // TestBuildIndependentOfWorkers: Finish tokenizes on GOMAXPROCS workers;
 // the encoded index is the same bytes for any number of them.
 func TestBuildIndependentOfWorkers(t *testing.T) {

@@ -71,17 +71,35 @@ func AppendTokens(dst []string, text string) []string {
 // terms before its next call: ASCII text is lower-cased into *scratch,
 // which that next call overwrites, so no term is allocated at all.
 func appendTokensScratch(dst []string, text string, scratch *[]byte) []string {
+	low, ok := lowerASCIIInto(scratch, text)
+	if !ok {
+		return appendTokens(dst, text, "")
+	}
+	return appendTokens(dst, text, low)
+}
+
+// lowerASCIIInto lower-cases ASCII text into *scratch, which the next call
+// overwrites, and returns it; ok is false when text is not ASCII.
+func lowerASCIIInto(scratch *[]byte, text string) (low string, ok bool) {
 	// One pass copies, lower-cases and checks that the text is ASCII.
 	b := slices.Grow((*scratch)[:0], len(text))[:len(text)]
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if c >= utf8.RuneSelf {
-			return appendTokens(dst, text, "")
+			return "", false
 		}
 		b[i] = lowerASCII[c]
 	}
 	*scratch = b
-	return appendTokens(dst, text, unsafe.String(unsafe.SliceData(b), len(b)))
+	return unsafe.String(unsafe.SliceData(b), len(b)), true
+}
+
+// lowerInto returns text lower-cased, in *scratch when text is ASCII.
+func lowerInto(scratch *[]byte, text string) string {
+	if low, ok := lowerASCIIInto(scratch, text); ok {
+		return low
+	}
+	return strings.ToLower(text)
 }
 
 // lowerASCII maps an ASCII byte to its lower case.
@@ -98,60 +116,93 @@ var lowerASCII = func() (t [utf8.RuneSelf]byte) {
 // appendTokens is AppendTokens given low, text lower-cased when text is
 // ASCII (so that offsets agree), or "" to lower-case term by term.
 func appendTokens(dst []string, text, low string) []string {
-	i := 0
-	for i < len(text) {
-		// Skip to the start of a segment.
-		w, n := wordAt(text, i)
-		if !w {
-			i += n
-			continue
+	var ends [16]int
+	for i := 0; i < len(text); {
+		start, end, segs := nextUnit(text, i, &ends)
+		if start == end {
+			break
 		}
-		start := i
-		// Find the extent of the path starting here, keeping the first
-		// segments' ends for the emitting loop below.
-		var ends [16]int
-		end := segmentEnd(text, i)
-		ends[0] = end
-		segs := 1
-		for end+1 < len(text) && (text[end] == '.' || text[end] == '/') {
-			if w, _ := wordAt(text, end+1); !w {
-				break
-			}
-			end = segmentEnd(text, end+1)
-			if segs < len(ends) {
-				ends[segs] = end
-			}
-			segs++
-		}
-		if segs > 1 && end-start <= 4*MaxPathTerm {
-			var p string
-			if low != "" {
-				p = low[start:end]
-			} else {
-				p = lower(text[start:end])
-			}
-			if len(p) <= MaxPathTerm {
-				dst = appendTerm(dst, p)
-			}
-		}
-		// Emit each segment.
-		for j, k := start, 0; j < end; k++ {
-			var e int
-			if k < len(ends) {
-				e = ends[k]
-			} else {
-				e = segmentEnd(text, j)
-			}
-			lowSeg := ""
-			if low != "" {
-				lowSeg = low[j:e]
-			}
-			dst = appendSegment(dst, text[j:e], lowSeg)
-			j = e + 1 // skip the separator
-		}
+		dst = appendUnit(dst, text, low, start, end, segs, &ends)
 		i = end
 	}
 	return dst
+}
+
+// nextUnit finds the first unit of text at or after i: a segment, or a
+// path of segments joined by single '.' or '/'. It returns the unit's
+// extent (start == end == len(text) when there is none), its number of
+// segments and, in ends, the ends of its first 16 segments.
+//
+// A unit's terms depend on its text alone: the terms of a text are the
+// terms of its units, in order, each tokenized by itself. The index
+// builder relies on that to tokenize each distinct unit once.
+func nextUnit(text string, i int, ends *[16]int) (start, end, segs int) {
+	for i < len(text) {
+		w, n := wordAt(text, i)
+		if w {
+			break
+		}
+		i += n
+	}
+	if i >= len(text) {
+		return len(text), len(text), 0
+	}
+	start = i
+	end = segmentEnd(text, i)
+	ends[0] = end
+	segs = 1
+	for end+1 < len(text) && (text[end] == '.' || text[end] == '/') {
+		if w, _ := wordAt(text, end+1); !w {
+			break
+		}
+		end = segmentEnd(text, end+1)
+		if segs < len(ends) {
+			ends[segs] = end
+		}
+		segs++
+	}
+	return start, end, segs
+}
+
+// appendUnit emits the terms of the unit text[start:end] found by
+// nextUnit: the whole path, then each segment. low is as for appendTokens.
+func appendUnit(dst []string, text, low string, start, end, segs int, ends *[16]int) []string {
+	if pathTermOf(text[start:end], segs) {
+		if low != "" {
+			dst = append(dst, low[start:end])
+		} else {
+			dst = append(dst, lower(text[start:end]))
+		}
+	}
+	for j, k := start, 0; j < end; k++ {
+		var e int
+		if k < len(ends) {
+			e = ends[k]
+		} else {
+			e = segmentEnd(text, j)
+		}
+		lowSeg := ""
+		if low != "" {
+			lowSeg = low[j:e]
+		}
+		dst = appendSegment(dst, text[j:e], lowSeg)
+		j = e + 1 // skip the separator
+	}
+	return dst
+}
+
+// pathTermOf reports whether a unit of segs segments is also emitted
+// whole, lower-cased: a path of at most MaxPathTerm bytes. Such a term is
+// at least three bytes long and holds a '.' or '/', so neither the length
+// limits nor the stop words drop it.
+func pathTermOf(unit string, segs int) bool {
+	if segs < 2 || len(unit) > 4*MaxPathTerm {
+		return false
+	}
+	if isASCII(unit) {
+		return len(unit) <= MaxPathTerm
+	}
+	return len(lower(unit)) <= MaxPathTerm
 }
 
 // wordAt reports whether text[i:] starts with a segment character (letter,

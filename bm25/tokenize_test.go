@@ -177,3 +177,39 @@ func TestAppendTokensOneCopy(t *testing.T) {
 		}
 	}
 }
+
+// trickyTexts exercise the tokenizer's edges: case splits, kebab-case,
+// paths of many segments and over MaxPathTerm, non-ASCII text and paths,
+// invalid UTF-8.
+var trickyTexts = []string{
+	"getUserById HTTPServer SQLiteStore os.path.join net/http",
+	"flask.sansio.scaffold.Scaffold.before_request",
+	"def before_request(self, f: T_before_request) -> T_before_request",
+	"x-request-id a-_b -leading trailing- a--b 3d-model",
+	strings.Repeat("seg.", 20) + "end",
+	strings.Repeat("LongSegmentName.", 6) + "Tail",
+	"Ünïcode.Päth/Straße ΣΑΣ.σας 東京.タワー ǅungla.Ǆ",
+	"\xff\xfe invalid utf-8 \xc3 a.\xff.b",
+	"HTTPServer.ServeHTTP/v2.JSONEncoder.encodeUTF8String",
+	"-_-_- ___ --- ...///::: a. .b a/ /b",
+}
+
+// TestUnitsTokenizeAlone: a text's terms are its units' terms, each unit
+// tokenized by itself, which the index builder's memo relies on.
+func TestUnitsTokenizeAlone(t *testing.T) {
+	for _, in := range trickyTexts {
+		var got []string
+		var ends [16]int
+		for i := 0; i < len(in); {
+			start, end, _ := nextUnit(in, i, &ends)
+			if start == end {
+				break
+			}
+			got = AppendTokens(got, in[start:end])
+			i = end
+		}
+		if want := AppendTokens(nil, in); !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: by units %q, whole %q", in, got, want)
+		}
+	}
+}
