@@ -121,6 +121,11 @@ func extractCSharp(f *extract.File, r *extract.FileResult) {
 		x.multi = true
 		r.Package = commonPrefix(order)
 	}
+	// .NET test and benchmark projects live in folders of any name, but
+	// their namespaces say what they are.
+	for _, n := range order {
+		r.Flags |= namespaceFlags(n)
+	}
 	// The scope is the namespace; for a file of unrelated namespaces, the
 	// first one.
 	r.Scope = r.Package

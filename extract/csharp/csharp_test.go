@@ -325,3 +325,34 @@ public class Server
 	b.Edge("Acme.Core.Http.Client.Get", "Acme.Core.Base.Run", snapshot.EdgeCalls)
 	b.Edge("Acme.Core.Http.Server.Serve", "Acme.Core.Http.Client.Get", snapshot.EdgeCalls)
 }
+
+// TestCSharpProjectKindFromNamespace: .NET test, benchmark and sample
+// projects sit in folders of any name (Ocelot's unit/, acceptance/,
+// testing/); their namespaces mark their code as tests or examples.
+func TestCSharpProjectKindFromNamespace(t *testing.T) {
+	b := build(t, map[string]string{
+		"src/Gateway.cs":      "namespace Acme.Gateway;\npublic class Router { public void Route() { } }",
+		"src/Latest.cs":       "namespace Acme.Latest;\npublic class Feed { }",
+		"unit/RouterTests.cs": "namespace Acme.UnitTests;\npublic class Routing { public void Routes() { } }",
+		"testing/Steps.cs":    "namespace Acme.Testing.Steps;\npublic class GivenSteps { }",
+		"acceptance/Steps.cs": "namespace Acme.AcceptanceTests\n{\n    public class Host { }\n}",
+		"perf/RouterBench.cs": "namespace Acme.Benchmarks;\npublic class RouterBench { }",
+		"docs/Walkthrough.cs": "namespace Acme.Samples.Basic;\npublic class Startup { }",
+	})
+	for _, c := range []struct {
+		qname string
+		want  snapshot.Flags
+	}{
+		{"Acme.Gateway.Router.Route", 0},
+		{"Acme.Latest.Feed", 0},
+		{"Acme.UnitTests.Routing.Routes", snapshot.FlagTest},
+		{"Acme.Testing.Steps.GivenSteps", snapshot.FlagTest},
+		{"Acme.AcceptanceTests.Host", snapshot.FlagTest},
+		{"Acme.Benchmarks.RouterBench", snapshot.FlagExample},
+		{"Acme.Samples.Basic.Startup", snapshot.FlagExample},
+	} {
+		if got := b.Node(c.qname).Flags & (snapshot.FlagTest | snapshot.FlagExample); got != c.want {
+			t.Errorf("%s: flags %v, want %v", c.qname, got, c.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
 
 	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
 )
 
 // The extractor reads a file's tree flattened into Go memory
@@ -269,6 +270,37 @@ func init() {
 
 func startsUpper(s string) bool {
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
+}
+
+// namespaceFlags reads the .NET naming of test and benchmark projects
+// from a namespace: a segment that is or ends in the word Test, Tests or
+// Testing (Ocelot.UnitTests, Acme.AcceptanceTests, Acme.Testing), or is
+// Specs, marks tests; one that is or ends in Benchmark, Benchmarks,
+// Samples or Examples marks example code.
+func namespaceFlags(ns string) snapshot.Flags {
+	var f snapshot.Flags
+	for seg := range strings.SplitSeq(ns, ".") {
+		switch {
+		case endsInWord(seg, "Test"), endsInWord(seg, "Tests"), endsInWord(seg, "Testing"), seg == "Specs":
+			f |= snapshot.FlagTest
+		case endsInWord(seg, "Benchmark"), endsInWord(seg, "Benchmarks"), endsInWord(seg, "Samples"), endsInWord(seg, "Examples"):
+			f |= snapshot.FlagExample
+		}
+	}
+	return f
+}
+
+// endsInWord reports whether the PascalCase identifier seg is w or ends in
+// the word w (UnitTests ends in Tests; Latest does not end in Test).
+func endsInWord(seg, w string) bool {
+	if !strings.HasSuffix(seg, w) {
+		return false
+	}
+	if len(seg) == len(w) {
+		return true
+	}
+	c := seg[len(seg)-len(w)-1]
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_'
 }
 
 func firstSeg(s string) string {
