@@ -195,7 +195,7 @@ func (b *Builder) tokenize(from, to int) *termTable {
 				i = end
 				if pathTermOf(text[start:end], segs) {
 					// Counted in every field, indexed outside qualified
-					// names (see indexed).
+					// names (see Add).
 					ntok++
 					if f != int(FieldQName) {
 						count(tt.term(lowerInto(&low, text[start:end])))
@@ -318,21 +318,6 @@ func (tt *termTable) sort() {
 		keys[i], posts[i] = tt.keys[o], tt.posts[o]
 	}
 	tt.keys, tt.posts, tt.index = keys, posts, nil
-}
-
-// indexed reports whether term t of field f gets a posting. Every term
-// counts toward the field's length; the whole-path term of a qualified name
-// is not indexed (see Add).
-func indexed(f Field, t string) bool {
-	if f != FieldQName {
-		return true
-	}
-	for i := 0; i < len(t); i++ {
-		if t[i] == '.' || t[i] == '/' {
-			return false
-		}
-	}
-	return true
 }
 
 // Index tokenizes the documents added so far, on all cores, which is most

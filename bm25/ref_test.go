@@ -222,3 +222,18 @@ func refTop(sc map[uint32]float64, k int) []Hit {
 	}
 	return hs
 }
+
+// indexed reports whether term t of field f gets a posting, as the
+// package comment and Add describe it: every term counts toward the
+// field's length; the whole-path term of a qualified name is not indexed.
+func indexed(f Field, t string) bool {
+	if f != FieldQName {
+		return true
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] == '.' || t[i] == '/' {
+			return false
+		}
+	}
+	return true
+}
