@@ -202,12 +202,7 @@ func (b *Builder) tokenize(from, to int) *termTable {
 					}
 				}
 				for j, k := start, 0; j < end; k++ {
-					e := 0
-					if k < len(ends) {
-						e = ends[k]
-					} else {
-						e = segmentEnd(text, j)
-					}
+					e := segEnd(text, j, k, &ends)
 					seg := text[j:e]
 					j = e + 1 // skip the separator
 					terms, ok := memo[seg]

@@ -175,12 +175,7 @@ func appendUnit(dst []string, text, low string, start, end, segs int, ends *[16]
 		}
 	}
 	for j, k := start, 0; j < end; k++ {
-		var e int
-		if k < len(ends) {
-			e = ends[k]
-		} else {
-			e = segmentEnd(text, j)
-		}
+		e := segEnd(text, j, k, ends)
 		lowSeg := ""
 		if low != "" {
 			lowSeg = low[j:e]
@@ -189,6 +184,15 @@ func appendUnit(dst []string, text, low string, start, end, segs int, ends *[16]
 		j = e + 1 // skip the separator
 	}
 	return dst
+}
+
+// segEnd returns the end of a unit's k-th segment, which starts at j;
+// ends is as nextUnit filled it.
+func segEnd(text string, j, k int, ends *[16]int) int {
+	if k < len(ends) {
+		return ends[k]
+	}
+	return segmentEnd(text, j)
 }
 
 // pathTermOf reports whether a unit of segs segments is also emitted
