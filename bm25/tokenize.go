@@ -134,8 +134,10 @@ func appendTokens(dst []string, text, low string) []string {
 // segments and, in ends, the ends of its first 16 segments.
 //
 // A unit's terms depend on its text alone: the terms of a text are the
-// terms of its units, in order, each tokenized by itself. The index
-// builder relies on that to tokenize each distinct unit once.
+// terms of its units, in order, each tokenized by itself; and a unit's
+// are its whole-path term (see pathTermOf), then each segment's, each
+// segment tokenized by itself. The index builder relies on that to
+// tokenize each distinct segment once.
 func nextUnit(text string, i int, ends *[16]int) (start, end, segs int) {
 	for i < len(text) {
 		w, n := wordAt(text, i)
