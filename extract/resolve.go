@@ -1467,6 +1467,11 @@ func (r *resolver) resolveImports() {
 
 // inheritance links each class to the methods it inherits (inherits) and
 // each overriding method to the method it overrides (overrides).
+//
+// A class in test code gets overrides edges but no inherits edges: what it
+// inherits is the product's API, which the product's own classes already
+// link to, and test fixtures subclassing a framework's base class made 94%
+// of rails' inherits edges (a million, three quarters of all its edges).
 func (r *resolver) inheritance() {
 	types := make([]uint32, 0, len(r.bases))
 	for t := range r.bases {
@@ -1483,6 +1488,7 @@ func (r *resolver) inheritance() {
 		for _, e := range r.childMembers(child) {
 			own[r.g.Nodes[e].Name] = e
 		}
+		testChild := r.g.Nodes[child].Flags&snapshot.FlagTest != 0
 		seen := map[uint32]bool{child: true}
 		level := r.bases[child]
 		for hop := 0; hop < maxBaseHops && len(level) > 0; hop++ {
@@ -1507,7 +1513,7 @@ func (r *resolver) inheritance() {
 					if k == snapshot.KindConstructor {
 						continue // constructors are not inherited
 					}
-					if m != child && inherited[m] != child+1 {
+					if m != child && inherited[m] != child+1 && !testChild {
 						inherited[m] = child + 1
 						r.g.Edges = append(r.g.Edges, snapshot.Edge{From: child, To: m, Type: snapshot.EdgeInherits, Confidence: confInfer})
 					}

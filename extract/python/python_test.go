@@ -103,6 +103,12 @@ func TestPythonRepo(t *testing.T) {
 	b.Edge(pApp+".App", pScaf+".Scaffold.before_request", snapshot.EdgeInherits)
 	b.Edge(pStore+".MemoryStore", pStore+".Store", snapshot.EdgeImplements)
 	b.Edge(pStore+".MemoryStore.get", pStore+".Store.get", snapshot.EdgeOverrides)
+	// A test's subclass extends and overrides, but inherits nothing: its
+	// inherited methods are the product's API, reached from the product's
+	// own classes.
+	b.Edge(pTest+".RecordingStore", pStore+".MemoryStore", snapshot.EdgeExtends)
+	b.Edge(pTest+".RecordingStore.get", pStore+".MemoryStore.get", snapshot.EdgeOverrides)
+	b.NoEdge(pTest+".RecordingStore", pStore+".MemoryStore.put", snapshot.EdgeInherits)
 
 	// Types in signatures and annotations.
 	b.Edge(pStore+".Store", pApp+".App.__init__", snapshot.EdgeTypeHintOf)

@@ -18,3 +18,11 @@ def test_before_request(app):
 class TestStore:
     def test_missing(self):
         assert MemoryStore().get("x") is None
+
+
+class RecordingStore(MemoryStore):
+    """A store for tests that records the last key it was asked for."""
+
+    def get(self, key):
+        self.asked = key
+        return super().get(key)
