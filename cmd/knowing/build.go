@@ -22,7 +22,14 @@ Parses every supported source file under DIR (Go, Python, JavaScript,
 TypeScript, Rust, Java, C#, Ruby), honouring .gitignore and skipping
 vendor/, node_modules/, binary and oversized files, and writes the code
 graph to OUT.snap atomically. On a terminal a progress bar shows on stderr;
-one summary line closes the build.
+one summary line closes the build. With --json the summary goes to stdout
+as one JSON object instead:
+
+  {"snapshot", "repo", "files", "skipped", "source_bytes", "nodes",
+   "edges", "snapshot_bytes", "seconds", "phases": {"parse", "resolve",
+   "write"} (seconds), "syntax_error_files", "first_syntax_errors"}
+
+With --parse-only, "snapshot" is empty and nothing is written.
 
 Flags:
 `
@@ -42,6 +49,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	quiet := fs.Bool("quiet", false, "no progress and no summary")
 	parseOnly := fs.Bool("parse-only", false, "measure: parse every file with tree-sitter and stop (writes nothing)")
 	timings := fs.Bool("timings", false, "print how long each phase took (parse, resolve, write)")
+	asJSON := fs.Bool("json", false, "print the summary to stdout as JSON (see above)")
 	pos, err := parse(fs, args, buildHelp, stderr)
 	if err != nil {
 		return err
@@ -73,7 +81,17 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if st.Files == 0 {
 		return fmt.Errorf("no source files found in %s (knowing reads %s)", *repo, strings.Join(extract.Extensions(), " "))
 	}
+	sum := buildSummary{Repo: *repo, Files: st.Files, Skipped: st.Skipped, SourceBytes: st.SourceBytes,
+		Nodes: len(g.Nodes), Edges: len(g.Edges), SyntaxErrorFiles: st.ParseErrors, FirstSyntaxErrors: st.FirstErrors}
+	sum.Phases.Parse, sum.Phases.Resolve = st.Parse.Seconds(), st.Resolve.Seconds()
+	if sum.FirstSyntaxErrors == nil {
+		sum.FirstSyntaxErrors = []string{}
+	}
 	if *parseOnly {
+		if *asJSON {
+			sum.Nodes, sum.Edges, sum.Seconds = 0, 0, st.Elapsed.Seconds()
+			return writeJSON(stdout, sum)
+		}
 		fmt.Fprintf(stderr, "parsed %d files (%s) in %.2fs; nothing written\n", st.Files, humanBytes(st.SourceBytes), st.Elapsed.Seconds())
 		return nil
 	}
@@ -100,6 +118,11 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *asJSON {
+		sum.Snapshot, sum.SnapshotBytes = out, info.Size()
+		sum.Seconds, sum.Phases.Write = time.Since(start).Seconds(), time.Since(wstart).Seconds()
+		return writeJSON(stdout, sum)
+	}
 	if !*quiet {
 		fmt.Fprintf(stderr, "built %s: %d files, %d symbols, %d edges in %.1fs; snapshot %s for %s of source\n",
 			out, st.Files, len(g.Nodes), len(g.Edges), time.Since(start).Seconds(), humanBytes(info.Size()), humanBytes(st.SourceBytes))
@@ -113,6 +136,26 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// buildSummary is build's --json output.
+type buildSummary struct {
+	Snapshot      string  `json:"snapshot"` // "" with --parse-only
+	Repo          string  `json:"repo"`
+	Files         int     `json:"files"`
+	Skipped       int     `json:"skipped"` // walk entries left out: ignored, skipped folders, too large, binary, unreadable
+	SourceBytes   int64   `json:"source_bytes"`
+	Nodes         int     `json:"nodes"`
+	Edges         int     `json:"edges"`
+	SnapshotBytes int64   `json:"snapshot_bytes"`
+	Seconds       float64 `json:"seconds"`
+	Phases        struct {
+		Parse   float64 `json:"parse"` // walk, parse and extract
+		Resolve float64 `json:"resolve"`
+		Write   float64 `json:"write"`
+	} `json:"phases"`
+	SyntaxErrorFiles  int      `json:"syntax_error_files"`  // kept: what parsed is in the graph
+	FirstSyntaxErrors []string `json:"first_syntax_errors"` // "path:line" of the first few
 }
 
 func checkRepo(dir string) error {

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/knowing-dev/knowing/snapshot"
 )
 
 // knowing runs the command in-process and returns its exit code and output.
@@ -268,5 +270,64 @@ func TestSyntaxErrorNote(t *testing.T) {
 	code, out, _ := knowing(t, "", "query", "--json", snap, "ok")
 	if code != 0 || !strings.Contains(out, "broken.ok") {
 		t.Errorf("what parsed before the error was not kept: %s", out)
+	}
+}
+
+// TestBuildJSON checks build's --json summary against the snapshot it
+// describes, and that it replaces the human summary line.
+func TestBuildJSON(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"app.py":    "def serve():\n    return handle()\n\ndef handle():\n    return 1\n",
+		"broken.py": "def bad(:\n    return 2\n",
+		"data.bin":  "\x00\x01",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := filepath.Join(t.TempDir(), "x.snap")
+	code, out, errs := knowing(t, "", "build", "--json", "--repo", dir, snap)
+	if code != 0 {
+		t.Fatalf("build failed: %s", errs)
+	}
+	if strings.Contains(errs, "built ") || strings.Contains(errs, "note:") {
+		t.Errorf("--json still printed the human summary:\n%s", errs)
+	}
+	var sum buildSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	s, err := snapshot.Open(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	info, err := os.Stat(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Snapshot != snap || sum.Repo != dir || sum.Files != 2 || sum.SourceBytes != int64(len(files["app.py"])+len(files["broken.py"])) {
+		t.Errorf("summary %+v: want snapshot %s, repo %s, 2 files of source", sum, snap, dir)
+	}
+	if sum.Nodes != s.NumNodes() || sum.Edges != s.NumEdges() || sum.SnapshotBytes != info.Size() {
+		t.Errorf("summary says %d nodes, %d edges, %d bytes; the snapshot has %d, %d, %d",
+			sum.Nodes, sum.Edges, sum.SnapshotBytes, s.NumNodes(), s.NumEdges(), info.Size())
+	}
+	if sum.SyntaxErrorFiles != 1 || len(sum.FirstSyntaxErrors) != 1 || !strings.HasPrefix(sum.FirstSyntaxErrors[0], "broken.py:") {
+		t.Errorf("syntax errors %d %v, want broken.py's", sum.SyntaxErrorFiles, sum.FirstSyntaxErrors)
+	}
+	if sum.Seconds <= 0 || sum.Phases.Parse <= 0 || sum.Phases.Write <= 0 || sum.Phases.Parse+sum.Phases.Resolve+sum.Phases.Write > sum.Seconds {
+		t.Errorf("timings %+v of %.6fs", sum.Phases, sum.Seconds)
+	}
+
+	code, out, errs = knowing(t, "", "build", "--json", "--parse-only", "--repo", dir, snap)
+	if code != 0 {
+		t.Fatalf("parse-only failed: %s", errs)
+	}
+	sum = buildSummary{}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || sum.Snapshot != "" || sum.Files != 2 || sum.Nodes != 0 {
+		t.Errorf("parse-only summary %+v (%v):\n%s", sum, err, out)
 	}
 }
