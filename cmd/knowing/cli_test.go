@@ -249,11 +249,7 @@ func TestSyntaxErrorNote(t *testing.T) {
 		"broken.py": "def ok():\n    pass\n\ndef bad(:\n    return 2\n",
 		"worse.rb":  "class A\n  def b\n    [1, 2\n  end\nend\n",
 	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	snap := filepath.Join(t.TempDir(), "x.snap")
 	code, _, errs := knowing(t, "", "build", "--repo", dir, snap)
 	if code != 0 {
@@ -273,6 +269,16 @@ func TestSyntaxErrorNote(t *testing.T) {
 	}
 }
 
+// writeFiles writes each file's text under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestBuildJSON checks build's --json summary against the snapshot it
 // describes, and that it replaces the human summary line.
 func TestBuildJSON(t *testing.T) {
@@ -282,11 +288,7 @@ func TestBuildJSON(t *testing.T) {
 		"broken.py": "def bad(:\n    return 2\n",
 		"data.bin":  "\x00\x01",
 	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	snap := filepath.Join(t.TempDir(), "x.snap")
 	code, out, errs := knowing(t, "", "build", "--json", "--repo", dir, snap)
 	if code != 0 {
