@@ -1488,10 +1488,16 @@ func (r *resolver) inheritance() {
 		for _, e := range r.childMembers(child) {
 			own[r.g.Nodes[e].Name] = e
 		}
+		// A test class inherits nothing: only its direct bases matter,
+		// for its overrides.
 		testChild := r.g.Nodes[child].Flags&snapshot.FlagTest != 0
+		hops := maxBaseHops
+		if testChild {
+			hops = 1
+		}
 		seen := map[uint32]bool{child: true}
 		level := r.bases[child]
-		for hop := 0; hop < maxBaseHops && len(level) > 0; hop++ {
+		for hop := 0; hop < hops && len(level) > 0; hop++ {
 			var next []uint32
 			for _, b := range level {
 				if seen[b] {
@@ -1510,10 +1516,10 @@ func (r *resolver) inheritance() {
 						}
 						continue
 					}
-					if k == snapshot.KindConstructor {
+					if k == snapshot.KindConstructor || testChild {
 						continue // constructors are not inherited
 					}
-					if m != child && inherited[m] != child+1 && !testChild {
+					if m != child && inherited[m] != child+1 {
 						inherited[m] = child + 1
 						r.g.Edges = append(r.g.Edges, snapshot.Edge{From: child, To: m, Type: snapshot.EdgeInherits, Confidence: confInfer})
 					}
