@@ -82,14 +82,11 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("no source files found in %s (knowing reads %s)", *repo, strings.Join(extract.Extensions(), " "))
 	}
 	sum := buildSummary{Repo: *repo, Files: st.Files, Skipped: st.Skipped, SourceBytes: st.SourceBytes,
-		Nodes: len(g.Nodes), Edges: len(g.Edges), SyntaxErrorFiles: st.ParseErrors, FirstSyntaxErrors: st.FirstErrors}
+		SyntaxErrorFiles: st.ParseErrors, FirstSyntaxErrors: append([]string{}, st.FirstErrors...)}
 	sum.Phases.Parse, sum.Phases.Resolve = st.Parse.Seconds(), st.Resolve.Seconds()
-	if sum.FirstSyntaxErrors == nil {
-		sum.FirstSyntaxErrors = []string{}
-	}
 	if *parseOnly {
 		if *asJSON {
-			sum.Nodes, sum.Edges, sum.Seconds = 0, 0, st.Elapsed.Seconds()
+			sum.Seconds = st.Elapsed.Seconds()
 			return writeJSON(stdout, sum)
 		}
 		fmt.Fprintf(stderr, "parsed %d files (%s) in %.2fs; nothing written\n", st.Files, humanBytes(st.SourceBytes), st.Elapsed.Seconds())
@@ -120,6 +117,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	if *asJSON {
 		sum.Snapshot, sum.SnapshotBytes = out, info.Size()
+		sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)
 		sum.Seconds, sum.Phases.Write = time.Since(start).Seconds(), time.Since(wstart).Seconds()
 		return writeJSON(stdout, sum)
 	}
