@@ -243,14 +243,11 @@ func TestDeterminism(t *testing.T) {
 // TestSyntaxErrorNote checks that a file that does not parse is kept, and
 // that the summary says where its first error is.
 func TestSyntaxErrorNote(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	dir, snap := repoOf(t, map[string]string{
 		"good.py":   "def fine():\n    return 1\n",
 		"broken.py": "def ok():\n    pass\n\ndef bad(:\n    return 2\n",
 		"worse.rb":  "class A\n  def b\n    [1, 2\n  end\nend\n",
-	}
-	writeFiles(t, dir, files)
-	snap := filepath.Join(t.TempDir(), "x.snap")
+	})
 	code, _, errs := knowing(t, "", "build", "--repo", dir, snap)
 	if code != 0 {
 		t.Fatalf("build failed: %s", errs)
@@ -269,27 +266,28 @@ func TestSyntaxErrorNote(t *testing.T) {
 	}
 }
 
-// writeFiles writes each file's text under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+// repoOf writes files (name → text) into a new repository folder and
+// returns it with a path for its snapshot.
+func repoOf(t *testing.T, files map[string]string) (dir, snap string) {
 	t.Helper()
+	dir = t.TempDir()
 	for name, src := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return dir, filepath.Join(t.TempDir(), "x.snap")
 }
 
 // TestBuildJSON checks build's --json summary against the snapshot it
 // describes, and that it replaces the human summary line.
 func TestBuildJSON(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{
 		"app.py":    "def serve():\n    return handle()\n\ndef handle():\n    return 1\n",
 		"broken.py": "def bad(:\n    return 2\n",
 		"data.bin":  "\x00\x01",
 	}
-	writeFiles(t, dir, files)
-	snap := filepath.Join(t.TempDir(), "x.snap")
+	dir, snap := repoOf(t, files)
 	code, out, errs := knowing(t, "", "build", "--json", "--repo", dir, snap)
 	if code != 0 {
 		t.Fatalf("build failed: %s", errs)
