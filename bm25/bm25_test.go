@@ -288,11 +288,11 @@ func TestBuilderErrors(t *testing.T) {
 		t.Error("Add after Finish accepted")
 	}
 	b = NewBuilder(DefaultParams())
-	b.Add(1, nil)
+	b.Add(3, nil)
 	b.Index()
 	b.Add(2, nil)
 	if _, err := b.Finish(); err == nil {
-		t.Error("Add after Index accepted")
+		t.Error("an id below one indexed before accepted")
 	}
 	for _, p := range []Params{
 		{K1: -1, B: 0.5},
@@ -703,8 +703,10 @@ func TestGrowSameIndex(t *testing.T) {
 	}
 }
 
-// TestIndexThenFinish: calling Index before Finish changes nothing in the
-// encoding, for index sizes on either side of the multi-worker threshold.
+// TestIndexThenFinish: calling Index before Finish, once or between
+// batches of Adds, changes nothing in the encoding, for index sizes on
+// either side of the multi-worker threshold, and with batches that leave
+// a tail of a few documents, as the snapshot writer's external nodes do.
 func TestIndexThenFinish(t *testing.T) {
 	for _, n := range []int{0, 1, 300, 3000} {
 		docs := newCorpus(11, benchParts).docs(n)
@@ -712,18 +714,26 @@ func TestIndexThenFinish(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := NewBuilder(DefaultParams())
-		for i := range docs {
-			b.Add(uint32(i), &docs[i])
-		}
-		b.Index()
-		b.Index() // a second call does nothing
-		got, err := b.Finish()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got.Terms, want.Terms) || !bytes.Equal(got.Postings, want.Postings) || !bytes.Equal(got.Stats, want.Stats) {
-			t.Fatalf("%d documents: Index then Finish encodes differently from Finish", n)
+		for _, cuts := range [][]int{{n}, {n / 2, n}, {n - min(n, 7), n}, {n / 3, n / 3, 2 * n / 3}} {
+			b := NewBuilder(DefaultParams())
+			added := 0
+			for _, c := range cuts {
+				for ; added < c; added++ {
+					b.Add(uint32(added), &docs[added])
+				}
+				b.Index()
+			}
+			b.Index() // nothing new: does nothing
+			for ; added < n; added++ {
+				b.Add(uint32(added), &docs[added])
+			}
+			got, err := b.Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Terms, want.Terms) || !bytes.Equal(got.Postings, want.Postings) || !bytes.Equal(got.Stats, want.Stats) {
+				t.Fatalf("%d documents indexed in batches up to %v: encodes differently from Finish alone", n, cuts)
+			}
 		}
 	}
 }

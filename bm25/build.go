@@ -20,14 +20,17 @@ import (
 )
 
 // Builder accumulates documents and encodes them into an index. It is not
-// safe for concurrent use and is single-use: after Index or Finish it
-// accepts no more documents.
+// safe for concurrent use and is single-use: after Finish it accepts no
+// more documents.
 //
-// Add only records a document. Index tokenizes them on all cores (each
-// worker a contiguous run of documents, with its own term table, which it
-// sorts) and merges the sorted tables; Finish does that if Index has not,
-// then encodes the terms, again on all cores. The output does not depend
-// on the number of workers, nor on whether Index was called.
+// Add only records a document. Index tokenizes the documents added since
+// the last Index on all cores (each worker a contiguous run of documents
+// of about equal text, with its own term table, which it sorts) and merges
+// the sorted tables into the terms indexed so far; Finish indexes what is
+// left, then encodes the terms, again on all cores. A caller can thus
+// tokenize most documents while it still works out the last few. The
+// output does not depend on the number of workers, nor on when or how
+// often Index was called.
 //
 // Memory: the builder keeps the added documents' field strings (not copies)
 // until Finish, every distinct term once and one uint64 per (term, field,
@@ -36,18 +39,18 @@ import (
 // segment it has seen (on the Go standard library, 5% more peak memory
 // for the whole build).
 type Builder struct {
-	p       Params
-	err     error
-	done    bool
-	indexed bool // Index ran
+	p    Params
+	err  error
+	done bool
 
-	ids   []uint32            // document id by insertion index
-	docs  []Doc               // documents by insertion index, until Finish
-	lens  [NumFields][]uint32 // field length (terms) by insertion index
-	keys  []string            // term by term number
-	posts [][]uint64          // postings by term number, see posting
-	fdocs [NumFields]uint32   // documents with a non-empty field
-	avg   [NumFields]float64  // mean length of non-empty fields
+	ids     []uint32            // document id by insertion index
+	docs    []Doc               // documents not yet indexed, from insertion index docBase
+	docBase int                 // insertion index of docs[0]: documents indexed so far
+	lens    [NumFields][]uint32 // field length (terms) by insertion index
+	keys    []string            // term by term number
+	posts   [][]uint64          // postings by term number, see posting
+	fdocs   [NumFields]uint32   // documents with a non-empty field
+	avg     [NumFields]float64  // mean length of non-empty fields
 }
 
 // termEnc encodes term records; each encoding worker has its own.
@@ -95,8 +98,8 @@ func (b *Builder) Add(id uint32, d *Doc) {
 		return
 	}
 	switch {
-	case b.done || b.indexed:
-		b.err = errors.New("bm25: Add after Index or Finish")
+	case b.done:
+		b.err = errors.New("bm25: Add after Finish")
 		return
 	case id == math.MaxUint32:
 		b.err = fmt.Errorf("bm25: document id %d too large", id)
@@ -134,9 +137,10 @@ func (tt *termTable) term(t string) uint32 {
 	return n
 }
 
-// tokenize indexes documents [from, to): their field lengths go to b.lens
-// (each worker writes its own range), their terms and postings to a new
-// table.
+// tokenize indexes the runs of documents next hands out, in increasing
+// order, until it has none: their field lengths go to b.lens (each run to
+// one worker), their terms and postings to a new table, which sizeHint
+// documents are expected to fill.
 //
 // Text is tokenized a unit at a time (see nextUnit): a unit that is a
 // path emits itself whole, then the terms of each of its segments. The
@@ -145,18 +149,20 @@ func (tt *termTable) term(t string) uint32 {
 // distinct segment is tokenized once: its term numbers are kept in a memo.
 // A field whose text is the same as in the previous document (the path
 // and concepts of the symbols of one file) reuses that document's terms.
-func (b *Builder) tokenize(from, to int) *termTable {
+func (b *Builder) tokenize(next func() (from, to int, ok bool), sizeHint int) *termTable {
 	// About one distinct term per document in a large index, two in a
 	// small one: start the table at one, so it grows once or twice
 	// instead of from empty.
-	tt := &termTable{index: make(map[string]uint32, to-from)}
-	memo := make(map[string][]uint32, to-from)
+	tt := &termTable{index: make(map[string]uint32, sizeHint)}
+	memo := make(map[string][]uint32, sizeHint)
 	var arena []uint32 // the memo's term lists
 	var tok []string
 	var low []byte
 	var ends [16]int
 	var cnt []uint32  // by term number: occurrences in the field at hand
 	var seen []uint32 // the field's terms, each once, as first seen
+	// The previous document's fields. The zero value is right for the
+	// first: an empty field has no terms.
 	var last [NumFields]struct {
 		text  string
 		n     uint32
@@ -171,113 +177,136 @@ func (b *Builder) tokenize(from, to int) *termTable {
 		}
 		cnt[n]++
 	}
-	for idx := from; idx < to; idx++ {
-		d := &b.docs[idx]
-		for f := 0; f < NumFields; f++ {
-			lf := &last[f]
-			text := d.Fields[f]
-			if idx > from && text == lf.text {
-				b.lens[f][idx] = lf.n
-				for _, t := range lf.terms {
-					n := uint32(t >> 32)
-					tt.posts[n] = append(tt.posts[n], uint64(idx)<<32|uint64(f)<<postFieldSh|t&postTFMask)
-				}
-				continue
-			}
-			lf.text, lf.terms = text, lf.terms[:0]
-			ntok := 0
-			seen = seen[:0]
-			for i := 0; i < len(text); {
-				start, end, segs := nextUnit(text, i, &ends)
-				if start == end {
-					break
-				}
-				i = end
-				if pathTermOf(text[start:end], segs) {
-					// Counted in every field, indexed outside qualified
-					// names (see Add).
-					ntok++
-					if f != int(FieldQName) {
-						count(tt.term(lowerInto(&low, text[start:end])))
+	for {
+		from, to, ok := next()
+		if !ok {
+			return tt
+		}
+		for idx := from; idx < to; idx++ {
+			d := &b.docs[idx-b.docBase]
+			for f := 0; f < NumFields; f++ {
+				lf := &last[f]
+				text := d.Fields[f]
+				if text == lf.text {
+					b.lens[f][idx] = lf.n
+					for _, t := range lf.terms {
+						n := uint32(t >> 32)
+						tt.posts[n] = append(tt.posts[n], uint64(idx)<<32|uint64(f)<<postFieldSh|t&postTFMask)
 					}
+					continue
 				}
-				for j, k := start, 0; j < end; k++ {
-					e := segEnd(text, j, k, &ends)
-					seg := text[j:e]
-					j = e + 1 // skip the separator
-					terms, ok := memo[seg]
-					if !ok {
-						// The terms live in low until the next segment:
-						// term copies them.
-						tok = appendTokensScratch(tok[:0], seg, &low)
-						at := len(arena)
-						for _, t := range tok {
-							arena = append(arena, tt.term(t))
+				lf.text, lf.terms = text, lf.terms[:0]
+				ntok := 0
+				seen = seen[:0]
+				for i := 0; i < len(text); {
+					start, end, segs := nextUnit(text, i, &ends)
+					if start == end {
+						break
+					}
+					i = end
+					if pathTermOf(text[start:end], segs) {
+						// Counted in every field, indexed outside qualified
+						// names (see Add).
+						ntok++
+						if f != int(FieldQName) {
+							count(tt.term(lowerInto(&low, text[start:end])))
 						}
-						terms = arena[at:len(arena):len(arena)]
-						memo[seg] = terms
 					}
-					ntok += len(terms)
-					for _, n := range terms {
-						count(n)
+					for j, k := start, 0; j < end; k++ {
+						e := segEnd(text, j, k, &ends)
+						seg := text[j:e]
+						j = e + 1 // skip the separator
+						terms, ok := memo[seg]
+						if !ok {
+							// The terms live in low until the next segment:
+							// term copies them.
+							tok = appendTokensScratch(tok[:0], seg, &low)
+							at := len(arena)
+							for _, t := range tok {
+								arena = append(arena, tt.term(t))
+							}
+							terms = arena[at:len(arena):len(arena)]
+							memo[seg] = terms
+						}
+						ntok += len(terms)
+						for _, n := range terms {
+							count(n)
+						}
 					}
 				}
-			}
-			lf.n = uint32(min(ntok, math.MaxUint32))
-			b.lens[f][idx] = lf.n
-			for _, n := range seen {
-				t := uint64(min(cnt[n], postTFMask))
-				cnt[n] = 0
-				tt.posts[n] = append(tt.posts[n], uint64(idx)<<32|uint64(f)<<postFieldSh|t)
-				lf.terms = append(lf.terms, uint64(n)<<32|t)
+				lf.n = uint32(min(ntok, math.MaxUint32))
+				b.lens[f][idx] = lf.n
+				for _, n := range seen {
+					t := uint64(min(cnt[n], postTFMask))
+					cnt[n] = 0
+					tt.posts[n] = append(tt.posts[n], uint64(idx)<<32|uint64(f)<<postFieldSh|t)
+					lf.terms = append(lf.terms, uint64(n)<<32|t)
+				}
 			}
 		}
 	}
-	return tt
 }
 
-// index tokenizes every document on up to GOMAXPROCS workers, each of
-// which then sorts its own terms, and merges the workers' sorted tables
-// into b.keys (in byte order, each once) and b.posts (for a term found by
-// several workers, their postings in document order).
+// index tokenizes the documents not yet indexed on up to GOMAXPROCS
+// workers, each of which then sorts its own terms, and merges the workers'
+// sorted tables into b.keys (in byte order, each once) and b.posts (for a
+// term found by several workers, or indexed before, its postings in
+// document order).
 func (b *Builder) index() {
-	n := len(b.docs)
+	from, n := b.docBase, len(b.ids)
+	if from == n {
+		return
+	}
 	for f := range b.lens {
-		b.lens[f] = make([]uint32, n)
+		b.lens[f] = slices.Grow(b.lens[f], n-len(b.lens[f]))[:n]
 	}
 	// Up to one worker per 512 documents: flask's 1,926 get two, an
-	// index under 1,024 documents stays on one.
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/512))
+	// index under 1,024 documents stays on one. Workers take runs of 128
+	// documents in turn rather than a fixed share each: documents differ
+	// in length by orders of magnitude (a docstring against a field
+	// name), and a core may be busy with the caller's other work (the
+	// snapshot writer indexes while the graph's edges are resolved).
+	const run = 128
+	workers := min(runtime.GOMAXPROCS(0), max(1, (n-from)/512))
+	var taken atomic.Int64
+	next := func() (int, int, bool) {
+		lo := from + int(taken.Add(run)-run)
+		return lo, min(lo+run, n), lo < n
+	}
 	tables := make([]*termTable, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tt := b.tokenize(w*n/workers, (w+1)*n/workers)
+			tt := b.tokenize(next, (n-from)/workers)
 			tt.sort()
 			tables[w] = tt
 		}()
 	}
 	wg.Wait()
-	b.docs = nil
-	if workers == 1 {
+	if len(b.keys) > 0 {
+		// What earlier calls indexed: its documents come first.
+		tables = append([]*termTable{{keys: b.keys, posts: b.posts}}, tables...)
+	}
+	b.docs, b.docBase = nil, n
+	if len(tables) == 1 {
 		b.keys, b.posts = tables[0].keys, tables[0].posts
 		return
 	}
 	// Merge the sorted tables: the smallest next key of all, its postings
-	// gathered from the tables in order.
+	// gathered from the tables in document order.
 	total := 0
 	for _, tt := range tables {
 		total += len(tt.keys)
 	}
 	b.keys = make([]string, 0, total)
 	b.posts = make([][]uint64, 0, total)
-	next := make([]int, len(tables))
+	at := make([]int, len(tables))
 	for {
 		k, found := "", false
 		for w, tt := range tables {
-			if i := next[w]; i < len(tt.keys) && (!found || tt.keys[i] < k) {
+			if i := at[w]; i < len(tt.keys) && (!found || tt.keys[i] < k) {
 				k, found = tt.keys[i], true
 			}
 		}
@@ -286,18 +315,43 @@ func (b *Builder) index() {
 		}
 		var ps []uint64
 		for w, tt := range tables {
-			if i := next[w]; i < len(tt.keys) && tt.keys[i] == k {
-				if ps == nil {
-					ps = tt.posts[i] // the first table's list, taken as is
-				} else {
-					ps = append(ps, tt.posts[i]...)
-				}
-				next[w]++
+			if i := at[w]; i < len(tt.keys) && tt.keys[i] == k {
+				ps = mergePostings(ps, tt.posts[i])
+				at[w]++
 			}
 		}
 		b.keys = append(b.keys, k)
 		b.posts = append(b.posts, ps)
 	}
+}
+
+// mergePostings merges two posting lists, each in document order, into
+// one. Postings order as numbers the way they do by document and field;
+// two lists never hold the same document. A list may be reused.
+func mergePostings(a, b []uint64) []uint64 {
+	switch {
+	case len(a) == 0:
+		return b
+	case len(b) == 0:
+		return a
+	case a[len(a)-1] < b[0]:
+		return append(a, b...)
+	case b[len(b)-1] < a[0]:
+		return append(b, a...)
+	}
+	m := make([]uint64, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if a[i] < b[j] {
+			m = append(m, a[i])
+			i++
+		} else {
+			m = append(m, b[j])
+			j++
+		}
+	}
+	m = append(m, a[i:]...)
+	return append(m, b[j:]...)
 }
 
 // sort orders the table by term, in byte order.
@@ -315,15 +369,16 @@ func (tt *termTable) sort() {
 	tt.keys, tt.posts, tt.index = keys, posts, nil
 }
 
-// Index tokenizes the documents added so far, on all cores, which is most
-// of Finish's work; Finish then encodes them. A caller with other work for
-// the cores can do it after Index, while Finish runs. Add fails after
-// Index.
+// Index tokenizes the documents added since the last Index, on all cores,
+// which is most of Finish's work; Finish then indexes the rest and
+// encodes. A caller with other work for the cores can do it after Index,
+// while Finish runs, or add its last documents while Index runs on
+// another goroutine (the builder itself is not safe for concurrent use:
+// Add must wait for Index to return).
 func (b *Builder) Index() {
-	if b.err != nil || b.done || b.indexed {
+	if b.err != nil || b.done {
 		return
 	}
-	b.indexed = true
 	b.index()
 }
 
@@ -339,9 +394,7 @@ func (b *Builder) Finish() (*Encoded, error) {
 		return nil, err
 	}
 	b.done = true
-	if !b.indexed {
-		b.index()
-	}
+	b.index()
 	n := len(b.ids)
 	st := stats{numDocs: uint32(n), numTerms: uint32(len(b.keys)), params: b.p}
 	if n > 0 {
