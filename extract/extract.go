@@ -109,6 +109,14 @@ type Options struct {
 	// ParseOnly parses every file and stops: no extraction, no graph. It
 	// measures what tree-sitter alone costs on the same files and cores.
 	ParseOnly bool
+	// NodesDone, when not nil, is called once during resolving, when every
+	// package, file and symbol node is in the graph with its final name,
+	// qualified name, kind, file, signature and doc (the generated,
+	// vendored and minified flags too); external nodes, edges and test
+	// flags come after. It may start work that reads those fields, such as
+	// snapshot.StartTextIndex, but must not keep the graph to read
+	// anything else until Build returns.
+	NodesDone func(*snapshot.Graph)
 }
 
 // Stats summarise a build.
@@ -195,7 +203,7 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 		stats.Elapsed = time.Since(start)
 		return &snapshot.Graph{}, stats, nil
 	}
-	g := Resolve(results)
+	g := resolve(results, opt.NodesDone)
 	stats.Resolve = time.Since(start) - stats.Parse
 	stats.ResolveCPU = ProcessCPU() - cpu1
 	g.Meta.RepoRoot = root

@@ -84,6 +84,14 @@ type memberEntry struct {
 // assigned file by file in path order, so the symbols of a file (and
 // mostly of a package) have neighbouring ids.
 func Resolve(results []*FileResult) *snapshot.Graph {
+	return resolve(results, nil)
+}
+
+// resolve is Resolve; it calls nodesDone, when not nil, once every
+// package, file and symbol node is in the graph with its final text fields
+// (name, qualified name, kind, file, signature, doc; flags other than
+// FlagTest). External nodes, edges and test flags come after.
+func resolve(results []*FileResult, nodesDone func(*snapshot.Graph)) *snapshot.Graph {
 	sort.Slice(results, func(i, j int) bool { return results[i].Path < results[j].Path })
 	// Size the node and edge tables once: a node per file, package and
 	// symbol; every symbol is contained (two edges) and most references
@@ -107,6 +115,9 @@ func Resolve(results []*FileResult) *snapshot.Graph {
 	r.g.Edges = make([]snapshot.Edge, 0, edges)
 	r.declare()
 	r.attachReceivers()
+	if nodesDone != nil {
+		nodesDone(r.g)
+	}
 	r.index()
 	r.resolveBases()
 	r.resolveRefs()

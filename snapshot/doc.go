@@ -8,8 +8,11 @@
 //
 // The extractor builds a [Graph] and calls [Write], which compiles every
 // section in memory and publishes the file atomically (temporary file in
-// the same folder, fsync, rename). [Open] maps a file and checks its header
-// and section table only; [Snapshot.Verify] checks every byte.
+// the same folder, fsync, rename). An extractor that completes its graph in
+// steps can start the BM25 index, the costliest section, once the nodes'
+// text is final ([StartTextIndex]) and hand it to Write. [Open] maps a file
+// and checks its header and section table only; [Snapshot.Verify] checks
+// every byte.
 //
 //	s, err := snapshot.Open(path)
 //	...

@@ -333,7 +333,7 @@ func TestBM25ConceptsPerFile(t *testing.T) {
 	for i, f := range []int32{0, 0, 1, 0, -1, 1, 1, 0} {
 		g.Nodes = append(g.Nodes, Node{Name: fmt.Sprintf("fn%d", i), QName: fmt.Sprintf("pkg.fn%d", i), File: f, Kind: KindFunction})
 	}
-	got, err := buildBM25(g, bm25.DefaultParams(), nil)
+	got, err := buildBM25(g, bm25.DefaultParams(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,5 +475,53 @@ func TestRecordLimits(t *testing.T) {
 	}
 	if a, b := s.Lines(2); a != 1 || b != 0 || s.Kind(2) != KindFile || s.Name(2) != "file.go" {
 		t.Errorf("node 2: lines %d %d, %v %q", a, b, s.Kind(2), s.Name(2))
+	}
+}
+
+// TestTextIndexStartedEarly: a BM25 index started on a graph's first nodes,
+// before the caller appended more nodes (external ones among them), edges
+// and test flags, gives the same file as one built at write time; a text
+// index of another graph or with other parameters is refused.
+func TestTextIndexStartedEarly(t *testing.T) {
+	needBM25(t)
+	full := randomGraph(7, 40, 3000, 9000)
+	want, err := encode(full, testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{0, 1, len(full.Nodes) / 2, len(full.Nodes) - 5, len(full.Nodes)} {
+		g := &Graph{Meta: full.Meta, Files: full.Files}
+		g.Nodes = append(g.Nodes, full.Nodes[:k]...)
+		for i := range g.Nodes {
+			g.Nodes[i].Flags &^= FlagTest
+		}
+		text := StartTextIndex(g, nil)
+		// What a resolver does next: more nodes, edges, flags.
+		g.Nodes = append(g.Nodes, full.Nodes[k:]...)
+		for i := range k {
+			g.Nodes[i].Flags = full.Nodes[i].Flags
+		}
+		g.Edges = full.Edges
+		opt := testOptions()
+		opt.Text = text
+		got, err := encode(g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.bytes(), want.bytes()) {
+			t.Fatalf("text index started on %d of %d nodes: the file differs", k, len(full.Nodes))
+		}
+	}
+	other := randomGraph(8, 4, 30, 90)
+	opt := testOptions()
+	opt.Text = StartTextIndex(other, nil)
+	if _, err := encode(full, opt); err == nil || !strings.Contains(err.Error(), "another graph") {
+		t.Errorf("a text index of another graph: %v", err)
+	}
+	p := bm25.DefaultParams()
+	p.K1 = 2
+	opt.Text = StartTextIndex(full, &p)
+	if _, err := encode(full, opt); err == nil || !strings.Contains(err.Error(), "BM25 parameters") {
+		t.Errorf("a text index with other parameters: %v", err)
 	}
 }

@@ -37,6 +37,45 @@ type WriteOptions struct {
 	// the signatures a query prints decode without the docs; past 64 they
 	// start to cost query time.
 	ColdBlock int
+	// Text is the BM25 index of g's first nodes, started by
+	// StartTextIndex on the same graph with the same BM25 parameters;
+	// Write indexes the nodes added since and finishes it. Ignored with
+	// NoBM25.
+	Text *TextIndex
+}
+
+// TextIndex is a BM25 index of a graph's first nodes, tokenized in the
+// background while the graph is completed (see StartTextIndex).
+type TextIndex struct {
+	g    *Graph
+	n    int // g.Nodes[:n] are indexed
+	p    bm25.Params
+	b    *bm25.Builder
+	done chan struct{} // closed once b.Index returned
+}
+
+// StartTextIndex starts tokenizing the BM25 documents of g's nodes, on all
+// cores, and returns at once. It is for a caller that completes g in steps:
+// once g.Files and every node now in g.Nodes have their final name,
+// qualified name, kind, file, signature, doc and generated, vendored and
+// minified flags, their text can be indexed while the caller works out the
+// edges and appends further nodes. Pass the result to Write in
+// WriteOptions.Text, with the same BM25 parameters (nil: the defaults).
+//
+// It copies what it needs before returning: the caller may change g
+// straight away, except for those fields of the nodes already there.
+func StartTextIndex(g *Graph, p *bm25.Params) *TextIndex {
+	t := &TextIndex{g: g, n: len(g.Nodes), p: bm25.DefaultParams(), done: make(chan struct{})}
+	if p != nil && p.K1 != 0 {
+		t.p = *p
+	}
+	t.b = bm25.NewBuilder(t.p)
+	addBM25Docs(t.b, g, 0, t.n)
+	go func() {
+		defer close(t.done)
+		t.b.Index()
+	}()
+	return t
 }
 
 // bm25DocBytes is how much of a doc comment the BM25 index sees.
@@ -245,13 +284,25 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		close(bm25Done)
 		close(bm25Indexed)
 	} else {
+		if t := o.Text; t != nil {
+			switch {
+			case t.g != g:
+				return nil, errors.New("the text index was started on another graph")
+			case t.n > len(g.Nodes):
+				return nil, fmt.Errorf("the text index has %d nodes, the graph %d", t.n, len(g.Nodes))
+			case t.p != o.BM25:
+				return nil, errors.New("the text index was started with other BM25 parameters")
+			}
+		}
 		go func() {
 			defer close(bm25Done)
-			bm25Enc, bm25Err = buildBM25(g, o.BM25, bm25Indexed)
+			bm25Enc, bm25Err = buildBM25(g, o.BM25, o.Text, bm25Indexed)
 		}()
 	}
 	defer func() { <-bm25Done }()
-	<-bm25Indexed
+	if o.Text == nil {
+		<-bm25Indexed
+	}
 
 	var graphErr, keysErr error
 	var nameKeys, partKeys int
@@ -564,12 +615,29 @@ func buildKeyIndex(b *fst.Builder, m map[string][]uint32) (fstBytes, ids []byte,
 	return b.Bytes(), lists, nil
 }
 
-func buildBM25(g *Graph, p bm25.Params, indexed chan<- struct{}) (*bm25.Encoded, error) {
-	b := bm25.NewBuilder(p)
-	b.Grow(len(g.Nodes)) // most nodes are searchable
+func buildBM25(g *Graph, p bm25.Params, text *TextIndex, indexed chan<- struct{}) (*bm25.Encoded, error) {
+	var b *bm25.Builder
+	from := 0
+	if text != nil {
+		<-text.done
+		b, from = text.b, text.n
+	} else {
+		b = bm25.NewBuilder(p)
+	}
+	addBM25Docs(b, g, from, len(g.Nodes))
+	b.Index()
+	if indexed != nil {
+		close(indexed)
+	}
+	return b.Finish()
+}
+
+// addBM25Docs adds the documents of the searchable nodes g.Nodes[from:to].
+func addBM25Docs(b *bm25.Builder, g *Graph, from, to int) {
+	b.Grow(to - from) // most nodes are searchable
 	var d bm25.Doc
 	lastFile, lastConcepts := int32(-1), ""
-	for i := range g.Nodes {
+	for i := from; i < to; i++ {
 		n := &g.Nodes[i]
 		if !searchable(n) {
 			continue
@@ -582,11 +650,6 @@ func buildBM25(g *Graph, p bm25.Params, indexed chan<- struct{}) (*bm25.Encoded,
 		bm25Doc(&d, g, n, lastConcepts)
 		b.Add(uint32(i), &d)
 	}
-	b.Index()
-	if indexed != nil {
-		close(indexed)
-	}
-	return b.Finish()
 }
 
 // searchable reports nodes that get a BM25 document. Files, packages and
