@@ -276,7 +276,8 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	// Its tokenizing, the start of the write's longest chain, gets all
 	// cores; the rest waits until it is done and then runs beside the
 	// index's encoding, as three independent pieces so that none of them
-	// becomes the longest chain.
+	// becomes the longest chain. A text index started early (o.Text) has
+	// had its head start: the rest begins at once.
 	var bm25Enc *bm25.Encoded
 	var bm25Err error
 	bm25Done, bm25Indexed := make(chan struct{}), make(chan struct{})
