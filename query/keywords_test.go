@@ -52,6 +52,26 @@ func TestKeywordsPriorityNounAndBigrams(t *testing.T) {
 	}
 }
 
+// TestKeywordsContractedBigrams: a bigram of words code contracts also
+// comes in its contracted forms, after the bigrams as written; the short
+// forms are no components of their own.
+func TestKeywordsContractedBigrams(t *testing.T) {
+	k := ExtractKeywords("read and parse query parameters from the directory listing")
+	for _, c := range []string{"QueryParams", "query_params", "DirListing", "dir_listing", "QueryParameters"} {
+		if !slices.Contains(k.Compounds, c) {
+			t.Errorf("bigram %s missing from %v", c, k.Compounds)
+		}
+	}
+	if i, j := slices.Index(k.Compounds, "DirectoryListing"), slices.Index(k.Compounds, "QueryParams"); i < 0 || i > j {
+		t.Errorf("a contracted bigram before one as written: %v", k.Compounds)
+	}
+	for _, w := range []string{"params", "dir"} {
+		if slices.Contains(k.Components, w) {
+			t.Errorf("short form %q is a component: %v", w, k.Components)
+		}
+	}
+}
+
 func TestKeywordsExactAndCodePatterns(t *testing.T) {
 	k := ExtractKeywords("Fix `Scaffold.errorhandler` so register_error_handler() and QuerySet.annotate() accept subclasses, e.g. in 3.9")
 	for _, e := range []string{"Scaffold.errorhandler", "errorhandler"} {
