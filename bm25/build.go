@@ -618,9 +618,13 @@ func (te *termEnc) encodeTerm(w *bytes.Buffer, ps []uint64) (uint64, error) {
 // document ids (delta uvarints or a roaring bitmap, whichever is smaller),
 // quantized impacts.
 func (te *termEnc) writeList(w *bytes.Buffer) error {
+	// Impacts are finite and non-negative: plain comparisons, which the
+	// builtin max and min of floats are not (they order NaNs and zeros).
 	maxImp := 0.0
 	for _, x := range te.imps {
-		maxImp = max(maxImp, x)
+		if x > maxImp {
+			maxImp = x
+		}
 	}
 	scale := float32(maxImp / quantMax)
 	if maxImp <= 0 || !finite(scale) { // all weights zero: contributes nothing
@@ -659,10 +663,14 @@ func (te *termEnc) writeList(w *bytes.Buffer) error {
 	uniform := len(te.imps) <= len(allMax)
 	for _, x := range te.imps {
 		q := math.Round(x / maxImp * quantMax)
-		if x > 0 {
-			q = max(q, 1) // a match never rounds to nothing
+		switch {
+		case q < 1 && x > 0:
+			q = 1 // a match never rounds to nothing
+		case q < 0:
+			q = 0
+		case q > quantMax:
+			q = quantMax
 		}
-		q = min(max(q, 0), quantMax)
 		uniform = uniform && q == quantMax
 		te.qs = append(te.qs, byte(q))
 	}
