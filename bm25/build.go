@@ -24,9 +24,9 @@ import (
 // more documents.
 //
 // Add only records a document. Index tokenizes the documents added since
-// the last Index on all cores (each worker a contiguous run of documents
-// of about equal text, with its own term table, which it sorts) and merges
-// the sorted tables into the terms indexed so far; Finish indexes what is
+// the last Index on all cores (workers take runs of documents in turn,
+// each into its own term table, which it sorts) and merges the sorted
+// tables into the terms indexed so far; Finish indexes what is
 // left, then encodes the terms, again on all cores. A caller can thus
 // tokenize most documents while it still works out the last few. The
 // output does not depend on the number of workers, nor on when or how
