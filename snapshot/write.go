@@ -39,8 +39,8 @@ type WriteOptions struct {
 	ColdBlock int
 	// Text is the BM25 index of g's first nodes, started by
 	// StartTextIndex on the same graph with the same BM25 parameters;
-	// Write indexes the nodes added since and finishes it. Ignored with
-	// NoBM25.
+	// Write indexes the nodes added since and finishes it, so a text
+	// index serves one Write. Ignored with NoBM25.
 	Text *TextIndex
 }
 
