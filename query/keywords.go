@@ -366,11 +366,17 @@ func (b *kwBuilder) contracted(x, y string) {
 	if len(xs) == 0 && len(ys) == 0 {
 		return
 	}
-	xs = append([]string{x}, xs...)
-	ys = append([]string{y}, ys...)
-	for i, cx := range xs {
-		for j, cy := range ys {
+	// Form 0 is the word as written, form i > 0 its (i-1)th short form.
+	form := func(w string, short []string, i int) string {
+		if i == 0 {
+			return w
+		}
+		return short[i-1]
+	}
+	for i := 0; i <= len(xs); i++ {
+		for j := 0; j <= len(ys); j++ {
 			if i > 0 || j > 0 {
+				cx, cy := form(x, xs, i), form(y, ys, j)
 				b.add(&b.compShort, camel(cx)+camel(cy), "c")
 				b.add(&b.compShort, cx+"_"+cy, "c")
 			}
