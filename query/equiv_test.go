@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/knowing-dev/knowing/snapshot"
 )
 
 // bruteConcepts is matchConcepts without the word index: every phrase of
@@ -61,6 +63,39 @@ func TestMatchConceptsIndexed(t *testing.T) {
 		lower := strings.ToLower(task)
 		if got, want := matchConcepts(lower), bruteConcepts(lower); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q: indexed %v, searched %v", lower, got, want)
+		}
+	}
+}
+
+// TestProgrammingConcepts: a task that names a data structure or a
+// routine task in words finds the symbols standard libraries give it,
+// though no word of the task is in their names or docs.
+func TestProgrammingConcepts(t *testing.T) {
+	s := &shop{g: &snapshot.Graph{}, ids: map[string]uint32{}}
+	s.g.Files = []snapshot.File{{Path: "sched/sched.go", Lang: snapshot.LangGo}, {Path: "fsutil/fs.go", Lang: snapshot.LangGo},
+		{Path: "container/heap.go", Lang: snapshot.LangGo}}
+	add := func(q string, k snapshot.Kind, file int32, doc string) {
+		s.ids[q] = uint32(len(s.g.Nodes))
+		s.g.Nodes = append(s.g.Nodes, snapshot.Node{Name: q[strings.LastIndexByte(q, '.')+1:], QName: "shop/" + q, Kind: k,
+			Lang: snapshot.LangGo, File: file, StartLine: 1, EndLine: 5, Doc: doc})
+	}
+	add("container.Heap", snapshot.KindStruct, 2, "Heap keeps the smallest element first.")
+	add("sched.Runner", snapshot.KindStruct, 0, "Runner runs jobs.")
+	add("sched.Job", snapshot.KindStruct, 0, "Job is one unit of work.")
+	add("fsutil.WalkDir", snapshot.KindFunction, 1, "WalkDir calls fn for every entry under root.")
+	add("fsutil.Stat", snapshot.KindFunction, 1, "Stat describes one entry.")
+	e := s.engine(t)
+	for _, c := range []struct {
+		task, want string
+		found      bool
+	}{
+		{"implement a priority queue of jobs", "container.Heap", true},
+		{"implement a stack of jobs", "container.Heap", false},
+		{"traverse a directory, skipping hidden ones", "fsutil.WalkDir", true},
+		{"traverse a list, skipping hidden ones", "fsutil.WalkDir", false},
+	} {
+		if got := rankOf(query(t, e, c.task), c.want) > 0; got != c.found {
+			t.Errorf("%q: %s found %v, want %v", c.task, c.want, got, c.found)
 		}
 	}
 }
