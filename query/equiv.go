@@ -98,15 +98,15 @@ var concepts = []concept{
 	// Programming tasks every language's code has, under the names its
 	// standard libraries give them.
 	{id: "PRIORITY_QUEUE", phrases: []string{"priority queue", "min heap", "max heap", "binary heap", "heap"},
-		targets: []string{"Heap", "heap", "PriorityQueue", "BinaryHeap", "heapq", "heappush", "heappop", "heapify"}},
+		targets: []string{"Heap", "PriorityQueue", "BinaryHeap", "heapq", "heappush", "heappop", "heapify"}},
 	{id: "DIRECTORY_WALK", phrases: []string{"walk a directory", "walk the directory", "directory tree", "traverse directory", "traverse a directory", "walk directories", "recursively walk", "file tree", "glob"},
-		targets: []string{"Walk", "WalkDir", "walk", "walk_dir", "WalkFunc", "SkipDir", "Glob", "glob", "walkdir"}},
+		targets: []string{"Walk", "WalkDir", "walk_dir", "WalkFunc", "SkipDir", "Glob"}},
 	{id: "STRING_BUILDING", phrases: []string{"build a string", "string builder", "concatenation", "concatenate strings", "string concatenation", "join strings"},
-		targets: []string{"Builder", "StringBuilder", "StringBuffer", "WriteString", "Buffer", "Join", "join"}},
+		targets: []string{"Builder", "StringBuilder", "StringBuffer", "WriteString", "Buffer", "Join"}},
 	{id: "REGEX", phrases: []string{"regular expression", "regular expressions", "regex", "regexp", "capture group", "capture groups"},
-		targets: []string{"Regexp", "Regex", "regex", "regexp", "Pattern", "Matcher", "MustCompile"}},
+		targets: []string{"Regexp", "Regex", "Pattern", "Matcher", "MustCompile"}},
 	{id: "ESCAPING", phrases: []string{"escape", "escaping", "unescape", "special characters", "html escape"},
-		targets: []string{"Escape", "escape", "Unescape", "unescape", "EscapeString", "Replacer", "NewReplacer", "QuoteMeta", "html_escape"}},
+		targets: []string{"Escape", "Unescape", "EscapeString", "Replacer", "NewReplacer", "QuoteMeta", "html_escape"}},
 
 	// The same ideas under the names one language's ecosystem uses.
 	{id: "PY_APP_ENTRY", lang: snapshot.LangPython, phrases: []string{"application factory", "create app", "wsgi", "entry point", "run the app", "development server"},
