@@ -150,11 +150,14 @@ func (tt *termTable) term(t string) uint32 {
 // A field whose text is the same as in the previous document (the path
 // and concepts of the symbols of one file) reuses that document's terms.
 func (b *Builder) tokenize(next func() (from, to int, ok bool), sizeHint int) *termTable {
-	// About one distinct term per document in a large index, two in a
-	// small one: start the table at one, so it grows once or twice
-	// instead of from empty.
-	tt := &termTable{index: make(map[string]uint32, sizeHint)}
-	memo := make(map[string][]uint32, sizeHint)
+	// A worker finds from 1.1 distinct terms per document of its even
+	// share (the Go standard library: 71 K over 65 K documents) to 3.9
+	// (flask, whose runs one worker took all of while the resolver had
+	// the other core). Sized for two, the table and the memo grow at
+	// most once; sized for one, flask's grew twice, and the copies were
+	// 3% of the write's allocations.
+	tt := &termTable{index: make(map[string]uint32, 2*sizeHint)}
+	memo := make(map[string][]uint32, 2*sizeHint)
 	var arena []uint32 // the memo's term lists
 	var tok []string
 	var low []byte
