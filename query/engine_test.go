@@ -40,12 +40,7 @@ func newShop() *shop {
 	for _, f := range files {
 		s.g.Files = append(s.g.Files, snapshot.File{Path: f.path, Lang: snapshot.LangGo, Flags: f.flags})
 	}
-	add := func(q string, k snapshot.Kind, file int32, flags snapshot.Flags, sig, doc string) {
-		name := q[strings.LastIndexByte(q, '.')+1:]
-		s.ids[q] = uint32(len(s.g.Nodes))
-		s.g.Nodes = append(s.g.Nodes, snapshot.Node{Name: name, QName: "shop/" + q, Kind: k, Lang: snapshot.LangGo,
-			Flags: flags | s.g.Files[file].Flags, File: file, StartLine: 1, EndLine: 5, Signature: sig, Doc: doc})
-	}
+	add := s.add
 	add("store.Store", snapshot.KindInterface, 0, 0, "type Store interface", "Store persists items.")
 	add("store.Store.Get", snapshot.KindMethod, 0, 0, "Get(id string) (*Item, error)", "")
 	add("store.Store.Put", snapshot.KindMethod, 0, 0, "Put(it *Item) error", "")
@@ -87,6 +82,14 @@ func newShop() *shop {
 	edge("server.TestHandleGet", "server.Server.HandleGet", snapshot.EdgeTests)
 	edge("server.Server.HandleGet", "server.TestHandleGet", snapshot.EdgeTestedBy)
 	return s
+}
+
+// add appends the Go symbol q (its qualified name under "shop/"), in
+// file number file, whose flags it also takes.
+func (s *shop) add(q string, k snapshot.Kind, file int32, flags snapshot.Flags, sig, doc string) {
+	s.ids[q] = uint32(len(s.g.Nodes))
+	s.g.Nodes = append(s.g.Nodes, snapshot.Node{Name: q[strings.LastIndexByte(q, '.')+1:], QName: "shop/" + q, Kind: k,
+		Lang: snapshot.LangGo, Flags: flags | s.g.Files[file].Flags, File: file, StartLine: 1, EndLine: 5, Signature: sig, Doc: doc})
 }
 
 func (s *shop) engine(t *testing.T) *Engine {

@@ -74,11 +74,7 @@ func TestProgrammingConcepts(t *testing.T) {
 	s := &shop{g: &snapshot.Graph{}, ids: map[string]uint32{}}
 	s.g.Files = []snapshot.File{{Path: "sched/sched.go", Lang: snapshot.LangGo}, {Path: "fsutil/fs.go", Lang: snapshot.LangGo},
 		{Path: "container/heap.go", Lang: snapshot.LangGo}}
-	add := func(q string, k snapshot.Kind, file int32, doc string) {
-		s.ids[q] = uint32(len(s.g.Nodes))
-		s.g.Nodes = append(s.g.Nodes, snapshot.Node{Name: q[strings.LastIndexByte(q, '.')+1:], QName: "shop/" + q, Kind: k,
-			Lang: snapshot.LangGo, File: file, StartLine: 1, EndLine: 5, Doc: doc})
-	}
+	add := func(q string, k snapshot.Kind, file int32, doc string) { s.add(q, k, file, 0, "", doc) }
 	add("container.Heap", snapshot.KindStruct, 2, "Heap keeps the smallest element first.")
 	add("sched.Runner", snapshot.KindStruct, 0, "Runner runs jobs.")
 	add("sched.Job", snapshot.KindStruct, 0, "Job is one unit of work.")
