@@ -375,6 +375,25 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 	for _, p := range kw.Paths {
 		addTerms(p, 1<<bm25.FieldPath|1<<bm25.FieldConcepts, 1)
 	}
+	if tune.Base > 0 {
+		// A verb's base form, where the index has it: opened → open,
+		// parsed → parse, stopped → stop, copied → copy, reading → read.
+		for _, c := range kw.Components {
+			if len(c) >= 7 && tune.Stem > 0 {
+				continue // the stem expansion below covers it
+			}
+			ws.bases = verbBases(c, ws.bases[:0])
+			for _, t := range ws.bases {
+				key := t + string(rune('0'))
+				if seen[key] || e.ix.DocFreq(t) == 0 {
+					continue
+				}
+				seen[key] = true
+				q = append(q, bm25.QueryTerm{Text: t, Boost: float32(tune.Base)})
+				break
+			}
+		}
+	}
 	if tune.Stem > 0 {
 		// Morphology without a word list: a long word's first letters,
 		// expanded through the term dictionary ("resolution" → resolve,
@@ -465,3 +484,26 @@ large little might never other should since small still their there these thing 
 through under until where which while would years other using value values given return returns
 called calls when what with from into that this than then them they have been were will more most
 some such only also does done make made each used uses like just over much many well same`)
+
+// verbBases appends the base forms a lower-case word ending in -ed or
+// -ing may have, likeliest first. Words under five letters are left
+// alone (bed, red, king).
+func verbBases(w string, dst []string) []string {
+	var stem string
+	switch {
+	case len(w) >= 5 && strings.HasSuffix(w, "ied"):
+		return append(dst, w[:len(w)-3]+"y")
+	case len(w) >= 5 && strings.HasSuffix(w, "ed"):
+		stem = w[:len(w)-2]
+		dst = append(dst, stem, w[:len(w)-1]) // opened → open, parsed → parse
+	case len(w) >= 6 && strings.HasSuffix(w, "ing"):
+		stem = w[:len(w)-3]
+		dst = append(dst, stem, stem+"e") // reading → read, parsing → parse
+	default:
+		return dst
+	}
+	if n := len(stem); n >= 3 && stem[n-1] == stem[n-2] && !strings.ContainsRune("aeiouslz", rune(stem[n-1])) {
+		dst = append(dst, stem[:n-1]) // stopped → stop, running → run
+	}
+	return dst
+}

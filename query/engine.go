@@ -142,6 +142,7 @@ type workspace struct {
 	lower    []byte
 	words    []string // the task's components (Keywords.Pos), sorted
 	prefKeys []uint64 // prefer's sort keys
+	bases    []string // verbBases' result
 	// a node set one channel at a time uses, epoch-stamped
 	setStamp []uint32
 	setEpoch uint32
@@ -615,6 +616,9 @@ type tuning struct {
 	// Stem is the boost of terms that share a long task word's first five
 	// letters (0: no expansion).
 	Stem float64
+	// Base is the boost of a task verb's base form (opened → open;
+	// 0: none).
+	Base float64
 	// StemTiered: the tiered prefix tier uses a long word's first five
 	// letters when they start at most this many distinct names (0: never).
 	StemTiered float64
@@ -632,7 +636,7 @@ type tuning struct {
 var tune = loadTuning(tuning{
 	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7,
 	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6, TypeBoost: 0.2,
-	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, StemTiered: 10, Late: 0.6,
+	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, Base: 0.6, StemTiered: 10, Late: 0.6,
 })
 
 func loadTuning(t tuning) tuning {
@@ -691,6 +695,8 @@ func loadTuning(t tuning) tuning {
 			t.ParentBoost = x
 		case "stem":
 			t.Stem = x
+		case "base":
+			t.Base = x
 		case "stemtiered":
 			t.StemTiered = x
 		case "typeboost":

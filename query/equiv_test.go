@@ -3,6 +3,7 @@ package query
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -93,5 +94,50 @@ func TestProgrammingConcepts(t *testing.T) {
 		if got := rankOf(query(t, e, c.task), c.want) > 0; got != c.found {
 			t.Errorf("%q: %s found %v, want %v", c.task, c.want, got, c.found)
 		}
+	}
+}
+
+func TestVerbBases(t *testing.T) {
+	for _, c := range []struct {
+		word string
+		want []string
+	}{
+		{"opened", []string{"open", "opene"}},
+		{"parsed", []string{"pars", "parse"}},
+		{"stopped", []string{"stopp", "stoppe", "stop"}},
+		{"copied", []string{"copy"}},
+		{"reading", []string{"read", "reade"}},
+		{"running", []string{"runn", "runne", "run"}},
+		{"called", []string{"call", "calle"}}, // no "cal": l doubles in base forms
+		{"red", nil},
+		{"king", nil},
+		{"open", nil},
+	} {
+		if got := verbBases(c.word, nil); !slices.Equal(got, c.want) {
+			t.Errorf("verbBases(%q) = %q, want %q", c.word, got, c.want)
+		}
+	}
+}
+
+// A task's inflected verb finds the symbol named by its base form, which
+// shares no other word with the task.
+func TestVerbBaseFindsSymbol(t *testing.T) {
+	s := &shop{g: &snapshot.Graph{}, ids: map[string]uint32{}}
+	s.g.Files = []snapshot.File{{Path: "db/conn.go", Lang: snapshot.LangGo}, {Path: "db/rows.go", Lang: snapshot.LangGo}}
+	add := func(q string, k snapshot.Kind, file int32, doc string) { s.add(q, k, file, 0, "", doc) }
+	add("db.Open", snapshot.KindFunction, 0, "Open returns a handle on a data source.")
+	add("db.Conn", snapshot.KindStruct, 0, "Conn is one session with the server.")
+	add("db.Rows", snapshot.KindStruct, 1, "Rows iterates over a result.")
+	add("db.Rows.Next", snapshot.KindMethod, 1, "Next advances to the following row.")
+	add("db.Rows.Scan", snapshot.KindMethod, 1, "Scan copies the columns of the current row.")
+	e := s.engine(t)
+	task := "the pool is opened twice at startup"
+	if rankOf(query(t, e, task), "db.Open") == 0 {
+		t.Errorf("%q did not find db.Open", task)
+	}
+	defer func(b float64) { tune.Base = b }(tune.Base)
+	tune.Base = 0
+	if rankOf(query(t, e, task), "db.Open") != 0 {
+		t.Errorf("%q found db.Open without base forms: the test proves nothing", task)
 	}
 }
