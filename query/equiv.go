@@ -13,7 +13,7 @@ import (
 // matched exactly (case-insensitive) through the name index.
 type concept struct {
 	id      string
-	lang    snapshot.Lang // 0: any language
+	lang    snapshot.Lang // 0: any language; JavaScript's also hold for TypeScript
 	phrases []string
 	targets []string
 }
@@ -294,7 +294,7 @@ func (e *Engine) equivChannel(ws *workspace, lower string, allow snapshot.Flags,
 				if len(m.ids) >= limit || taken >= perTarget {
 					break
 				}
-				if cm.c.lang != 0 && e.s.Lang(id) != cm.c.lang {
+				if cm.c.lang != 0 && langFamily(e.s.Lang(id)) != cm.c.lang {
 					continue
 				}
 				if !e.keep(id, allow) {
@@ -307,4 +307,14 @@ func (e *Engine) equivChannel(ws *workspace, lower string, allow snapshot.Flags,
 		}
 	}
 	return m.ids
+}
+
+// langFamily maps a language to the one whose concepts it shares:
+// TypeScript code uses JavaScript's names (React's useState, Express's
+// Router) as written.
+func langFamily(l snapshot.Lang) snapshot.Lang {
+	if l == snapshot.LangTypeScript {
+		return snapshot.LangJavaScript
+	}
+	return l
 }

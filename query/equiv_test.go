@@ -141,3 +141,27 @@ func TestVerbBaseFindsSymbol(t *testing.T) {
 		t.Errorf("%q found db.Open without base forms: the test proves nothing", task)
 	}
 }
+
+// JavaScript's concepts hold for TypeScript code, and for no other
+// language's.
+func TestConceptLanguageFamily(t *testing.T) {
+	s := &shop{g: &snapshot.Graph{}, ids: map[string]uint32{}}
+	s.g.Files = []snapshot.File{{Path: "web/src/hooks.ts", Lang: snapshot.LangTypeScript},
+		{Path: "py/hooks.py", Lang: snapshot.LangPython}, {Path: "web/src/list.ts", Lang: snapshot.LangTypeScript}}
+	add := func(q string, k snapshot.Kind, file int32, doc string) {
+		s.add(q, k, file, 0, "", doc)
+		s.g.Nodes[len(s.g.Nodes)-1].Lang = s.g.Files[file].Lang
+	}
+	add("web.useEffect", snapshot.KindFunction, 0, "useEffect schedules a callback after rendering.")
+	add("py.useEffect", snapshot.KindFunction, 1, "useEffect schedules a callback after rendering.")
+	add("web.List", snapshot.KindClass, 2, "List shows rows.")
+	add("web.List.size", snapshot.KindMethod, 2, "size counts rows.")
+	e := s.engine(t)
+	res := query(t, e, "run code once the react component is on screen")
+	if rankOf(res, "web.useEffect") == 0 {
+		t.Error("the React concept did not reach TypeScript's useEffect")
+	}
+	if rankOf(res, "py.useEffect") != 0 {
+		t.Error("the React concept reached Python code")
+	}
+}
