@@ -93,13 +93,18 @@ func shouted(s string) bool {
 	return true
 }
 
-// actionVerbs open a task; the noun after one is the task's focus.
+// actionVerbs open a task; the noun after one is the task's focus. They
+// say what to do to the code, not what it does: verbs that name a
+// capability (validate, register, convert, migrate) are the task's
+// subject, as Validator, RegisterModule and Converter are, and stay
+// keywords. "configure" stays here: "how does X configure logging" is
+// about logging.
 var actionVerbs = set(`add adds adding implement implements implementing build create creates creating
 make write writes fix fixes fixing update updates updating refactor refactors refactoring change changes
 modify remove removes removing delete deletes rename renames move moves extract replace replaces
 improve improves optimize optimise speed support handle handles debug investigate find show explain
 understand check checks ensure allow allows enable enables disable disables prevent prevents introduce
-convert migrate extend expose register registers configure document test tests validate validates
+extend expose document test tests configure
 where how`)
 
 // abbreviations expand short forms developers type into the words code uses.

@@ -24,6 +24,29 @@ func TestKeywordsCompoundsAndParts(t *testing.T) {
 	}
 }
 
+// Verbs that name what the code does (validate → Validator, register →
+// RegisterModule, convert → Converter) are the task's subject, not its
+// edit: they stay keywords wherever they stand. Edit verbs do not.
+func TestKeywordsDomainVerbs(t *testing.T) {
+	for _, c := range []struct {
+		task, verb string
+		kept       bool
+	}{
+		{"validate the JSON body against a schema", "validate", true},
+		{"register a custom URL converter", "register", true},
+		{"convert markdown pages to HTML", "convert", true},
+		{"migrate the schema on startup", "migrate", true},
+		{"add a JSON body parser", "add", false},
+		{"fix the JSON body parser", "fix", false},
+		{"configure structured logging per site", "configure", false},
+	} {
+		k := ExtractKeywords(c.task)
+		if got := slices.Contains(k.Components, c.verb); got != c.kept {
+			t.Errorf("%q: %q kept %v, want %v (components %v)", c.task, c.verb, got, c.kept, k.Components)
+		}
+	}
+}
+
 func TestKeywordsExpansions(t *testing.T) {
 	k := ExtractKeywords("add a middleware that limits the cfg size")
 	for _, w := range []string{"limits", "max", "cfg", "config"} {
