@@ -278,6 +278,7 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	}
 	kw := ExtractKeywords(task)
 	e.dropCommon(&kw)
+	e.keepAcronyms(&kw)
 	res := &Result{}
 	res.Stats.Keywords = append(append(append([]string{}, kw.Exact...), kw.Compounds...), kw.Components...)
 	if kw.Empty() {
@@ -416,6 +417,34 @@ func (e *Engine) dropCommon(kw *Keywords) {
 		if !slices.Contains(kw.Components, w) {
 			delete(kw.Pos, w) // Pos stays the set of components
 		}
+	}
+}
+
+// maxAcronymsKept bounds the acronyms a task adds to its components.
+const maxAcronymsKept = 2
+
+// keepAcronyms adds to the components the task's acronyms that the index
+// has as a term, but not as a common one: "server-sent events" finds
+// streamSSE; "the last known state" makes no lks.
+func (e *Engine) keepAcronyms(kw *Keywords) {
+	limit := max(int(tune.CommonDF*float64(e.ix.NumDocs())), minCommonDocs)
+	kept := 0
+	for _, a := range kw.Acronyms {
+		if kept == maxAcronymsKept {
+			break
+		}
+		if slices.Contains(kw.Components, a.Text) {
+			continue
+		}
+		if df := e.ix.DocFreq(a.Text); df == 0 || df > limit {
+			continue
+		}
+		kw.Components = append(kw.Components, a.Text)
+		if kw.Pos == nil {
+			kw.Pos = map[string]int{}
+		}
+		kw.Pos[a.Text] = a.Pos
+		kept++
 	}
 }
 

@@ -165,3 +165,28 @@ func TestConceptLanguageFamily(t *testing.T) {
 		t.Error("the React concept reached Python code")
 	}
 }
+
+// A task's words spelled out find code named by their acronym, and only
+// acronyms the index has join the keywords.
+func TestAcronymFindsSymbol(t *testing.T) {
+	s := &shop{g: &snapshot.Graph{}, ids: map[string]uint32{}}
+	s.g.Files = []snapshot.File{{Path: "stream/push.go", Lang: snapshot.LangGo}, {Path: "stream/conn.go", Lang: snapshot.LangGo}}
+	add := func(q string, k snapshot.Kind, file int32, doc string) { s.add(q, k, file, 0, "", doc) }
+	add("stream.Conn", snapshot.KindStruct, 1, "Conn is a client connection that pushes data.")
+	add("stream.Conn.Close", snapshot.KindMethod, 1, "Close hangs up.")
+	add("stream.Conn.Push", snapshot.KindMethod, 1, "Push sends data to the page.")
+	add("stream.SSEWriter", snapshot.KindStruct, 0, "SSEWriter frames each message.")
+	add("stream.WriteSSE", snapshot.KindFunction, 0, "WriteSSE flushes one frame.")
+	e := s.engine(t)
+	res := query(t, e, "push server-sent notifications to the page")
+	if slices.Contains(res.Stats.Keywords, "ssn") {
+		t.Errorf("keywords %v hold an acronym the index lacks", res.Stats.Keywords)
+	}
+	res = query(t, e, "push server-sent events to the page")
+	if !slices.Contains(res.Stats.Keywords, "sse") {
+		t.Errorf("keywords %v lack sse", res.Stats.Keywords)
+	}
+	if r1, r2, rc := rankOf(res, "stream.SSEWriter"), rankOf(res, "stream.WriteSSE"), rankOf(res, "stream.Conn"); r1 != 1 || r2 == 0 || rc != 0 && r2 > rc {
+		t.Errorf("server-sent events did not find the SSE code: %v", symbols(res))
+	}
+}

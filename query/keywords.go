@@ -32,6 +32,17 @@ type Keywords struct {
 	// Pos is the index among the task's content words where each
 	// component first appears: tasks usually name their subject first.
 	Pos map[string]int
+	// Acronyms are the initials of three or four adjacent content words
+	// ("server-sent events" → sse, "cross-origin resource sharing" →
+	// cors), with the Pos of their first word. Code names such ideas by
+	// their acronym; the engine keeps those its index has.
+	Acronyms []Acronym
+}
+
+// Acronym is a candidate acronym of the task and where its words start.
+type Acronym struct {
+	Text string
+	Pos  int
 }
 
 // Primary is Exact followed by Compounds.
@@ -291,6 +302,39 @@ type kwBuilder struct {
 	order                     map[string]int
 	tests, examples           bool
 	code                      []string // names the task writes as code
+	run                       []string // adjacent content words so far
+	acronyms                  []Acronym
+}
+
+// maxAcronyms bounds the candidate acronyms of one task.
+const maxAcronyms = 16
+
+// content records the next content word of a run of adjacent ones, and
+// the acronyms the run's last three and four words make.
+func (b *kwBuilder) content(w string) {
+	b.run = append(b.run, w)
+	for _, n := range [2]int{3, 4} {
+		if len(b.run) < n || len(b.acronyms) == maxAcronyms {
+			continue
+		}
+		var a [4]byte
+		ok := true
+		for i, x := range b.run[len(b.run)-n:] {
+			c := x[0]
+			if c < 'a' || c > 'z' {
+				ok = false
+				break
+			}
+			a[i] = c
+		}
+		if ok {
+			pos, known := b.order[b.run[len(b.run)-n]]
+			if !known {
+				pos = len(b.order)
+			}
+			b.acronyms = append(b.acronyms, Acronym{Text: string(a[:n]), Pos: pos})
+		}
+	}
 }
 
 func (b *kwBuilder) init() {
@@ -685,11 +729,13 @@ func (b *kwBuilder) words(toks []token) {
 		s := t.text
 		if t.brk {
 			prevContent = ""
+			b.run = b.run[:0]
 		}
 		if strings.ContainsAny(s, "/") || isFileName(s) {
 			// A path or a file name ("Cargo.lock") is matched as a path;
 			// its words are no subject of the task.
 			prevContent = ""
+			b.run = b.run[:0]
 			continue
 		}
 		for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == ':' }) {
@@ -698,6 +744,7 @@ func (b *kwBuilder) words(toks []token) {
 				if actionVerbs[lw] {
 					verbSeen = true
 					prevContent = ""
+					b.run = b.run[:0]
 					continue
 				}
 			}
@@ -708,6 +755,16 @@ func (b *kwBuilder) words(toks []token) {
 				}
 				b.splitInto(seg)
 				prevContent = ""
+				if hyphenated(seg) {
+					// server-sent events → sse
+					for _, p := range strings.Split(lw, "-") {
+						if p != "" {
+							b.content(p)
+						}
+					}
+				} else {
+					b.run = b.run[:0]
+				}
 				continue
 			}
 			if programWords[lw] && !stopWords[lw] && len(lw) >= 4 && prevContent != "" {
@@ -716,6 +773,7 @@ func (b *kwBuilder) words(toks []token) {
 				b.add(&b.comp, camel(prevContent)+camel(lw), "c")
 				b.add(&b.comp, prevContent+"_"+lw, "c")
 				prevContent = ""
+				b.content(lw)
 				continue
 			}
 			if hookWords[lw] {
@@ -724,14 +782,17 @@ func (b *kwBuilder) words(toks []token) {
 				// BeforeFilter, afterEach); the word joins a bigram but is
 				// no keyword on its own.
 				prevContent = lw
+				b.run = b.run[:0]
 				continue
 			}
 			if IsStopWord(lw) && !shouted(seg) || isNumber(lw) || len(lw) < 2 {
 				prevContent = ""
+				b.run = b.run[:0]
 				continue
 			}
 			if actionVerbs[lw] {
 				prevContent = ""
+				b.run = b.run[:0]
 				continue
 			}
 			if verbSeen && !priorityTaken {
@@ -739,6 +800,7 @@ func (b *kwBuilder) words(toks []token) {
 				b.priority = append(b.priority, lw)
 			}
 			b.addPart(seg)
+			b.content(lw)
 			if prevContent != "" && len(prevContent) >= 3 && len(lw) >= 3 && (len(prevContent) >= 4 || len(lw) >= 4) {
 				b.add(&b.comp, camel(prevContent)+camel(lw), "c")
 				b.add(&b.comp, prevContent+"_"+lw, "c")
@@ -790,6 +852,7 @@ func (b *kwBuilder) finish() Keywords {
 	for _, c := range k.Components {
 		k.Pos[c] = b.order[c]
 	}
+	k.Acronyms = b.acronyms
 	return k
 }
 
@@ -798,4 +861,18 @@ func capList(l []string, n int) []string {
 		l = l[:n]
 	}
 	return l
+}
+
+// hyphenated reports a word of lower-case letters joined by hyphens
+// (server-sent, cross-origin).
+func hyphenated(s string) bool {
+	if !strings.Contains(s, "-") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != '-' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+			return false
+		}
+	}
+	return true
 }

@@ -47,6 +47,41 @@ func TestKeywordsDomainVerbs(t *testing.T) {
 	}
 }
 
+func TestKeywordsAcronyms(t *testing.T) {
+	has := func(k Keywords, a string) bool {
+		for _, x := range k.Acronyms {
+			if x.Text == a {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct {
+		task, acronym string
+		want          bool
+	}{
+		{"stream server-sent events to the client", "sse", true},
+		{"add cross-origin resource sharing headers", "cors", true},
+		{"protect forms against cross-site request forgery", "csrf", true},
+		{"sign a JSON web token for the user", "jwt", true},
+		{"walk the abstract syntax tree", "ast", true},
+		{"read the X-Forwarded-For header", "xff", true},
+		{"sign a token for the web user", "twu", false},  // across a stop word
+		{"the server sent. events follow", "sse", false}, // across a sentence
+		{"add server-sent events", "ase", false},         // an edit verb is no content word
+		{"log the 3 recent used entries", "ru", false},   // two letters: never
+	} {
+		k := ExtractKeywords(c.task)
+		if got := has(k, c.acronym); got != c.want {
+			t.Errorf("%q: acronym %q %v, want %v (acronyms %v)", c.task, c.acronym, got, c.want, k.Acronyms)
+		}
+	}
+	k := ExtractKeywords("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen")
+	if len(k.Acronyms) > maxAcronyms {
+		t.Errorf("%d acronyms, at most %d", len(k.Acronyms), maxAcronyms)
+	}
+}
+
 func TestKeywordsExpansions(t *testing.T) {
 	k := ExtractKeywords("add a middleware that limits the cfg size")
 	for _, w := range []string{"limits", "max", "cfg", "config"} {
