@@ -785,6 +785,16 @@ func (b *kwBuilder) words(toks []token) {
 				b.run = b.run[:0]
 				continue
 			}
+			if name, ok := httpStatus[lw]; ok && statusContext(toks, i) {
+				// "returns 404" is about NotFound, as every web
+				// framework names it.
+				b.add(&b.comp, name, "c")
+				if w := splitWords(name); len(w) > 1 {
+					b.add(&b.comp, strings.ToLower(strings.Join(w, "_")), "c")
+				} else {
+					b.addPart(name)
+				}
+			}
 			if IsStopWord(lw) && !shouted(seg) || isNumber(lw) || len(lw) < 2 {
 				prevContent = ""
 				b.run = b.run[:0]
@@ -875,4 +885,31 @@ func hyphenated(s string) bool {
 		}
 	}
 	return true
+}
+
+// httpStatus names the HTTP status codes tasks cite by number.
+var httpStatus = map[string]string{
+	"301": "MovedPermanently", "304": "NotModified", "400": "BadRequest", "401": "Unauthorized",
+	"403": "Forbidden", "404": "NotFound", "405": "MethodNotAllowed", "408": "RequestTimeout",
+	"409": "Conflict", "413": "RequestEntityTooLarge", "415": "UnsupportedMediaType",
+	"429": "TooManyRequests", "500": "InternalServerError", "502": "BadGateway",
+	"503": "ServiceUnavailable", "504": "GatewayTimeout",
+}
+
+// statusWordsBefore and statusWordsAfter are the words around a number
+// that make it an HTTP status: "return a 404", "404 page", "status 500".
+var (
+	statusWordsBefore = set(`a an the return returns returning returned send sends respond responds responding
+with status http code codes raise raises throw throws and or`)
+	statusWordsAfter = set(`response responses error errors status page pages code codes not and or for
+when instead unauthorized forbidden internal bad`)
+)
+
+// statusContext reports whether toks[i], a number, reads as an HTTP
+// status code: "500 requests" does not, "returns 500" and "500 errors" do.
+func statusContext(toks []token, i int) bool {
+	if i > 0 && !toks[i].brk && statusWordsBefore[strings.ToLower(toks[i-1].text)] {
+		return true
+	}
+	return i+1 < len(toks) && !toks[i+1].brk && statusWordsAfter[strings.ToLower(toks[i+1].text)]
 }

@@ -82,6 +82,25 @@ func TestKeywordsAcronyms(t *testing.T) {
 	}
 }
 
+func TestKeywordsHTTPStatus(t *testing.T) {
+	for _, c := range []struct {
+		task, name string
+		want       bool
+	}{
+		{"return a 404 response when no route matches", "NotFound", true},
+		{"custom pages for 404 and 500 errors", "InternalServerError", true},
+		{"reject big uploads with 413", "RequestEntityTooLarge", true},
+		{"respond with status 429 when a client sends too much", "TooManyRequests", true},
+		{"limit uploads to 500 files", "InternalServerError", false},
+		{"wait 503 ms before retrying", "ServiceUnavailable", false},
+	} {
+		k := ExtractKeywords(c.task)
+		if got := slices.Contains(k.Compounds, c.name); got != c.want {
+			t.Errorf("%q: %s in compounds %v, want %v (%v)", c.task, c.name, got, c.want, k.Compounds)
+		}
+	}
+}
+
 func TestKeywordsExpansions(t *testing.T) {
 	k := ExtractKeywords("add a middleware that limits the cfg size")
 	for _, w := range []string{"limits", "max", "cfg", "config"} {
