@@ -498,7 +498,10 @@ func verbBases(w string, dst []string) []string {
 		dst = append(dst, stem, w[:len(w)-1]) // opened → open, parsed → parse
 	case len(w) >= 6 && strings.HasSuffix(w, "ing"):
 		stem = w[:len(w)-3]
-		dst = append(dst, stem, stem+"e") // reading → read, parsing → parse
+		if len(stem) >= 4 { // not string → str
+			dst = append(dst, stem)
+		}
+		dst = append(dst, stem+"e") // reading → read, parsing → parse, timing → time
 	default:
 		return dst
 	}

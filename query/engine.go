@@ -376,6 +376,13 @@ const hitsSize = 200
 // dropped as common (see dropCommon).
 const minCommonDocs = 50
 
+// commonLimit is the document frequency above which a one-word keyword
+// is too common to search for (tune.CommonDF of the documents, at least
+// minCommonDocs).
+func (e *Engine) commonLimit() int {
+	return max(int(tune.CommonDF*float64(e.ix.NumDocs())), minCommonDocs)
+}
+
 // dropCommon removes one-word keywords that occur in a large share of the
 // documents: the project's own name and package prefixes are in every
 // qualified name and point nowhere. In a small repository a share is a
@@ -383,7 +390,7 @@ const minCommonDocs = 50
 // at most minCommonDocs documents is kept whatever the share, and when
 // every word would go, all stay.
 func (e *Engine) dropCommon(kw *Keywords) {
-	limit := max(int(tune.CommonDF*float64(e.ix.NumDocs())), minCommonDocs)
+	limit := e.commonLimit()
 	common := func(w string) bool {
 		return !strings.ContainsAny(w, "._:/") && e.ix.DocFreq(strings.ToLower(w)) > limit && !isCompound(w)
 	}
@@ -427,7 +434,7 @@ const maxAcronymsKept = 2
 // has as a term, but not as a common one: "server-sent events" finds
 // streamSSE; "the last known state" makes no lks.
 func (e *Engine) keepAcronyms(kw *Keywords) {
-	limit := max(int(tune.CommonDF*float64(e.ix.NumDocs())), minCommonDocs)
+	limit := e.commonLimit()
 	kept := 0
 	for _, a := range kw.Acronyms {
 		if kept == maxAcronymsKept {

@@ -108,6 +108,8 @@ func TestVerbBases(t *testing.T) {
 		{"copied", []string{"copy"}},
 		{"reading", []string{"read", "reade"}},
 		{"running", []string{"runn", "runne", "run"}},
+		{"timing", []string{"time"}},
+		{"string", []string{"stre"}},
 		{"called", []string{"call", "calle"}}, // no "cal": l doubles in base forms
 		{"red", nil},
 		{"king", nil},
