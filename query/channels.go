@@ -18,6 +18,7 @@ const (
 	substringUntil = 5
 	substringCap   = 20
 	bm25Cap        = 30
+	stemMinLen     = 7  // the shortest task word the BM25 stem expansion widens
 	exactCap       = 64 // symbols kept per keyword by the exact tier
 )
 
@@ -379,7 +380,7 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 		// A verb's base form, where the index has it: opened → open,
 		// parsed → parse, stopped → stop, copied → copy, reading → read.
 		for _, c := range kw.Components {
-			if len(c) >= 7 && tune.Stem > 0 {
+			if len(c) >= stemMinLen && tune.Stem > 0 {
 				continue // the stem expansion below covers it
 			}
 			ws.bases = verbBases(c, ws.bases[:0])
@@ -399,7 +400,7 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 		// expanded through the term dictionary ("resolution" → resolve,
 		// resolver; "compilation" → compile, compiler), at low weight.
 		for _, c := range kw.Components {
-			if len(c) < 7 || strings.ContainsAny(c, "_.") {
+			if len(c) < stemMinLen || strings.ContainsAny(c, "_.") {
 				continue
 			}
 			stem := c[:max(5, len(c)*6/10)]

@@ -447,9 +447,6 @@ func (e *Engine) keepAcronyms(kw *Keywords) {
 			continue
 		}
 		kw.Components = append(kw.Components, a.Text)
-		if kw.Pos == nil {
-			kw.Pos = map[string]int{}
-		}
 		kw.Pos[a.Text] = a.Pos
 		kept++
 	}

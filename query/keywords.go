@@ -723,19 +723,22 @@ func (b *kwBuilder) splitInto(ident string) {
 // action verb, and bigrams of adjacent content words.
 func (b *kwBuilder) words(toks []token) {
 	prevContent := ""
+	// apart ends both the bigram and the acronym a word could join.
+	apart := func() {
+		prevContent = ""
+		b.run = b.run[:0]
+	}
 	verbSeen := false
 	priorityTaken := false
 	for i, t := range toks {
 		s := t.text
 		if t.brk {
-			prevContent = ""
-			b.run = b.run[:0]
+			apart()
 		}
 		if strings.ContainsAny(s, "/") || isFileName(s) {
 			// A path or a file name ("Cargo.lock") is matched as a path;
 			// its words are no subject of the task.
-			prevContent = ""
-			b.run = b.run[:0]
+			apart()
 			continue
 		}
 		for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == ':' }) {
@@ -743,8 +746,7 @@ func (b *kwBuilder) words(toks []token) {
 			if i == 0 || !verbSeen && actionVerbs[lw] && i < 3 {
 				if actionVerbs[lw] {
 					verbSeen = true
-					prevContent = ""
-					b.run = b.run[:0]
+					apart()
 					continue
 				}
 			}
@@ -796,13 +798,11 @@ func (b *kwBuilder) words(toks []token) {
 				}
 			}
 			if IsStopWord(lw) && !shouted(seg) || isNumber(lw) || len(lw) < 2 {
-				prevContent = ""
-				b.run = b.run[:0]
+				apart()
 				continue
 			}
 			if actionVerbs[lw] {
-				prevContent = ""
-				b.run = b.run[:0]
+				apart()
 				continue
 			}
 			if verbSeen && !priorityTaken {
@@ -873,8 +873,8 @@ func capList(l []string, n int) []string {
 	return l
 }
 
-// hyphenated reports a word of lower-case letters joined by hyphens
-// (server-sent, cross-origin).
+// hyphenated reports a word of letters joined by hyphens (server-sent,
+// cross-origin, X-Forwarded-For).
 func hyphenated(s string) bool {
 	if !strings.Contains(s, "-") {
 		return false
