@@ -89,7 +89,14 @@ func newShop() *shop {
 func (s *shop) add(q string, k snapshot.Kind, file int32, flags snapshot.Flags, sig, doc string) {
 	s.ids[q] = uint32(len(s.g.Nodes))
 	s.g.Nodes = append(s.g.Nodes, snapshot.Node{Name: q[strings.LastIndexByte(q, '.')+1:], QName: "shop/" + q, Kind: k,
-		Lang: snapshot.LangGo, Flags: flags | s.g.Files[file].Flags, File: file, StartLine: 1, EndLine: 5, Signature: sig, Doc: doc})
+		Lang: s.g.Files[file].Lang, Flags: flags | s.g.Files[file].Flags, File: file, StartLine: 1, EndLine: 5, Signature: sig, Doc: doc})
+}
+
+// tinyShop is a shop of the given files for one test, and a shorthand
+// for adding a symbol with a doc comment and nothing else.
+func tinyShop(files ...snapshot.File) (*shop, func(q string, k snapshot.Kind, file int32, doc string)) {
+	s := &shop{g: &snapshot.Graph{Files: files}, ids: map[string]uint32{}}
+	return s, func(q string, k snapshot.Kind, file int32, doc string) { s.add(q, k, file, 0, "", doc) }
 }
 
 func (s *shop) engine(t *testing.T) *Engine {

@@ -72,10 +72,8 @@ func TestMatchConceptsIndexed(t *testing.T) {
 // routine task in words finds the symbols standard libraries give it,
 // though no word of the task is in their names or docs.
 func TestProgrammingConcepts(t *testing.T) {
-	s := &shop{g: &snapshot.Graph{}, ids: map[string]uint32{}}
-	s.g.Files = []snapshot.File{{Path: "sched/sched.go", Lang: snapshot.LangGo}, {Path: "fsutil/fs.go", Lang: snapshot.LangGo},
-		{Path: "container/heap.go", Lang: snapshot.LangGo}}
-	add := func(q string, k snapshot.Kind, file int32, doc string) { s.add(q, k, file, 0, "", doc) }
+	s, add := tinyShop(snapshot.File{Path: "sched/sched.go", Lang: snapshot.LangGo}, snapshot.File{Path: "fsutil/fs.go", Lang: snapshot.LangGo},
+		snapshot.File{Path: "container/heap.go", Lang: snapshot.LangGo})
 	add("container.Heap", snapshot.KindStruct, 2, "Heap keeps the smallest element first.")
 	add("sched.Runner", snapshot.KindStruct, 0, "Runner runs jobs.")
 	add("sched.Job", snapshot.KindStruct, 0, "Job is one unit of work.")
@@ -124,9 +122,7 @@ func TestVerbBases(t *testing.T) {
 // A task's inflected verb finds the symbol named by its base form, which
 // shares no other word with the task.
 func TestVerbBaseFindsSymbol(t *testing.T) {
-	s := &shop{g: &snapshot.Graph{}, ids: map[string]uint32{}}
-	s.g.Files = []snapshot.File{{Path: "db/conn.go", Lang: snapshot.LangGo}, {Path: "db/rows.go", Lang: snapshot.LangGo}}
-	add := func(q string, k snapshot.Kind, file int32, doc string) { s.add(q, k, file, 0, "", doc) }
+	s, add := tinyShop(snapshot.File{Path: "db/conn.go", Lang: snapshot.LangGo}, snapshot.File{Path: "db/rows.go", Lang: snapshot.LangGo})
 	add("db.Open", snapshot.KindFunction, 0, "Open returns a handle on a data source.")
 	add("db.Conn", snapshot.KindStruct, 0, "Conn is one session with the server.")
 	add("db.Rows", snapshot.KindStruct, 1, "Rows iterates over a result.")
@@ -147,13 +143,8 @@ func TestVerbBaseFindsSymbol(t *testing.T) {
 // JavaScript's concepts hold for TypeScript code, and for no other
 // language's.
 func TestConceptLanguageFamily(t *testing.T) {
-	s := &shop{g: &snapshot.Graph{}, ids: map[string]uint32{}}
-	s.g.Files = []snapshot.File{{Path: "web/src/hooks.ts", Lang: snapshot.LangTypeScript},
-		{Path: "py/hooks.py", Lang: snapshot.LangPython}, {Path: "web/src/list.ts", Lang: snapshot.LangTypeScript}}
-	add := func(q string, k snapshot.Kind, file int32, doc string) {
-		s.add(q, k, file, 0, "", doc)
-		s.g.Nodes[len(s.g.Nodes)-1].Lang = s.g.Files[file].Lang
-	}
+	s, add := tinyShop(snapshot.File{Path: "web/src/hooks.ts", Lang: snapshot.LangTypeScript},
+		snapshot.File{Path: "py/hooks.py", Lang: snapshot.LangPython}, snapshot.File{Path: "web/src/list.ts", Lang: snapshot.LangTypeScript})
 	add("web.useEffect", snapshot.KindFunction, 0, "useEffect schedules a callback after rendering.")
 	add("py.useEffect", snapshot.KindFunction, 1, "useEffect schedules a callback after rendering.")
 	add("web.List", snapshot.KindClass, 2, "List shows rows.")
@@ -171,9 +162,7 @@ func TestConceptLanguageFamily(t *testing.T) {
 // A task's words spelled out find code named by their acronym, and only
 // acronyms the index has join the keywords.
 func TestAcronymFindsSymbol(t *testing.T) {
-	s := &shop{g: &snapshot.Graph{}, ids: map[string]uint32{}}
-	s.g.Files = []snapshot.File{{Path: "stream/push.go", Lang: snapshot.LangGo}, {Path: "stream/conn.go", Lang: snapshot.LangGo}}
-	add := func(q string, k snapshot.Kind, file int32, doc string) { s.add(q, k, file, 0, "", doc) }
+	s, add := tinyShop(snapshot.File{Path: "stream/push.go", Lang: snapshot.LangGo}, snapshot.File{Path: "stream/conn.go", Lang: snapshot.LangGo})
 	add("stream.Conn", snapshot.KindStruct, 1, "Conn is a client connection that pushes data.")
 	add("stream.Conn.Close", snapshot.KindMethod, 1, "Close hangs up.")
 	add("stream.Conn.Push", snapshot.KindMethod, 1, "Push sends data to the page.")
