@@ -571,3 +571,22 @@ func TestDocSummaries(t *testing.T) {
 		t.Errorf("summaries pushed results out of the budget: %v, want %v", symbols(tight), symbols(plain))
 	}
 }
+
+// An enum scores below a struct with the same evidence: enums are mostly
+// vocabularies of values.
+func TestEnumPenalty(t *testing.T) {
+	// The same evidence but for the kind; ties go to the enum, added first.
+	s, add := tinyShop(snapshot.File{Path: "cfg/jobs.rs", Lang: snapshot.LangRust}, snapshot.File{Path: "opt/jobs.rs", Lang: snapshot.LangRust})
+	add("cfg.Jobs", snapshot.KindEnum, 0, "Jobs says how many jobs run in parallel.")
+	add("opt.Jobs", snapshot.KindStruct, 1, "Jobs says how many jobs run in parallel.")
+	e := s.engine(t)
+	task := "limit how many jobs run in parallel"
+	if en, st := rankOf(query(t, e, task), "cfg.Jobs"), rankOf(query(t, e, task), "opt.Jobs"); st == 0 || en != 0 && en < st {
+		t.Errorf("%q: the enum ranks %d, the struct %d; want the struct first", task, en, st)
+	}
+	defer func(p float64) { tune.EnumPenalty = p }(tune.EnumPenalty)
+	tune.EnumPenalty = 1
+	if en, st := rankOf(query(t, e, task), "cfg.Jobs"), rankOf(query(t, e, task), "opt.Jobs"); en == 0 || en > st {
+		t.Errorf("%q without the penalty: the enum ranks %d, the struct %d; the test proves nothing unless the enum leads", task, en, st)
+	}
+}

@@ -44,7 +44,7 @@ type Explanation struct {
 	Cover        float64       `json:"cover"`
 	AuthorityAdj float64       `json:"authority_adjustment"`
 	TestPenalty  float64       `json:"test_penalty"`
-	KindFactor   float64       `json:"kind_factor"`  // fields, variables, constants, closures: the value penalty
+	KindFactor   float64       `json:"kind_factor"`  // fields, variables, constants, closures: the value penalty; enums: the enum penalty
 	MemberBoost  float64       `json:"member_boost"` // added from the container's or the best member's score
 	Weights      Weights       `json:"weights"`
 	Score        float64       `json:"score"`
