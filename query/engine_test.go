@@ -581,12 +581,14 @@ func TestEnumPenalty(t *testing.T) {
 	add("opt.Jobs", snapshot.KindStruct, 1, "Jobs says how many jobs run in parallel.")
 	e := s.engine(t)
 	task := "limit how many jobs run in parallel"
-	if en, st := rankOf(query(t, e, task), "cfg.Jobs"), rankOf(query(t, e, task), "opt.Jobs"); st == 0 || en != 0 && en < st {
+	res := query(t, e, task)
+	if en, st := rankOf(res, "cfg.Jobs"), rankOf(res, "opt.Jobs"); st == 0 || en != 0 && en < st {
 		t.Errorf("%q: the enum ranks %d, the struct %d; want the struct first", task, en, st)
 	}
 	defer func(p float64) { tune.EnumPenalty = p }(tune.EnumPenalty)
 	tune.EnumPenalty = 1
-	if en, st := rankOf(query(t, e, task), "cfg.Jobs"), rankOf(query(t, e, task), "opt.Jobs"); en == 0 || en > st {
+	res = query(t, e, task)
+	if en, st := rankOf(res, "cfg.Jobs"), rankOf(res, "opt.Jobs"); en == 0 || en > st {
 		t.Errorf("%q without the penalty: the enum ranks %d, the struct %d; the test proves nothing unless the enum leads", task, en, st)
 	}
 }
