@@ -113,6 +113,9 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *format != "text" && *format != "json" && *format != "markdown" {
 		return usagef("unknown format %q: use text, json or markdown", *format)
 	}
+	// One query allocates its workspace (about 60 bytes a node) and
+	// exits: a collection would find nothing to free (see deferGC).
+	deferGC(gcDeferLimit)
 	task, s, e, err := openTask(pos[0], pos[1], stdin)
 	if err != nil {
 		return err
@@ -194,6 +197,7 @@ func cmdWhy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) != 3 {
 		return usagef(`want SNAP, "task" and SYMBOL (got %d arguments)`, len(pos))
 	}
+	deferGC(gcDeferLimit) // as in cmdQuery
 	task, s, e, err := openTask(pos[0], pos[1], stdin)
 	if err != nil {
 		return err
