@@ -3,6 +3,7 @@ package extract
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/knowing-dev/knowing/snapshot"
 )
@@ -18,7 +19,11 @@ var (
 // out of C on every call.
 var goKinds []string
 
-func init() {
+// goSetupOnce fills the field ids and goKinds on first use: at start-up
+// they would cost every command, queries included.
+var goSetupOnce sync.Once
+
+func goSetup() {
 	lang := grammar("go")
 	for _, f := range []struct {
 		id   *uint16
@@ -33,6 +38,9 @@ func init() {
 	for i := range goKinds {
 		goKinds[i] = lang.NodeKindForId(uint16(i))
 	}
+}
+
+func init() {
 	Register(&Language{
 		Lang:     snapshot.LangGo,
 		Grammars: map[string]string{".go": "go"},
@@ -101,6 +109,7 @@ func (x *goExtractor) text(n int32) string { return x.t.Text(n) }
 func (x *goExtractor) fld(n int32, f uint16) int32 { return x.t.Field(n, f) }
 
 func extractGo(f *File, r *FileResult) {
+	goSetupOnce.Do(goSetup)
 	t := NewNamedFlatTree(f.Root, f.Src, goKinds)
 	defer t.Release()
 	x := &goExtractor{f: f, t: t, r: r}

@@ -91,6 +91,7 @@ type extractor struct {
 }
 
 func extractCSharp(f *extract.File, r *extract.FileResult) {
+	setupOnce.Do(setup)
 	// A file whose #if directives broke the parse is read without them;
 	// the source is searched first, so that only files with #if cost the
 	// cgo calls of the check.

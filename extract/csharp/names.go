@@ -2,6 +2,7 @@ package csharp
 
 import (
 	"strings"
+	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
@@ -15,7 +16,8 @@ import (
 // crosses into C no more. Nodes are indices into the flat tree, -1 is none.
 
 // kindNames are the grammar's node kinds by id, the flat tree's Names; the
-// f... variables are its field ids. Both are looked up once.
+// f... variables are its field ids. Both are looked up once, on first use
+// (setup): at start-up they would cost every command, queries included.
 var (
 	kindNames []string
 	fName, fBody, fType, fParameters, fReturns, fExpression, fFunction,
@@ -23,7 +25,15 @@ var (
 	fOperator, fConsequence uint16
 )
 
-func init() {
+var setupOnce sync.Once
+
+// setup fills the grammar's tables and the word lists.
+func setup() {
+	setupGrammar()
+	setupWords()
+}
+
+func setupGrammar() {
 	lang := sitter.NewLanguage(tscsharp.Language())
 	n := lang.NodeKindCount()
 	kindNames = make([]string, n)
@@ -131,7 +141,7 @@ func fill(m map[string]bool, words string) {
 	}
 }
 
-func init() {
+func setupWords() {
 	fill(predefined, `bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
 		object string void dynamic`)
 	fill(externalRoots, `System Microsoft Windows Newtonsoft Xunit NUnit Moq Shouldly FluentAssertions

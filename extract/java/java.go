@@ -67,14 +67,15 @@ func javaField(name string) uint16 {
 	return id
 }
 
-// kindNames are the grammar's node kinds by id, the flat tree's Names.
-var kindNames = func() []string {
+// kindNames are the grammar's node kinds by id, the flat tree's Names,
+// read out of C on first use.
+var kindNames = sync.OnceValue(func() []string {
 	out := make([]string, javaLang.NodeKindCount())
 	for i := range out {
 		out[i] = javaLang.NodeKindForId(uint16(i))
 	}
 	return out
-}()
+})
 
 // testNames holds the names of methods annotated as tests (@Test and its
 // JUnit 5 relatives) seen by the extractor. The resolver asks TestName by
@@ -154,7 +155,7 @@ type anonCtx struct {
 }
 
 func extractJava(f *extract.File, r *extract.FileResult) {
-	t := extract.NewFlatTree(f.Root, f.Src, kindNames)
+	t := extract.NewFlatTree(f.Root, f.Src, kindNames())
 	defer t.Release()
 	const root = 0
 	if strings.HasSuffix(f.Path, "module-info.java") || strings.HasSuffix(f.Path, "package-info.java") {

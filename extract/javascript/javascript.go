@@ -55,14 +55,14 @@ func TestName(name string) bool {
 	return !extract.IsMockName(name)
 }
 
-func extractJS(f *extract.File, r *extract.FileResult) { run(f, r, jsGrammar) }
+func extractJS(f *extract.File, r *extract.FileResult) { run(f, r, jsGrammar()) }
 
 func extractTS(f *extract.File, r *extract.FileResult) {
 	g := tsGrammar
 	if strings.HasSuffix(strings.ToLower(f.Path), ".tsx") {
 		g = tsxGrammar
 	}
-	run(f, r, g)
+	run(f, r, g())
 }
 
 // Binding kinds of a name in a scope.
@@ -142,7 +142,7 @@ func run(f *extract.File, r *extract.FileResult, g *grammarInfo) {
 		r: r, t: t, g: g,
 		rc: cacheFor(f.Repo), path: f.Path, dir: path.Dir(f.Path),
 		test:     r.Flags&snapshot.FlagTest != 0 || extract.IsTestPath(f.Path),
-		js:       g == jsGrammar,
+		js:       g.js,
 		scopes:   []scope{{}},
 		topNames: map[string]int32{},
 		retSym:   -1,

@@ -1,6 +1,7 @@
 package javascript
 
 import (
+	"sync"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -265,23 +266,25 @@ var anonKinds = map[string]uint8{
 type grammarInfo struct {
 	kinds []uint8  // codes above by symbol id
 	names []string // node kinds by symbol id, the flat tree's Names
+	js    bool     // the JavaScript grammar (not TypeScript's)
 
 	fName, fBody, fValue, fParameters, fParameter, fReturnType, fType, fFunction,
 	fArguments, fObject, fProperty, fConstructor, fLeft, fRight, fSource, fAlias,
 	fDeclaration, fKey, fPattern, fModule, fTypeArguments, fTypeParameters uint16
 }
 
-// The grammars' tables, built once.
+// The grammars' tables, built on first use: building them at start-up
+// would cost every command, queries included.
 var (
-	jsGrammar  = newGrammar(tsjs.Language())
-	tsGrammar  = newGrammar(tsts.LanguageTypescript())
-	tsxGrammar = newGrammar(tsts.LanguageTSX())
+	jsGrammar  = sync.OnceValue(func() *grammarInfo { return newGrammar(tsjs.Language(), true) })
+	tsGrammar  = sync.OnceValue(func() *grammarInfo { return newGrammar(tsts.LanguageTypescript(), false) })
+	tsxGrammar = sync.OnceValue(func() *grammarInfo { return newGrammar(tsts.LanguageTSX(), false) })
 )
 
-func newGrammar(ptr unsafe.Pointer) *grammarInfo {
+func newGrammar(ptr unsafe.Pointer, js bool) *grammarInfo {
 	lang := sitter.NewLanguage(ptr)
 	n := int(lang.NodeKindCount())
-	g := &grammarInfo{kinds: make([]uint8, n), names: make([]string, n)}
+	g := &grammarInfo{kinds: make([]uint8, n), names: make([]string, n), js: js}
 	for id := 0; id < n; id++ {
 		kname := lang.NodeKindForId(uint16(id))
 		g.names[id] = kname

@@ -22,6 +22,7 @@ package ruby
 import (
 	"path"
 	"strings"
+	"sync"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
@@ -153,8 +154,9 @@ type grammarInfo struct {
 	fValue, fPattern, fKey, fVariable                       uint16
 }
 
-// rubyGrammar is the grammar of every file the extractor reads.
-var rubyGrammar = newGrammarInfo(sitter.NewLanguage(tsruby.Language()))
+// rubyGrammar is the grammar of every file the extractor reads, built on
+// first use: building it at start-up would cost every command.
+var rubyGrammar = sync.OnceValue(func() *grammarInfo { return newGrammarInfo(sitter.NewLanguage(tsruby.Language())) })
 
 func newGrammarInfo(lang *sitter.Language) *grammarInfo {
 	g := &grammarInfo{kinds: make([]kind, lang.NodeKindCount()), names: make([]string, lang.NodeKindCount())}
@@ -252,10 +254,11 @@ type typeRefKey struct {
 
 func extractRuby(f *extract.File, r *extract.FileResult) {
 	r.Package, r.Scope = "", Scope
-	t := extract.NewNamedFlatTree(f.Root, f.Src, rubyGrammar.names)
+	g := rubyGrammar()
+	t := extract.NewNamedFlatTree(f.Root, f.Src, g.names)
 	defer t.Release()
 	x := &extractor{
-		f: f, r: r, g: rubyGrammar, t: t, from: -1,
+		f: f, r: r, g: g, t: t, from: -1,
 		vars:       &scope{vars: map[string]string{}},
 		test:       r.Flags&snapshot.FlagTest != 0 || extract.IsTestPath(f.Path),
 		topTypes:   map[string]bool{},

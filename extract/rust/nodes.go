@@ -1,6 +1,8 @@
 package rust
 
 import (
+	"sync"
+
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 )
@@ -22,15 +24,17 @@ var fieldIDs = func() map[string]uint16 {
 	return m
 }()
 
-// kindNames are the grammar's node kinds by id, the flat tree's Names.
-var kindNames = func() []string {
+// kindNames are the grammar's node kinds by id, the flat tree's Names,
+// read out of C on first use: building them at start-up would cost every
+// command, queries included.
+var kindNames = sync.OnceValue(func() []string {
 	lang := sitter.NewLanguage(tsrust.Language())
 	out := make([]string, lang.NodeKindCount())
 	for i := range out {
 		out[i] = lang.NodeKindForId(uint16(i))
 	}
 	return out
-}()
+})
 
 // kind is the node kind of n.
 func (x *extractor) kind(n int32) string { return x.t.Kind(n) }

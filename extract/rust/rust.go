@@ -111,7 +111,7 @@ func extractRust(f *extract.File, r *extract.FileResult) {
 	c := cacheFor(f.Repo)
 	pkg, root, ci := c.locate(f.Path)
 	r.Package, r.Scope = pkg, pkg
-	t := extract.NewFlatTree(f.Root, f.Src, kindNames)
+	t := extract.NewFlatTree(f.Root, f.Src, kindNames())
 	defer t.Release()
 	x := &extractor{f: f, r: r, t: t, c: c, ci: ci, root: root, scopes: map[string]*scope{}, byNode: map[int32]*scope{}, tokens: map[string]bool{}}
 	const rootNode = 0
