@@ -743,7 +743,7 @@ func (b *kwBuilder) words(toks []token) {
 		}
 		for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == ':' }) {
 			lw := strings.ToLower(seg)
-			if i == 0 || !verbSeen && actionVerbs[lw] && i < 3 {
+			if i == 0 || !verbSeen && actionVerbs[lw] && i < 3 && !determiners[strings.ToLower(toks[i-1].text)] {
 				if actionVerbs[lw] {
 					verbSeen = true
 					apart()
@@ -801,7 +801,7 @@ func (b *kwBuilder) words(toks []token) {
 				apart()
 				continue
 			}
-			if actionVerbs[lw] {
+			if actionVerbs[lw] && verbPosition(toks, i, lw) {
 				apart()
 				continue
 			}
@@ -819,6 +819,46 @@ func (b *kwBuilder) words(toks []token) {
 			prevContent = lw
 		}
 	}
+}
+
+// verbCues are the words after which an action verb is a verb: "to
+// build", "and update", "should handle", "we check". After anything else
+// it names a thing: "parallel build jobs", "the update loop", "a file
+// handle", "health check".
+var verbCues = set(`to and or then please should must can could will would shall may might also not
+never always dont don't cannot i we you they let lets just first`)
+
+// determiners make the word after them a noun: "the update loop".
+var determiners = set(`the a an this that these those our my your its their each every any some no`)
+
+// auxiliaries open a question whose verb comes after its subject: "how
+// does caddy build a TLS configuration".
+var auxiliaries = set(`does do did can could should would will is are`)
+
+// verbPosition reports whether the action verb at toks[i] stands where a
+// verb does: opening a sentence or clause, after a verb cue, or as the
+// first action verb after an auxiliary in its sentence. "test" and "tests"
+// always count as verbs: the Tests flag carries them.
+func verbPosition(toks []token, i int, lw string) bool {
+	if i == 0 || toks[i].brk || lw == "test" || lw == "tests" {
+		return true
+	}
+	if verbCues[strings.ToLower(toks[i-1].text)] {
+		return true
+	}
+	// The subject between the auxiliary and the verb is a few words
+	// ("caddy's static file server"); an apostrophe breaks tokens, so
+	// breaks do not end the search.
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
+		w := strings.ToLower(toks[j].text)
+		if actionVerbs[w] {
+			return false // the sentence's verb came earlier
+		}
+		if auxiliaries[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func camel(w string) string {

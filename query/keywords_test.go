@@ -344,3 +344,30 @@ func TestKeywordsContractions(t *testing.T) {
 		t.Errorf("contraction kept: %v", k.Components)
 	}
 }
+
+// An action verb is dropped where it stands as a verb, and kept where it
+// names a thing: "parallel build jobs" is about builds.
+func TestActionVerbAsNoun(t *testing.T) {
+	cases := []struct {
+		task string
+		word string
+		kept bool
+	}{
+		{"Add a new configuration field that controls the number of parallel build jobs", "build", true},
+		{"the update loop stalls when the queue is full", "update", true},
+		{"close the file handle when the reader fails", "handle", true},
+		{"a failing health check marks the upstream down", "check", true},
+		{"Build a parser for config files", "build", false},
+		{"How does caddy build a TLS configuration for incoming connections", "build", false},
+		{"How does caddy's static file server handle HTTP requests", "handle", false},
+		{"we need to update the session cache", "update", false},
+		{"parse the flags and update the settings", "update", false},
+		{"Fix the flaky tests in the scheduler", "tests", false},
+	}
+	for _, c := range cases {
+		k := ExtractKeywords(c.task)
+		if got := slices.Contains(k.Components, c.word); got != c.kept {
+			t.Errorf("%q: %q kept = %v, want %v (components %v)", c.task, c.word, got, c.kept, k.Components)
+		}
+	}
+}
