@@ -297,7 +297,7 @@ type kwBuilder struct {
 	exact, comp, parts, paths []string
 	compShort                 []string // bigrams with a word contracted (WalkDir)
 	priority                  []string
-	expanded                  map[string]bool // components that came only from abbreviations
+	expanded                  map[string]bool // components that came only from abbreviations, or are action verbs standing as nouns: weaker evidence, ordered last
 	freq                      map[string]int
 	order                     map[string]int
 	tests, examples           bool
@@ -810,6 +810,13 @@ func (b *kwBuilder) words(toks []token) {
 				b.priority = append(b.priority, lw)
 			}
 			b.addPart(seg)
+			if actionVerbs[lw] {
+				// A verb standing as a noun ("parallel build jobs") is
+				// weaker evidence than a word that is only a noun: it
+				// goes after them (measured: first, it cost a jekyll and
+				// a cross-cutting task their top results).
+				b.expanded[lw] = true
+			}
 			b.content(lw)
 			if prevContent != "" && len(prevContent) >= 3 && len(lw) >= 3 && (len(prevContent) >= 4 || len(lw) >= 4) {
 				b.add(&b.comp, camel(prevContent)+camel(lw), "c")

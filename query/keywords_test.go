@@ -370,4 +370,9 @@ func TestActionVerbAsNoun(t *testing.T) {
 			t.Errorf("%q: %q kept = %v, want %v (components %v)", c.task, c.word, got, c.kept, k.Components)
 		}
 	}
+	// A verb standing as a noun is weaker evidence than a plain noun.
+	k := ExtractKeywords("Add a new configuration field that controls the number of parallel build jobs")
+	if i, j := slices.Index(k.Components, "build"), slices.Index(k.Components, "jobs"); i < j {
+		t.Errorf("build (a verb as a noun) before jobs: %v", k.Components)
+	}
 }
