@@ -421,6 +421,16 @@ type FlatTree struct {
 	namedOnly bool // the anonymous leaves are left out
 }
 
+// KindNames returns lang's node kinds by id, the FlatTree Names of its
+// trees: one cgo call per kind, so extractors build it once, on first use.
+func KindNames(lang *sitter.Language) []string {
+	names := make([]string, lang.NodeKindCount())
+	for i := range names {
+		names[i] = lang.NodeKindForId(uint16(i))
+	}
+	return names
+}
+
 // sitter.Node is a struct holding a C TSNode alone; Flatten reads it as
 // one. A go-tree-sitter release that changed this would fail here first.
 func init() {

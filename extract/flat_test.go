@@ -19,7 +19,7 @@ import (
 func TestFlatTreeMatchesNodes(t *testing.T) {
 	var ft FlatTree
 	eachTree(t, func(path, gname string, tree *sitter.Tree, src []byte) {
-		ft.Names = kindNames(grammar(gname))
+		ft.Names = KindNames(grammar(gname))
 		ft.Flatten(tree.RootNode(), src)
 		checkFlat(t, path, grammar(gname), tree.RootNode(), &ft)
 	})
@@ -170,14 +170,6 @@ func eachTree(t *testing.T, fn func(path, gname string, tree *sitter.Tree, src [
 	if files == 0 {
 		t.Fatal("no files checked")
 	}
-}
-
-func kindNames(l *sitter.Language) []string {
-	names := make([]string, l.NodeKindCount())
-	for i := range names {
-		names[i] = l.NodeKindForId(uint16(i))
-	}
-	return names
 }
 
 func dirExists(p string) bool {
@@ -346,7 +338,7 @@ func TestNamedPrecedingComments(t *testing.T) {
 	if err := p.SetLanguage(grammar("go")); err != nil {
 		t.Fatal(err)
 	}
-	names := kindNames(grammar("go"))
+	names := KindNames(grammar("go"))
 	compared, docs := 0, 0
 	check := func(path string, src []byte) {
 		tree := ParseSource(p, src)

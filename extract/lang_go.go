@@ -34,10 +34,7 @@ func goSetup() {
 		{&goField, "field"}, {&goFunction, "function"}, {&goArguments, "arguments"}} {
 		*f.id = lang.FieldIdForName(f.name)
 	}
-	goKinds = make([]string, lang.NodeKindCount())
-	for i := range goKinds {
-		goKinds[i] = lang.NodeKindForId(uint16(i))
-	}
+	goKinds = KindNames(lang)
 }
 
 func init() {

@@ -35,11 +35,7 @@ func setup() {
 
 func setupGrammar() {
 	lang := sitter.NewLanguage(tscsharp.Language())
-	n := lang.NodeKindCount()
-	kindNames = make([]string, n)
-	for i := uint32(0); i < n; i++ {
-		kindNames[i] = lang.NodeKindForId(uint16(i))
-	}
+	kindNames = extract.KindNames(lang)
 	f := lang.FieldIdForName
 	fName, fBody, fType, fParameters = f("name"), f("body"), f("type"), f("parameters")
 	fReturns, fExpression, fFunction = f("returns"), f("expression"), f("function")

@@ -69,13 +69,7 @@ func javaField(name string) uint16 {
 
 // kindNames are the grammar's node kinds by id, the flat tree's Names,
 // read out of C on first use.
-var kindNames = sync.OnceValue(func() []string {
-	out := make([]string, javaLang.NodeKindCount())
-	for i := range out {
-		out[i] = javaLang.NodeKindForId(uint16(i))
-	}
-	return out
-})
+var kindNames = sync.OnceValue(func() []string { return extract.KindNames(javaLang) })
 
 // testNames holds the names of methods annotated as tests (@Test and its
 // JUnit 5 relatives) seen by the extractor. The resolver asks TestName by

@@ -5,6 +5,8 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+
+	"github.com/knowing-dev/knowing/extract"
 )
 
 // The extractor reads a file's tree flattened into Go memory
@@ -27,14 +29,7 @@ var fieldIDs = func() map[string]uint16 {
 // kindNames are the grammar's node kinds by id, the flat tree's Names,
 // read out of C on first use: building them at start-up would cost every
 // command, queries included.
-var kindNames = sync.OnceValue(func() []string {
-	lang := sitter.NewLanguage(tsrust.Language())
-	out := make([]string, lang.NodeKindCount())
-	for i := range out {
-		out[i] = lang.NodeKindForId(uint16(i))
-	}
-	return out
-})
+var kindNames = sync.OnceValue(func() []string { return extract.KindNames(sitter.NewLanguage(tsrust.Language())) })
 
 // kind is the node kind of n.
 func (x *extractor) kind(n int32) string { return x.t.Kind(n) }
