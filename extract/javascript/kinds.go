@@ -283,11 +283,9 @@ var (
 
 func newGrammar(ptr unsafe.Pointer, js bool) *grammarInfo {
 	lang := sitter.NewLanguage(ptr)
-	n := int(lang.NodeKindCount())
-	g := &grammarInfo{kinds: make([]uint8, n), names: make([]string, n), js: js}
-	for id := 0; id < n; id++ {
-		kname := lang.NodeKindForId(uint16(id))
-		g.names[id] = kname
+	g := &grammarInfo{names: extract.KindNames(lang), js: js}
+	g.kinds = make([]uint8, len(g.names))
+	for id, kname := range g.names {
 		if lang.NodeKindIsNamed(uint16(id)) {
 			g.kinds[id] = namedKinds[kname]
 		} else {

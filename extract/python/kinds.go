@@ -170,9 +170,10 @@ var (
 func kindTable() *kinds {
 	kindOnce.Do(func() {
 		l := pyLang
-		k := &kinds{byID: make([]uint8, l.NodeKindCount()+1), names: make([]string, l.NodeKindCount())}
-		for id := uint16(0); uint32(id) < l.NodeKindCount(); id++ {
-			k.names[id] = l.NodeKindForId(id)
+		k := &kinds{names: extract.KindNames(l)}
+		k.byID = make([]uint8, len(k.names)+1)
+		for i := range k.names {
+			id := uint16(i)
 			if !l.NodeKindIsNamed(id) {
 				continue
 			}

@@ -159,9 +159,9 @@ type grammarInfo struct {
 var rubyGrammar = sync.OnceValue(func() *grammarInfo { return newGrammarInfo(sitter.NewLanguage(tsruby.Language())) })
 
 func newGrammarInfo(lang *sitter.Language) *grammarInfo {
-	g := &grammarInfo{kinds: make([]kind, lang.NodeKindCount()), names: make([]string, lang.NodeKindCount())}
+	g := &grammarInfo{names: extract.KindNames(lang)}
+	g.kinds = make([]kind, len(g.names))
 	for id := range g.kinds {
-		g.names[id] = lang.NodeKindForId(uint16(id))
 		if lang.NodeKindIsNamed(uint16(id)) {
 			g.kinds[id] = kindNames[g.names[id]]
 		}
