@@ -279,6 +279,7 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	kw := ExtractKeywords(task)
 	e.dropCommon(&kw)
 	e.keepAcronyms(&kw)
+	e.keepReferences(&kw)
 	res := &Result{}
 	res.Stats.Keywords = append(append(append([]string{}, kw.Exact...), kw.Compounds...), kw.Components...)
 	if kw.Empty() {
@@ -425,6 +426,65 @@ func (e *Engine) dropCommon(kw *Keywords) {
 			delete(kw.Pos, w) // Pos stays the set of components
 		}
 	}
+}
+
+// keepReferences promotes to Exact the task's dotted names written as
+// plain words (Keywords.References) that end the qualified name of a
+// symbol in the index, as a name in backticks would be: "app.use" is
+// lib.application.app.use, "site.process" Jekyll.Site.process. Dotted
+// prose that names no symbol (a domain, "e.g") stays words.
+func (e *Engine) keepReferences(kw *Keywords) {
+	var ids []uint32
+	for _, r := range kw.References {
+		if len(kw.Exact) >= maxExact {
+			return
+		}
+		if slices.Contains(kw.Exact, r) {
+			continue
+		}
+		last := r[strings.LastIndexByte(r, '.')+1:]
+		ids = e.s.LookupName(strings.ToLower(last), ids[:0])
+		found := false
+		for _, id := range ids {
+			if found = qnameEndsWith(e.s.QName(id), r); found {
+				break
+			}
+		}
+		if !found {
+			continue
+		}
+		for _, p := range splitQualified(r) {
+			if len(kw.Exact) < maxExact && !slices.Contains(kw.Exact, p) {
+				kw.Exact = append(kw.Exact, p)
+			}
+		}
+		if !IsCode(kw.Code, last) {
+			kw.Code = append(kw.Code, last)
+		}
+		// The member's name is a task word even when prose would drop it
+		// (the "use" of app.use): symbols named with it cover the task.
+		if l := strings.ToLower(last); len(l) >= 2 {
+			if _, ok := kw.Pos[l]; !ok {
+				if kw.Pos == nil {
+					kw.Pos = map[string]int{}
+				}
+				kw.Pos[l] = 0
+			}
+		}
+	}
+}
+
+// qnameEndsWith reports whether qualified name q ends with the dotted
+// name r, ignoring case, at a boundary between its elements.
+func qnameEndsWith(q, r string) bool {
+	if len(q) < len(r) || !strings.EqualFold(q[len(q)-len(r):], r) {
+		return false
+	}
+	if len(q) == len(r) {
+		return true
+	}
+	c := q[len(q)-len(r)-1]
+	return c == '.' || c == '/' || c == ':'
 }
 
 // maxAcronymsKept bounds the acronyms a task adds to its components.

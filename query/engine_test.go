@@ -592,3 +592,25 @@ func TestEnumPenalty(t *testing.T) {
 		t.Errorf("%q without the penalty: the enum ranks %d, the struct %d; the test proves nothing unless the enum leads", task, en, st)
 	}
 }
+
+// TestDottedReferences checks that a dotted name written as plain words
+// (app.use, not `app.use`) finds the symbol it names when the index has
+// one, and that dotted prose naming nothing leaves the keywords alone.
+func TestDottedReferences(t *testing.T) {
+	s, add := tinyShop(snapshot.File{Path: "lib/application.js", Lang: snapshot.LangJavaScript})
+	add("lib.application.app", snapshot.KindVariable, 0, "The application prototype.")
+	add("lib.application.app.use", snapshot.KindFunction, 0, "Proxy Router#use() to add middleware to the app router.")
+	add("lib.application.app.param", snapshot.KindFunction, 0, "Map a route parameter to a callback: middleware run for every request whose path holds it.")
+	add("lib.application.app.handle", snapshot.KindFunction, 0, "Dispatch a request into the app's middleware stack.")
+	add("lib.application.app.route", snapshot.KindFunction, 0, "Create a new route for a path, with its own middleware stack.")
+	e := s.engine(t)
+	r := query(t, e, "app.use should accept an array of middleware functions")
+	if rk := rankOf(r, "lib.application.app.use"); rk != 1 {
+		t.Errorf("app.use at rank %d: %v", rk, symbols(r))
+	}
+	kw := ExtractKeywords("see the notes at example.org, e.g. the app.route one")
+	e.keepReferences(&kw)
+	if !slices.Equal(kw.Exact, []string{"app.route", "route"}) {
+		t.Errorf("exact %q, want [app.route route]: only a dotted name the index has is promoted", kw.Exact)
+	}
+}

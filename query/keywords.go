@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -31,12 +32,19 @@ type Keywords struct {
 	Examples bool
 	// Pos is the index among the task's content words where each
 	// component first appears: tasks usually name their subject first.
+	// The engine adds the member names of confirmed References (at 0):
+	// its keys are the words a symbol's name can cover.
 	Pos map[string]int
 	// Acronyms are the initials of three or four adjacent content words
 	// ("server-sent events" → sse, "cross-origin resource sharing" →
 	// cors), with the Pos of their first word. Code names such ideas by
 	// their acronym; the engine keeps those its index has.
 	Acronyms []Acronym
+	// References are dotted names written as plain words, such as
+	// app.use, res.cookie or site.process: a reference to a member when
+	// the index has a symbol whose qualified name ends with it, prose
+	// otherwise. The engine promotes the confirmed ones to Exact.
+	References []string
 }
 
 // Acronym is a candidate acronym of the task and where its words start.
@@ -304,6 +312,7 @@ type kwBuilder struct {
 	code                      []string // names the task writes as code
 	run                       []string // adjacent content words so far
 	acronyms                  []Acronym
+	refs                      []string // dotted names in prose (Keywords.References)
 }
 
 // maxAcronyms bounds the candidate acronyms of one task.
@@ -634,10 +643,26 @@ func (b *kwBuilder) codePatterns(toks []token) {
 					b.addCode(&b.comp, p, "c")
 				}
 			}
+			if len(b.refs) < maxReferences && !isFileName(s) && allIdents(parts) && !slices.Contains(b.refs, s) {
+				b.refs = append(b.refs, s)
+			}
 		case t.parenNext && isIdent(s) && len(s) >= 3 && !IsStopWord(s) && !actionVerbs[strings.ToLower(s)]:
 			b.addCode(&b.comp, s, "c")
 		}
 	}
+}
+
+// maxReferences bounds the dotted names of one task the engine checks.
+const maxReferences = 8
+
+// allIdents reports whether every part is an identifier.
+func allIdents(parts []string) bool {
+	for _, p := range parts {
+		if !isIdent(p) {
+			return false
+		}
+	}
+	return true
 }
 
 func isVersionLike(parts []string) bool {
@@ -910,6 +935,7 @@ func (b *kwBuilder) finish() Keywords {
 		k.Pos[c] = b.order[c]
 	}
 	k.Acronyms = b.acronyms
+	k.References = b.refs
 	return k
 }
 

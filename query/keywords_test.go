@@ -376,3 +376,10 @@ func TestActionVerbAsNoun(t *testing.T) {
 		t.Errorf("build (a verb as a noun) before jobs: %v", k.Components)
 	}
 }
+
+func TestReferences(t *testing.T) {
+	kw := ExtractKeywords("site.process fails after Cargo.lock changes in version 1.2.3, e.g. when res.cookie() runs")
+	if want := []string{"site.process", "res.cookie"}; !slices.Equal(kw.References, want) {
+		t.Errorf("references %q, want %q", kw.References, want)
+	}
+}
