@@ -64,7 +64,7 @@ func (e *Engine) prefer(ws *workspace, ids []uint32, allow snapshot.Flags) {
 
 // exact finds symbols named kw (case-insensitive). A dotted keyword
 // "Type.member" keeps the members whose qualified name ends with it.
-func (e *Engine) exact(ws *workspace, kw string, allow snapshot.Flags) []uint32 {
+func (e *Engine) exact(ws *workspace, kw string, fallback bool, allow snapshot.Flags) []uint32 {
 	kw = strings.ToLower(kw)
 	qual := ""
 	if i := strings.LastIndexByte(kw, '.'); i >= 0 {
@@ -83,11 +83,15 @@ func (e *Engine) exact(ws *workspace, kw string, allow snapshot.Flags) []uint32 
 		kept := ws.ids[:0]
 		for _, id := range ws.ids {
 			q := strings.ToLower(e.s.QName(id))
-			if strings.HasSuffix(q, suffix) || strings.HasSuffix(strings.ReplaceAll(q, "/", "."), suffix) {
+			if strings.HasSuffix(q, suffix) || q == suffix[1:] || strings.HasSuffix(strings.ReplaceAll(q, "/", "."), suffix) {
 				kept = append(kept, id)
 			}
 		}
-		if len(kept) > 0 {
+		// A Container.name that names nothing falls back to every
+		// symbol called name, if fallback; a longer qualified name (a
+		// stack frame's package.Class.method) that names nothing is
+		// outside the index.
+		if len(kept) > 0 || !fallback || strings.Contains(qual, ".") {
 			ws.ids = kept
 		}
 	}
@@ -163,7 +167,14 @@ func (e *Engine) tiered(ws *workspace, kw *Keywords) []uint32 {
 	run := func(words []string, tier0 int) {
 		for i, w := range words {
 			kwIndex = i
-			for _, id := range e.exact(ws, w, allow) {
+			// Container.name that names nothing falls back to every
+			// symbol called name, unless name is a keyword of its own
+			// (a stack frame's), which finds them in its turn.
+			fallback := true
+			if j := strings.LastIndexByte(w, '.'); j >= 0 {
+				fallback = !slices.Contains(words, w[j+1:])
+			}
+			for _, id := range e.exact(ws, w, fallback, allow) {
 				add(id, tier0)
 			}
 		}

@@ -533,6 +533,14 @@ func splitQualified(s string) []string {
 //	net/http.(*conn).serve(0xc000...)                       (Go)
 //	from lib/jekyll/page.rb:12:in `render'                 (Ruby)
 func (b *kwBuilder) frames(s string) {
+	// A frame's bare method name (read, get) is a name of many symbols:
+	// it comes after every frame's qualified names.
+	var bare []string
+	defer func() {
+		for _, n := range bare {
+			b.addCode(&b.comp, n, "c")
+		}
+	}()
 	for _, line := range strings.Split(s, "\n") {
 		t := strings.TrimSpace(line)
 		switch {
@@ -543,13 +551,19 @@ func (b *kwBuilder) frames(s string) {
 				b.addPath(p)
 			}
 			fn := strings.TrimSpace(t[strings.LastIndex(t, ", in ")+5:])
-			b.addCode(&b.comp, fn, "c")
+			bare = append(bare, fn)
 		case strings.HasPrefix(t, "at ") && strings.Contains(t, "(") && strings.Contains(t, ".java:"):
 			q := strings.TrimPrefix(t, "at ")
-			q = q[:strings.IndexByte(q, '(')]
-			for _, p := range splitQualified(q) {
-				b.addCode(&b.comp, p, "c")
+			q = javaFrameName(q[:strings.IndexByte(q, '(')])
+			if f := t[strings.IndexByte(t, '(')+1:]; strings.Contains(f, ".java:") {
+				b.addPath(strings.TrimSuffix(f, ")")) // Service.java:120
 			}
+			// The whole name first: it tells the nested class apart from
+			// its namesakes (MapTypeAdapterFactory.Adapter.read).
+			if strings.Count(q, ".") >= 2 {
+				b.addCode(&b.comp, q, "c")
+			}
+			b.addQualified(q, &bare)
 		case strings.Contains(t, ".rb:") && strings.Contains(t, ":in "):
 			p := strings.TrimPrefix(t, "from ")
 			if f, _, ok := strings.Cut(p, ":"); ok {
@@ -560,7 +574,7 @@ func (b *kwBuilder) frames(s string) {
 			if i := strings.LastIndexAny(fn, "#."); i >= 0 {
 				fn = fn[i+1:]
 			}
-			b.addCode(&b.comp, fn, "c")
+			bare = append(bare, fn)
 		case strings.HasSuffix(t, ")") && strings.Contains(t, ".(") || goFrame(t):
 			q := t[:strings.IndexByte(t, '(')]
 			if strings.Contains(t, ".(") {
@@ -573,15 +587,48 @@ func (b *kwBuilder) frames(s string) {
 						m = m[:i]
 					}
 					b.addCode(&b.comp, typ+"."+m, "c")
-					b.addCode(&b.comp, m, "c")
+					bare = append(bare, m)
 					continue
 				}
 			}
-			for _, p := range splitQualified(q) {
-				b.addCode(&b.comp, p, "c")
+			b.addQualified(q, &bare)
+		}
+	}
+}
+
+// addQualified adds a frame's Container.name now and its bare name to
+// bare, to be added after every frame's qualified names.
+func (b *kwBuilder) addQualified(q string, bare *[]string) {
+	parts := splitQualified(q)
+	for _, p := range parts[:len(parts)-1] {
+		b.addCode(&b.comp, p, "c")
+	}
+	*bare = append(*bare, parts[len(parts)-1])
+}
+
+// javaFrameName turns the binary name of a Java frame's method into the
+// source one: a nested class's '$' becomes '.', an anonymous class ($1)
+// is left out, and a lambda (lambda$register$0) stands for the method
+// that wrote it: com.x.Outer$Inner.read → com.x.Outer.Inner.read.
+func javaFrameName(q string) string {
+	if !strings.Contains(q, "$") {
+		return q
+	}
+	var out []string
+	for _, seg := range strings.Split(q, ".") {
+		if strings.HasPrefix(seg, "lambda$") {
+			if name, _, ok := strings.Cut(seg[len("lambda$"):], "$"); ok && name != "" {
+				out = append(out, name)
+			}
+			continue
+		}
+		for _, part := range strings.Split(seg, "$") {
+			if part != "" && strings.Trim(part, "0123456789") != "" {
+				out = append(out, part)
 			}
 		}
 	}
+	return strings.Join(out, ".")
 }
 
 // goFrame matches "pkg/path.Func(...)" lines of a Go panic trace.
@@ -607,6 +654,18 @@ func (b *kwBuilder) addPath(p string) {
 var codeExt = set(`go py rb rs java cs js ts tsx jsx mjs cjs kt scala c h cc cpp hpp php swift erb yaml yml toml json md
 lock txt cfg ini xml html htm css scss sh gradle properties gemspec sql proto`)
 
+// stripLine removes a trailing ":line" or ":line:column" from a token.
+func stripLine(s string) string {
+	for k := 0; k < 2; k++ {
+		i := strings.LastIndexByte(s, ':')
+		if i <= 0 || i == len(s)-1 || !isNumber(s[i+1:]) {
+			break
+		}
+		s = s[:i]
+	}
+	return s
+}
+
 // isFileName reports a dotted token ending in a known file extension
 // ("Cargo.lock", "setup.py").
 func isFileName(s string) bool {
@@ -619,6 +678,10 @@ func isFileName(s string) bool {
 func (b *kwBuilder) codePatterns(toks []token) {
 	for _, t := range toks {
 		s := t.text
+		if f := stripLine(s); f != s && isFileName(f) {
+			b.addPath(f) // Service.java:120, app.py:12:5
+			continue
+		}
 		if strings.Contains(s, "/") || strings.Contains(s, ".") && codeExt[strings.ToLower(s[strings.LastIndexByte(s, '.')+1:])] {
 			if strings.ContainsAny(s, "/.") && !strings.Contains(s, "://") {
 				if ext := s[strings.LastIndexByte(s, '.')+1:]; strings.Contains(s, ".") && codeExt[strings.ToLower(ext)] || strings.Count(s, "/") >= 1 {
@@ -633,6 +696,9 @@ func (b *kwBuilder) codePatterns(toks []token) {
 				b.addCode(&b.comp, p, "c")
 			}
 		case strings.Contains(s, "."):
+			if t.parenNext && strings.Contains(s, "$") {
+				s = javaFrameName(s) // Outer$Inner.read(
+			}
 			parts := strings.Split(s, ".")
 			if isVersionLike(parts) || isAbbrev(s) {
 				continue

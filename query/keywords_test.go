@@ -383,3 +383,32 @@ func TestReferences(t *testing.T) {
 		t.Errorf("references %q, want %q", kw.References, want)
 	}
 }
+
+// TestJavaFrames checks a Java trace: nested classes written with '$'
+// become source names, the whole frame name comes first, bare method
+// names come after every frame's qualified ones, and File.java:397 is a
+// path, not a Class.member.
+func TestJavaFrames(t *testing.T) {
+	k := ExtractKeywords("com.google.gson.JsonSyntaxException: bad\n" +
+		"\tat com.google.gson.internal.bind.ReflectiveTypeAdapterFactory$Adapter.read(ReflectiveTypeAdapterFactory.java:397)\n" +
+		"\tat com.google.gson.Gson.lambda$fromJson$0(Gson.java:1227)\n" +
+		"\tat com.google.gson.Gson$1.run(Gson.java:90)")
+	want := []string{
+		"com.google.gson.internal.bind.ReflectiveTypeAdapterFactory.Adapter.read", "Adapter.read",
+		"com.google.gson.Gson.fromJson", "Gson.fromJson", "com.google.gson.Gson.run", "Gson.run",
+		"read", "fromJson", "run",
+	}
+	if len(k.Compounds) < len(want) || !slices.Equal(k.Compounds[:len(want)], want) {
+		t.Errorf("compounds %q, want them to start %q", k.Compounds, want)
+	}
+	for _, c := range k.Compounds {
+		if strings.ContainsAny(c, "$:") {
+			t.Errorf("binary or file:line name kept: %q", c)
+		}
+	}
+	for _, p := range []string{"ReflectiveTypeAdapterFactory.java", "Gson.java"} {
+		if !slices.Contains(k.Paths, p) {
+			t.Errorf("paths %q lack %s", k.Paths, p)
+		}
+	}
+}
