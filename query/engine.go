@@ -280,6 +280,7 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	e.dropCommon(&kw)
 	e.keepAcronyms(&kw)
 	e.keepReferences(&kw)
+	e.keepFrames(&kw)
 	res := &Result{}
 	res.Stats.Keywords = append(append(append([]string{}, kw.Exact...), kw.Compounds...), kw.Components...)
 	if kw.Empty() {
@@ -463,15 +464,84 @@ func (e *Engine) keepReferences(kw *Keywords) {
 		}
 		// The member's name is a task word even when prose would drop it
 		// (the "use" of app.use): symbols named with it cover the task.
-		if l := strings.ToLower(last); len(l) >= 2 {
-			if _, ok := kw.Pos[l]; !ok {
-				if kw.Pos == nil {
-					kw.Pos = map[string]int{}
+		kw.addWord(strings.ToLower(last))
+	}
+}
+
+// keepFrames promotes to Exact the symbols a stack trace's frames name
+// (Keywords.Frames): the function of that name in the frame's file, the
+// one whose lines hold the frame's line when several do. A trace of an
+// installed copy (site-packages/requests/sessions.py) finds the
+// repository's file (src/requests/sessions.py) by its last elements.
+func (e *Engine) keepFrames(kw *Keywords) {
+	var ids []uint32
+	for _, f := range kw.Frames {
+		if len(kw.Exact) >= maxExact {
+			return
+		}
+		ids = e.s.LookupName(strings.ToLower(f.Name), ids[:0])
+		in := ids[:0]
+		for _, id := range ids {
+			if fi := e.s.FileIndex(id); fi >= 0 && samePathTail(e.s.FilePath(int(fi)), f.Path) {
+				in = append(in, id)
+			}
+		}
+		if f.Line > 0 {
+			at := in[:0]
+			for _, id := range in {
+				if lo, hi := e.s.Lines(id); uint32(f.Line) >= lo && uint32(f.Line) <= hi {
+					at = append(at, id)
 				}
-				kw.Pos[l] = 0
+			}
+			if len(at) > 0 {
+				in = at
+			}
+		}
+		for i, id := range in {
+			q := e.s.QName(id)
+			if i == 2 || len(kw.Exact) >= maxExact {
+				break
+			}
+			if !slices.Contains(kw.Exact, q) {
+				kw.Exact = append(kw.Exact, q)
 			}
 		}
 	}
+}
+
+// addWord makes w a word symbols' names cover (Keywords.Pos), at the
+// front, unless it is one already.
+func (k *Keywords) addWord(w string) {
+	if len(w) < 2 {
+		return
+	}
+	if _, ok := k.Pos[w]; ok {
+		return
+	}
+	if k.Pos == nil {
+		k.Pos = map[string]int{}
+	}
+	k.Pos[w] = 0
+}
+
+// samePathTail reports whether a trace's file path names the repository
+// file repoPath: their last two elements agree (one, if either has only
+// one).
+func samePathTail(repoPath, tracePath string) bool {
+	tracePath = strings.ReplaceAll(tracePath, "\\", "/")
+	need := 2
+	for k := 0; k < need; k++ {
+		i := strings.LastIndexByte(repoPath, '/')
+		j := strings.LastIndexByte(tracePath, '/')
+		if repoPath[i+1:] != tracePath[j+1:] {
+			return false
+		}
+		if i < 0 || j < 0 {
+			return true
+		}
+		repoPath, tracePath = repoPath[:i], tracePath[:j]
+	}
+	return true
 }
 
 // qnameEndsWith reports whether qualified name q ends with the dotted

@@ -644,3 +644,30 @@ func TestExactQualifiedFrame(t *testing.T) {
 		t.Errorf("without fallback, Container.name naming nothing found %v", names(e, ids))
 	}
 }
+
+// TestTraceFramesResolve checks that a frame finds the function of its
+// name in its file, by the file's last elements when the trace ran an
+// installed copy, and by the frame's line among same-named functions.
+func TestTraceFramesResolve(t *testing.T) {
+	s, _ := tinyShop(snapshot.File{Path: "src/shop/app.py", Lang: snapshot.LangPython},
+		snapshot.File{Path: "src/other/app.py", Lang: snapshot.LangPython})
+	at := func(q string, file int32, start, end uint32) {
+		s.add(q, snapshot.KindFunction, file, 0, "", "")
+		s.g.Nodes[len(s.g.Nodes)-1].StartLine, s.g.Nodes[len(s.g.Nodes)-1].EndLine = start, end
+	}
+	at("shop.app.dispatch", 0, 10, 20)
+	at("shop.app.Inner.dispatch", 0, 30, 40)
+	at("other.app.dispatch", 1, 1, 50)
+	e := s.engine(t)
+	kw := ExtractKeywords("Traceback (most recent call last):\n" +
+		"  File \"/venv/lib/python3.11/site-packages/shop/app.py\", line 35, in dispatch\n" +
+		"KeyError: 'x'")
+	e.keepFrames(&kw)
+	if !slices.Equal(kw.Exact, []string{"shop/shop.app.Inner.dispatch"}) {
+		t.Errorf("exact %q, want the dispatch of shop/app.py holding line 35", kw.Exact)
+	}
+	r := query(t, e, "Traceback (most recent call last):\n  File \"/venv/site-packages/shop/app.py\", line 35, in dispatch\nKeyError: 'x'")
+	if rk := rankOf(r, "shop.app.Inner.dispatch"); rk != 1 {
+		t.Errorf("shop.app.Inner.dispatch at rank %d: %v", rk, symbols(r))
+	}
+}

@@ -45,6 +45,17 @@ type Keywords struct {
 	// the index has a symbol whose qualified name ends with it, prose
 	// otherwise. The engine promotes the confirmed ones to Exact.
 	References []string
+	// Frames are the stack-trace lines that name a function and the
+	// file it is in (Python, Ruby, JavaScript): the engine resolves each
+	// to the symbol of that name in that file.
+	Frames []Frame
+}
+
+// Frame is a function a stack trace names, with its file as the trace
+// writes it (absolute or relative) and line (0: unknown).
+type Frame struct {
+	Name, Path string
+	Line       int
 }
 
 // Acronym is a candidate acronym of the task and where its words start.
@@ -313,6 +324,7 @@ type kwBuilder struct {
 	run                       []string // adjacent content words so far
 	acronyms                  []Acronym
 	refs                      []string // dotted names in prose (Keywords.References)
+	traceFrames               []Frame
 }
 
 // maxAcronyms bounds the candidate acronyms of one task.
@@ -547,10 +559,14 @@ func (b *kwBuilder) frames(s string) {
 		case strings.HasPrefix(t, "Traceback (most recent call"):
 			continue
 		case strings.HasPrefix(t, "File \"") && strings.Contains(t, ", in "):
-			if p, _, ok := strings.Cut(strings.TrimPrefix(t, "File \""), "\""); ok {
-				b.addPath(p)
-			}
+			p, rest, _ := strings.Cut(strings.TrimPrefix(t, "File \""), "\"")
+			b.addPath(p)
 			fn := strings.TrimSpace(t[strings.LastIndex(t, ", in ")+5:])
+			line := 0
+			if _, after, ok := strings.Cut(rest, "line "); ok {
+				line = leadingInt(after)
+			}
+			b.addFrame(fn, p, line)
 			bare = append(bare, fn)
 		case strings.HasPrefix(t, "at ") && strings.Contains(t, "(") && strings.Contains(t, ".java:"):
 			q := strings.TrimPrefix(t, "at ")
@@ -566,15 +582,30 @@ func (b *kwBuilder) frames(s string) {
 			b.addQualified(q, &bare)
 		case strings.Contains(t, ".rb:") && strings.Contains(t, ":in "):
 			p := strings.TrimPrefix(t, "from ")
-			if f, _, ok := strings.Cut(p, ":"); ok {
-				b.addPath(f)
-			}
+			f, rest, _ := strings.Cut(p, ":")
+			b.addPath(f)
 			fn := t[strings.LastIndex(t, ":in ")+4:]
 			fn = strings.Trim(fn, "`'‘’ ")
 			if i := strings.LastIndexAny(fn, "#."); i >= 0 {
 				fn = fn[i+1:]
 			}
+			b.addFrame(fn, f, leadingInt(rest))
 			bare = append(bare, fn)
+		case strings.HasPrefix(t, "at ") && jsFrame(t):
+			// at Router.handle (/app/lib/router/index.js:284:7)
+			// at async Server.listen (file:///srv/app.mjs:10:3)
+			fn, loc, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(t, "at "), "async "), " (")
+			fn, _, _ = strings.Cut(fn, " [as ")
+			loc = strings.TrimPrefix(strings.TrimSuffix(loc, ")"), "file://")
+			f, rest, _ := strings.Cut(loc, ":")
+			b.addPath(f)
+			if i := strings.LastIndexByte(fn, '.'); i >= 0 {
+				fn = fn[i+1:]
+			}
+			if isIdent(strings.ReplaceAll(fn, "$", "_")) {
+				b.addFrame(fn, f, leadingInt(rest))
+				bare = append(bare, fn)
+			}
 		case strings.HasSuffix(t, ")") && strings.Contains(t, ".(") || goFrame(t):
 			q := t[:strings.IndexByte(t, '(')]
 			if strings.Contains(t, ".(") {
@@ -594,6 +625,38 @@ func (b *kwBuilder) frames(s string) {
 			b.addQualified(q, &bare)
 		}
 	}
+}
+
+// maxFrames bounds the frames of one task the engine resolves.
+const maxFrames = 16
+
+// addFrame records a function of a trace and its file.
+func (b *kwBuilder) addFrame(fn, path string, line int) {
+	if fn == "" || path == "" || len(b.traceFrames) == maxFrames || strings.HasPrefix(fn, "<") {
+		return // <module>, <lambda>, <anonymous>
+	}
+	b.traceFrames = append(b.traceFrames, Frame{Name: fn, Path: path, Line: line})
+}
+
+// jsFrame matches a JavaScript or TypeScript stack-trace line with a
+// function name: "at name (file.js:1:2)".
+func jsFrame(t string) bool {
+	i := strings.Index(t, " (")
+	if i < 0 || !strings.HasSuffix(t, ")") {
+		return false
+	}
+	loc := t[i+2 : len(t)-1]
+	f, _, ok := strings.Cut(strings.TrimPrefix(loc, "file://"), ":")
+	return ok && isFileName(f[strings.LastIndexByte(f, '/')+1:]) && !strings.HasSuffix(f, ".java")
+}
+
+// leadingInt returns the number s starts with, 0 if none.
+func leadingInt(s string) int {
+	n := 0
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1<<24; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
 }
 
 // addQualified adds a frame's Container.name now and its bare name to
@@ -1002,6 +1065,7 @@ func (b *kwBuilder) finish() Keywords {
 	}
 	k.Acronyms = b.acronyms
 	k.References = b.refs
+	k.Frames = b.traceFrames
 	return k
 }
 

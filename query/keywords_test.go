@@ -412,3 +412,24 @@ func TestJavaFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceFrames checks that Python, Ruby and JavaScript traces yield
+// each frame's function, file and line, and skip <module>-like frames.
+func TestTraceFrames(t *testing.T) {
+	k := ExtractKeywords("Traceback (most recent call last):\n" +
+		"  File \"/srv/app.py\", line 12, in <module>\n" +
+		"  File \"/venv/lib/site-packages/flask/app.py\", line 880, in full_dispatch_request\n" +
+		"from lib/jekyll/page.rb:42:in `render'\n" +
+		"    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)\n" +
+		"    at async Server.listen (file:///srv/app.mjs:10:3)\n" +
+		"\tat spark.Service.init(Service.java:120)")
+	want := []Frame{
+		{"full_dispatch_request", "/venv/lib/site-packages/flask/app.py", 880},
+		{"render", "lib/jekyll/page.rb", 42},
+		{"handle", "/app/node_modules/express/lib/router/layer.js", 95},
+		{"listen", "/srv/app.mjs", 10},
+	}
+	if !slices.Equal(k.Frames, want) {
+		t.Errorf("frames %+v,\nwant %+v", k.Frames, want)
+	}
+}
