@@ -98,7 +98,7 @@ happen happens happened currently now instead still even really actually always 
 work works working worked case cases because while until after before since though although whether
 able unable properly correctly correct wrong right good bad better best please thanks thank hi hello
 code codebase project repo repository file files function functions method methods class classes
-support supports supported supporting feature features part parts
+support supports supported supporting part parts
 don doesn didn isn aren wasn weren won shouldn couldn wouldn hasn haven`)
 
 // programWords are programming words too common in code to point anywhere.

@@ -433,3 +433,14 @@ func TestTraceFrames(t *testing.T) {
 		t.Errorf("frames %+v,\nwant %+v", k.Frames, want)
 	}
 }
+
+// TestFeatureIsAWord checks that "feature" is a keyword: it names a
+// concept in many codebases (cargo's features, feature flags), and in a
+// task that uses it loosely ("add a feature") the index's statistics
+// weigh it down.
+func TestFeatureIsAWord(t *testing.T) {
+	k := ExtractKeywords("debug unexpected feature unification in dev-dependencies")
+	if !slices.Contains(k.Components, "feature") {
+		t.Errorf("components %q lack feature", k.Components)
+	}
+}
