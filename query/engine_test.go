@@ -99,7 +99,7 @@ func tinyShop(files ...snapshot.File) (*shop, func(q string, k snapshot.Kind, fi
 	return s, func(q string, k snapshot.Kind, file int32, doc string) { s.add(q, k, file, 0, "", doc) }
 }
 
-func (s *shop) engine(t *testing.T) *Engine {
+func (s *shop) engine(t testing.TB) *Engine {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "shop.snap")
 	if err := snapshot.Write(path, s.g, nil); err != nil {

@@ -760,7 +760,9 @@ func (b *kwBuilder) codePatterns(toks []token) {
 			}
 		case strings.Contains(s, "."):
 			if t.parenNext && strings.Contains(s, "$") {
-				s = javaFrameName(s) // Outer$Inner.read(
+				if s = javaFrameName(s); !strings.Contains(s, ".") { // Outer$Inner.read(
+					continue
+				}
 			}
 			parts := strings.Split(s, ".")
 			if isVersionLike(parts) || isAbbrev(s) {
