@@ -79,11 +79,10 @@ func (e *Engine) exact(ws *workspace, kw string, fallback bool, allow snapshot.F
 		}
 	}()
 	if qual != "" {
-		suffix := "." + qual + "." + kw
+		dotted := qual + "." + kw
 		kept := ws.ids[:0]
 		for _, id := range ws.ids {
-			q := strings.ToLower(e.s.QName(id))
-			if strings.HasSuffix(q, suffix) || q == suffix[1:] || strings.HasSuffix(strings.ReplaceAll(q, "/", "."), suffix) {
+			if qnameEndsWith(e.s.QName(id), dotted) {
 				kept = append(kept, id)
 			}
 		}

@@ -529,8 +529,7 @@ func (k *Keywords) addWord(w string) {
 // one).
 func samePathTail(repoPath, tracePath string) bool {
 	tracePath = strings.ReplaceAll(tracePath, "\\", "/")
-	need := 2
-	for k := 0; k < need; k++ {
+	for k := 0; k < 2; k++ {
 		i := strings.LastIndexByte(repoPath, '/')
 		j := strings.LastIndexByte(tracePath, '/')
 		if repoPath[i+1:] != tracePath[j+1:] {

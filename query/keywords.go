@@ -686,7 +686,7 @@ func javaFrameName(q string) string {
 			continue
 		}
 		for _, part := range strings.Split(seg, "$") {
-			if part != "" && strings.Trim(part, "0123456789") != "" {
+			if part != "" && !allDigits(part) {
 				out = append(out, part)
 			}
 		}
@@ -721,12 +721,17 @@ lock txt cfg ini xml html htm css scss sh gradle properties gemspec sql proto`)
 func stripLine(s string) string {
 	for k := 0; k < 2; k++ {
 		i := strings.LastIndexByte(s, ':')
-		if i <= 0 || i == len(s)-1 || !isNumber(s[i+1:]) {
+		if i <= 0 || !allDigits(s[i+1:]) {
 			break
 		}
 		s = s[:i]
 	}
 	return s
+}
+
+// allDigits reports a non-empty run of ASCII digits.
+func allDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // isFileName reports a dotted token ending in a known file extension
