@@ -281,6 +281,7 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	e.keepAcronyms(&kw)
 	e.keepReferences(&kw)
 	e.keepFrames(&kw)
+	e.keepLocations(&kw)
 	res := &Result{}
 	res.Stats.Keywords = append(append(append([]string{}, kw.Exact...), kw.Compounds...), kw.Components...)
 	if kw.Empty() {
@@ -503,6 +504,41 @@ func (e *Engine) keepFrames(kw *Keywords) {
 				break
 			}
 			if !slices.Contains(kw.Exact, q) {
+				kw.Exact = append(kw.Exact, q)
+			}
+		}
+	}
+}
+
+// keepLocations promotes to Exact the innermost symbol at each file:line
+// position the task quotes (Keywords.Locations): the file found as a
+// frame's is, by the last elements of its path, at most two files for a
+// bare file name that several folders have.
+func (e *Engine) keepLocations(kw *Keywords) {
+	var ids []uint32
+	for _, loc := range kw.Locations {
+		files := 0
+		for fi := 0; fi < e.s.NumFiles() && files < 2; fi++ {
+			if len(kw.Exact) >= maxExact {
+				return
+			}
+			if !samePathTail(e.s.FilePath(fi), loc.Path) {
+				continue
+			}
+			files++
+			ids = e.s.AppendFileNodes(fi, ids[:0])
+			best, span := uint32(0), uint32(0)
+			found := false
+			for _, id := range ids {
+				lo, hi := e.s.Lines(id)
+				if uint32(loc.Line) < lo || uint32(loc.Line) > hi {
+					continue
+				}
+				if !found || hi-lo < span {
+					best, span, found = id, hi-lo, true
+				}
+			}
+			if q := e.s.QName(best); found && !slices.Contains(kw.Exact, q) {
 				kw.Exact = append(kw.Exact, q)
 			}
 		}

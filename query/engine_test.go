@@ -671,3 +671,24 @@ func TestTraceFramesResolve(t *testing.T) {
 		t.Errorf("shop.app.Inner.dispatch at rank %d: %v", rk, symbols(r))
 	}
 }
+
+// TestLocationsResolve checks that a quoted file:line finds the
+// innermost symbol holding that line, in the file its path's last
+// elements name.
+func TestLocationsResolve(t *testing.T) {
+	s, _ := tinyShop(snapshot.File{Path: "crates/ignore/src/walk.rs", Lang: snapshot.LangRust},
+		snapshot.File{Path: "crates/other/src/walk.rs", Lang: snapshot.LangRust})
+	at := func(q string, k snapshot.Kind, file int32, start, end uint32) {
+		s.add(q, k, file, 0, "", "")
+		s.g.Nodes[len(s.g.Nodes)-1].StartLine, s.g.Nodes[len(s.g.Nodes)-1].EndLine = start, end
+	}
+	at("ignore.walk.Walk", snapshot.KindStruct, 0, 1100, 1300)
+	at("ignore.walk.Walk.next", snapshot.KindMethod, 0, 1190, 1250)
+	at("ignore.walk.Walk.new", snapshot.KindMethod, 0, 1120, 1180)
+	at("other.walk.step", snapshot.KindFunction, 1, 1150, 1260)
+	e := s.engine(t)
+	r := query(t, e, "thread 'main' panicked at /home/me/ripgrep/crates/ignore/src/walk.rs:1200:9: called unwrap on a None value")
+	if rk := rankOf(r, "ignore.walk.Walk.next"); rk != 1 {
+		t.Errorf("Walk.next at rank %d: %v", rk, symbols(r))
+	}
+}

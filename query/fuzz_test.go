@@ -20,6 +20,7 @@ func FuzzKeywords(f *testing.F) {
 		"from lib/jekyll/page.rb:42:in `render'",
 		"panic: boom\ngoroutine 1 [running]:\nsync.(*WaitGroup).Add(0x0)\n\t/usr/local/go/src/sync/waitgroup.go:64 +0x125",
 		"at (:1:2)", "File \"\", line , in ", "a.b.c.d.e.f.g.h.i.j.k", "$.$$.$", "x:1:2:3:4",
+		"thread 'main' panicked at crates/ignore/src/walk.rs:1200:9:", "store/store.go:3 server/auth.go:99999999999999999999",
 	} {
 		f.Add(s)
 	}
@@ -27,9 +28,9 @@ func FuzzKeywords(f *testing.F) {
 	f.Fuzz(func(t *testing.T, task string) {
 		k := ExtractKeywords(task)
 		if len(k.Exact) > maxExact || len(k.Compounds) > maxCompounds || len(k.Components) > maxComponents ||
-			len(k.Paths) > maxPaths || len(k.References) > maxReferences || len(k.Frames) > maxFrames {
-			t.Fatalf("over a cap: %d exact, %d compounds, %d components, %d paths, %d references, %d frames",
-				len(k.Exact), len(k.Compounds), len(k.Components), len(k.Paths), len(k.References), len(k.Frames))
+			len(k.Paths) > maxPaths || len(k.References) > maxReferences || len(k.Frames) > maxFrames || len(k.Locations) > maxLocations {
+			t.Fatalf("over a cap: %d exact, %d compounds, %d components, %d paths, %d references, %d frames, %d locations",
+				len(k.Exact), len(k.Compounds), len(k.Components), len(k.Paths), len(k.References), len(k.Frames), len(k.Locations))
 		}
 		r, err := e.Query(context.Background(), task, Options{Limit: 5})
 		if err == nil && len(r.Results) > 5 {

@@ -49,7 +49,21 @@ type Keywords struct {
 	// file it is in (Python, Ruby, JavaScript): the engine resolves each
 	// to the symbol of that name in that file.
 	Frames []Frame
+	// Locations are file:line positions the task quotes (a Rust panic's
+	// src/walk.rs:1200:9, a Go trace's waitgroup.go:64, a compiler's
+	// error): the engine resolves each to the innermost symbol there.
+	Locations []Location
 }
+
+// Location is a file, as the task writes it, and a 1-based line.
+type Location struct {
+	Path string
+	Line int
+}
+
+// maxLocations bounds the file:line positions of one task the engine
+// resolves.
+const maxLocations = 8
 
 // Frame is a function a stack trace names, with its file as the trace
 // writes it (absolute or relative) and line (0: unknown).
@@ -324,6 +338,7 @@ type kwBuilder struct {
 	run                       []string // adjacent content words so far
 	acronyms                  []Acronym
 	refs                      []string // dotted names in prose (Keywords.References)
+	locations                 []Location
 	traceFrames               []Frame
 }
 
@@ -706,6 +721,9 @@ func goFrame(t string) bool {
 func (b *kwBuilder) addPath(p string) {
 	p = strings.Trim(p, "\"'`()[]<>,;")
 	if i := strings.IndexByte(p, ':'); i > 0 && strings.Contains(p[:i], ".") {
+		if line := leadingInt(p[i+1:]); line > 0 && len(b.locations) < maxLocations {
+			b.locations = append(b.locations, Location{Path: p[:i], Line: line})
+		}
 		p = p[:i] // file.go:64
 	}
 	if p == "" {
@@ -747,7 +765,7 @@ func (b *kwBuilder) codePatterns(toks []token) {
 	for _, t := range toks {
 		s := t.text
 		if f := stripLine(s); f != s && isFileName(f) {
-			b.addPath(f) // Service.java:120, app.py:12:5
+			b.addPath(s) // Service.java:120, app.py:12:5
 			continue
 		}
 		if strings.Contains(s, "/") || strings.Contains(s, ".") && codeExt[strings.ToLower(s[strings.LastIndexByte(s, '.')+1:])] {
@@ -1072,6 +1090,7 @@ func (b *kwBuilder) finish() Keywords {
 	}
 	k.Acronyms = b.acronyms
 	k.References = b.refs
+	k.Locations = b.locations
 	k.Frames = b.traceFrames
 	return k
 }

@@ -444,3 +444,15 @@ func TestFeatureIsAWord(t *testing.T) {
 		t.Errorf("components %q lack feature", k.Components)
 	}
 }
+
+// TestLocations checks that quoted file:line positions are kept with
+// their line: a Rust panic, a Go trace's file line, a compiler error.
+func TestLocations(t *testing.T) {
+	k := ExtractKeywords("thread 'main' panicked at crates/ignore/src/walk.rs:1200:9: called unwrap\n" +
+		"goroutine 1 [running]:\nsync.(*WaitGroup).Add(0x0)\n\t/usr/local/go/src/sync/waitgroup.go:64 +0x125\n" +
+		"src/app.ts:12: error TS2345, see notes.txt and version 1.2:3")
+	want := []Location{{"crates/ignore/src/walk.rs", 1200}, {"usr/local/go/src/sync/waitgroup.go", 64}, {"src/app.ts", 12}}
+	if !slices.Equal(k.Locations, want) {
+		t.Errorf("locations %+v, want %+v", k.Locations, want)
+	}
+}

@@ -2,8 +2,10 @@ package snapshot
 
 import (
 	"encoding/binary"
-	"github.com/knowing-dev/knowing/internal/fst"
 	"slices"
+	"strings"
+
+	"github.com/knowing-dev/knowing/internal/fst"
 
 	"github.com/knowing-dev/knowing/bm25"
 )
@@ -50,6 +52,41 @@ func (s *Snapshot) LookupPart(lowerPart string, dst []uint32) []uint32 {
 		ids = ids[:len(ids)-1] // corrupt postings; Verify reports them
 	}
 	return dst[:start+len(ids)]
+}
+
+// AppendFileNodes appends the ids of file i's nodes that have a BM25
+// document (its symbols outside generated, vendored and minified code),
+// in ascending order, found through the whole-path term of the BM25 path
+// field. A path longer than bm25.MaxPathTerm has no such term, and a
+// snapshot without BM25 none at all: then nothing is appended. It does
+// not allocate when dst has room, unless the path has upper-case letters.
+func (s *Snapshot) AppendFileNodes(i int, dst []uint32) []uint32 {
+	if s.flags&flagNoBM25 != 0 || i < 0 || i >= s.nFiles {
+		return dst
+	}
+	p := s.FilePath(i)
+	if len(p) > bm25.MaxPathTerm {
+		return dst
+	}
+	v, ok, err := s.bm25Terms.Get(strings.ToLower(p))
+	if !ok || err != nil {
+		return dst
+	}
+	ix, err := s.BM25()
+	if err != nil {
+		return dst
+	}
+	start := len(dst)
+	dst, _ = ix.AppendFieldDocs(v, bm25.FieldPath, dst)
+	// The term is the file's path, but a longer path holding it as a
+	// part (a/b.go inside x/a/b.go) is not: keep the nodes of file i.
+	kept := dst[:start]
+	for _, id := range dst[start:] {
+		if uint64(id) < uint64(s.nNodes) && s.FileIndex(id) == int32(i) {
+			kept = append(kept, id)
+		}
+	}
+	return kept
 }
 
 // appendIDs decodes an FST value: id<<1 for one node, offset<<1|1 for the
