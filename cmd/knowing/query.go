@@ -21,7 +21,8 @@ const queryHelp = `Usage: knowing query [flags] SNAP "task"
 Prints the symbols a task needs, best first. The task is plain words, a
 bug report, a stack trace or an error message; "-" reads it from stdin.
 Names in backticks, dotted names the snapshot has (app.use,
-strconv.ParseInt) and stack-trace frames are taken as exact references.
+strconv.ParseInt), stack-trace frames and file:line positions are taken
+as exact references.
 
 Each result carries the opening of its doc comment (its first paragraph,
 at most 240 bytes; --docs=false leaves it out). A result's tokens count
