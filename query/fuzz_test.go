@@ -20,7 +20,8 @@ func FuzzKeywords(f *testing.F) {
 		"from lib/jekyll/page.rb:42:in `render'",
 		"panic: boom\ngoroutine 1 [running]:\nsync.(*WaitGroup).Add(0x0)\n\t/usr/local/go/src/sync/waitgroup.go:64 +0x125",
 		"at (:1:2)", "File \"\", line , in ", "a.b.c.d.e.f.g.h.i.j.k", "$.$$.$", "x:1:2:3:4",
-		"thread 'main' panicked at crates/ignore/src/walk.rs:1200:9:", "store/store.go:3 server/auth.go:99999999999999999999",
+		"thread 'main' panicked at crates/ignore/src/walk.rs:1200:9:",
+		"   at Ns.T.<Invoke>d__3.MoveNext() in /b/T.cs:line 34\n   at <>.<>(x)\n   at a.`1()", "store/store.go:3 server/auth.go:99999999999999999999",
 	} {
 		f.Add(s)
 	}

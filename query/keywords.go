@@ -606,6 +606,24 @@ func (b *kwBuilder) frames(s string) {
 			}
 			b.addFrame(fn, f, leadingInt(rest))
 			bare = append(bare, fn)
+		case strings.HasPrefix(t, "at ") && csFrame(t):
+			// at Ns.Type.<Invoke>d__3.MoveNext() in /src/Type.cs:line 34
+			q := csharpFrameName(t[3:strings.IndexByte(t, '(')])
+			if _, loc, ok := strings.Cut(t, ") in "); ok {
+				if f, line, ok := strings.Cut(loc, ":line "); ok {
+					b.addPath(f)
+					if n := leadingInt(line); n > 0 && len(b.locations) < maxLocations {
+						b.locations = append(b.locations, Location{Path: f, Line: n})
+					}
+				}
+			}
+			if !strings.Contains(q, ".") {
+				continue
+			}
+			if strings.Count(q, ".") >= 2 {
+				b.addCode(&b.comp, q, "c")
+			}
+			b.addQualified(q, &bare)
 		case strings.HasPrefix(t, "at ") && jsFrame(t):
 			// at Router.handle (/app/lib/router/index.js:284:7)
 			// at async Server.listen (file:///srv/app.mjs:10:3)
@@ -651,6 +669,45 @@ func (b *kwBuilder) addFrame(fn, path string, line int) {
 		return // <module>, <lambda>, <anonymous>
 	}
 	b.traceFrames = append(b.traceFrames, Frame{Name: fn, Path: path, Line: line})
+}
+
+// csFrame matches a .NET stack-trace line: "at Ns.Type.Method(args)",
+// with " in File.cs:line N" after it when symbols were loaded.
+func csFrame(t string) bool {
+	i := strings.IndexByte(t, '(')
+	if i < 4 || strings.ContainsAny(t[3:i], " \t") || !strings.Contains(t[3:i], ".") {
+		return false
+	}
+	return strings.Contains(t, ") in ") && strings.Contains(t, ":line ") || strings.HasSuffix(t, ")")
+}
+
+// csharpFrameName turns a .NET frame's method name into the source one:
+// an async method's or iterator's state machine (<Invoke>d__3.MoveNext)
+// and a lambda (<UseOcelotPipeline>b__0) stand for the method that wrote
+// them, a closure class (<>c__DisplayClass0_0) is left out, and generic
+// arity (List`1) is dropped.
+func csharpFrameName(q string) string {
+	var out []string
+	machine := false
+	for _, seg := range strings.Split(q, ".") {
+		if strings.HasPrefix(seg, "<") {
+			if name, _, ok := strings.Cut(seg[1:], ">"); ok && name != "" {
+				out = append(out, name)
+				machine = true
+			}
+			continue
+		}
+		if machine && seg == "MoveNext" {
+			continue
+		}
+		if i := strings.IndexByte(seg, '`'); i >= 0 {
+			seg = seg[:i]
+		}
+		if seg != "" {
+			out = append(out, seg)
+		}
+	}
+	return strings.Join(out, ".")
 }
 
 // jsFrame matches a JavaScript or TypeScript stack-trace line with a

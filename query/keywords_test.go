@@ -456,3 +456,21 @@ func TestLocations(t *testing.T) {
 		t.Errorf("locations %+v, want %+v", k.Locations, want)
 	}
 }
+
+// TestCSharpFrames checks a .NET trace: an async method's state machine
+// and a lambda stand for the methods that wrote them, a closure class is
+// left out, and the frame's file and line are a location.
+func TestCSharpFrames(t *testing.T) {
+	k := ExtractKeywords("System.NullReferenceException: Object reference not set\n" +
+		"   at Ocelot.Auth.AuthMiddleware.<Invoke>d__3.MoveNext() in /build/src/Auth/AuthMiddleware.cs:line 34\n" +
+		"   at Ocelot.Pipeline.Extensions.<>c__DisplayClass0_0.<UsePipeline>b__0(HttpContext ctx)\n" +
+		"   at Ocelot.Collections.Bag`1.Add(T item)")
+	for _, c := range []string{"Ocelot.Auth.AuthMiddleware.Invoke", "AuthMiddleware.Invoke", "Ocelot.Pipeline.Extensions.UsePipeline", "Ocelot.Collections.Bag.Add"} {
+		if !slices.Contains(k.Compounds, c) {
+			t.Errorf("compounds %q lack %s", k.Compounds, c)
+		}
+	}
+	if want := (Location{"/build/src/Auth/AuthMiddleware.cs", 34}); !slices.Contains(k.Locations, want) {
+		t.Errorf("locations %+v lack %+v", k.Locations, want)
+	}
+}
