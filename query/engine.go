@@ -499,11 +499,10 @@ func (e *Engine) keepFrames(kw *Keywords) {
 			}
 		}
 		for i, id := range in {
-			q := e.s.QName(id)
 			if i == 2 || len(kw.Exact) >= maxExact {
 				break
 			}
-			if !slices.Contains(kw.Exact, q) {
+			if q := e.s.QName(id); !slices.Contains(kw.Exact, q) {
 				kw.Exact = append(kw.Exact, q)
 			}
 		}

@@ -589,12 +589,7 @@ func (b *kwBuilder) frames(s string) {
 			if f := t[strings.IndexByte(t, '(')+1:]; strings.Contains(f, ".java:") {
 				b.addPath(strings.TrimSuffix(f, ")")) // Service.java:120
 			}
-			// The whole name first: it tells the nested class apart from
-			// its namesakes (MapTypeAdapterFactory.Adapter.read).
-			if strings.Count(q, ".") >= 2 {
-				b.addCode(&b.comp, q, "c")
-			}
-			b.addQualified(q, &bare)
+			b.addWholeFrame(q, &bare)
 		case strings.Contains(t, ".rb:") && strings.Contains(t, ":in "):
 			p := strings.TrimPrefix(t, "from ")
 			f, rest, _ := strings.Cut(p, ":")
@@ -612,18 +607,12 @@ func (b *kwBuilder) frames(s string) {
 			if _, loc, ok := strings.Cut(t, ") in "); ok {
 				if f, line, ok := strings.Cut(loc, ":line "); ok {
 					b.addPath(f)
-					if n := leadingInt(line); n > 0 && len(b.locations) < maxLocations {
-						b.locations = append(b.locations, Location{Path: f, Line: n})
-					}
+					b.addLocation(f, leadingInt(line))
 				}
 			}
-			if !strings.Contains(q, ".") {
-				continue
+			if strings.Contains(q, ".") {
+				b.addWholeFrame(q, &bare)
 			}
-			if strings.Count(q, ".") >= 2 {
-				b.addCode(&b.comp, q, "c")
-			}
-			b.addQualified(q, &bare)
 		case strings.HasPrefix(t, "at ") && jsFrame(t):
 			// at Router.handle (/app/lib/router/index.js:284:7)
 			// at async Server.listen (file:///srv/app.mjs:10:3)
@@ -731,6 +720,16 @@ func leadingInt(s string) int {
 	return n
 }
 
+// addWholeFrame adds a frame's whole qualified name first, when it has
+// a package or namespace (it tells a nested class apart from its
+// namesakes: MapTypeAdapterFactory.Adapter.read), then as addQualified.
+func (b *kwBuilder) addWholeFrame(q string, bare *[]string) {
+	if strings.Count(q, ".") >= 2 {
+		b.addCode(&b.comp, q, "c")
+	}
+	b.addQualified(q, bare)
+}
+
 // addQualified adds a frame's Container.name now and its bare name to
 // bare, to be added after every frame's qualified names.
 func (b *kwBuilder) addQualified(q string, bare *[]string) {
@@ -775,12 +774,18 @@ func goFrame(t string) bool {
 	return strings.Contains(t[:i], ".") && strings.Contains(t[:i], "/")
 }
 
+// addLocation records a file:line position (Keywords.Locations); a line
+// of 0 is none.
+func (b *kwBuilder) addLocation(path string, line int) {
+	if line > 0 && len(b.locations) < maxLocations {
+		b.locations = append(b.locations, Location{Path: path, Line: line})
+	}
+}
+
 func (b *kwBuilder) addPath(p string) {
 	p = strings.Trim(p, "\"'`()[]<>,;")
 	if i := strings.IndexByte(p, ':'); i > 0 && strings.Contains(p[:i], ".") {
-		if line := leadingInt(p[i+1:]); line > 0 && len(b.locations) < maxLocations {
-			b.locations = append(b.locations, Location{Path: p[:i], Line: line})
-		}
+		b.addLocation(p[:i], leadingInt(p[i+1:]))
 		p = p[:i] // file.go:64
 	}
 	if p == "" {
