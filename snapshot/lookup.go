@@ -56,30 +56,47 @@ func (s *Snapshot) LookupPart(lowerPart string, dst []uint32) []uint32 {
 
 // AppendFileNodes appends the ids of file i's nodes that have a BM25
 // document (its symbols outside generated, vendored and minified code),
-// in ascending order, found through the whole-path term of the BM25 path
-// field. A path longer than bm25.MaxPathTerm has no such term, and a
-// snapshot without BM25 none at all: then nothing is appended. It does
-// not allocate when dst has room, unless the path has upper-case letters.
+// in ascending order, found through the BM25 path field: by the
+// whole-path term, or, for a path longer than bm25.MaxPathTerm (which has
+// none), by the path's rarest term. A snapshot without BM25 has no path
+// field: then nothing is appended. For a path of at most MaxPathTerm
+// lower-case bytes it does not allocate when dst has room.
 func (s *Snapshot) AppendFileNodes(i int, dst []uint32) []uint32 {
 	if s.flags&flagNoBM25 != 0 || i < 0 || i >= s.nFiles {
-		return dst
-	}
-	p := s.FilePath(i)
-	if len(p) > bm25.MaxPathTerm {
-		return dst
-	}
-	v, ok, err := s.bm25Terms.Get(strings.ToLower(p))
-	if !ok || err != nil {
 		return dst
 	}
 	ix, err := s.BM25()
 	if err != nil {
 		return dst
 	}
+	p := s.FilePath(i)
+	var v uint64
+	ok := false
+	if len(p) <= bm25.MaxPathTerm {
+		v, ok, err = s.bm25Terms.Get(strings.ToLower(p))
+		ok = ok && err == nil
+	}
+	if !ok {
+		// Each segment of the path is a term of its nodes' path field;
+		// the one fewest documents hold narrows the scan the most.
+		best := 0
+		for _, t := range bm25.AppendTokens(nil, p) {
+			df := ix.DocFreq(t)
+			if df == 0 || best != 0 && df >= best {
+				continue
+			}
+			if tv, found, err := s.bm25Terms.Get(t); found && err == nil {
+				v, ok, best = tv, true, df
+			}
+		}
+		if !ok {
+			return dst
+		}
+	}
 	start := len(dst)
 	dst, _ = ix.AppendFieldDocs(v, bm25.FieldPath, dst)
-	// The term is the file's path, but a longer path holding it as a
-	// part (a/b.go inside x/a/b.go) is not: keep the nodes of file i.
+	// The term is in other paths too (a/b.go is a part of x/a/b.go, a
+	// segment of many): keep the nodes of file i.
 	kept := dst[:start]
 	for _, id := range dst[start:] {
 		if uint64(id) < uint64(s.nNodes) && s.FileIndex(id) == int32(i) {

@@ -528,11 +528,12 @@ func TestTextIndexStartedEarly(t *testing.T) {
 
 // TestAppendFileNodes checks that a file's searchable nodes are found
 // through its path, and nothing else: not a file whose path holds this
-// one's, not generated code, not a path too long for a term, not a
-// snapshot without BM25.
+// one's, not generated code, not a snapshot without BM25. A path too long
+// for a whole-path term is found by its segments.
 func TestAppendFileNodes(t *testing.T) {
 	long := strings.Repeat("deep/", 14) + "x.go"
-	g := &Graph{Files: []File{{Path: "a/b.go", Lang: LangGo}, {Path: "x/a/b.go", Lang: LangGo}, {Path: "Gen/Z.go", Lang: LangGo, Flags: FlagGenerated}, {Path: long, Lang: LangGo}}}
+	longer := strings.Repeat("deep/", 14) + "y/x.go"
+	g := &Graph{Files: []File{{Path: "a/b.go", Lang: LangGo}, {Path: "x/a/b.go", Lang: LangGo}, {Path: "Gen/Z.go", Lang: LangGo, Flags: FlagGenerated}, {Path: long, Lang: LangGo}, {Path: longer, Lang: LangGo}}}
 	add := func(name string, file int32, flags Flags) {
 		g.Nodes = append(g.Nodes, Node{Name: name, QName: "p." + name, Kind: KindFunction, Lang: LangGo, File: file, Flags: flags, StartLine: 1, EndLine: 2})
 	}
@@ -541,11 +542,13 @@ func TestAppendFileNodes(t *testing.T) {
 	add("Three", 0, 0)
 	add("Four", 2, FlagGenerated)
 	add("Five", 3, 0)
+	add("Six", 4, 0)
+	add("Seven", 3, 0)
 	s := writeOpen(t, g, nil)
 	for _, c := range []struct {
 		file int
 		want []uint32
-	}{{0, []uint32{0, 2}}, {1, []uint32{1}}, {2, nil}, {3, nil}, {-1, nil}, {9, nil}} {
+	}{{0, []uint32{0, 2}}, {1, []uint32{1}}, {2, nil}, {3, []uint32{4, 6}}, {4, []uint32{5}}, {-1, nil}, {9, nil}} {
 		if got := s.AppendFileNodes(c.file, nil); !slices.Equal(got, c.want) {
 			t.Errorf("file %d: %v, want %v", c.file, got, c.want)
 		}
