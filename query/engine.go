@@ -278,6 +278,7 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	}
 	kw := ExtractKeywords(task)
 	e.dropCommon(&kw)
+	e.fillComponents(&kw)
 	e.keepAcronyms(&kw)
 	e.keepReferences(&kw)
 	e.keepFrames(&kw)
@@ -427,6 +428,53 @@ func (e *Engine) dropCommon(kw *Keywords) {
 		if !slices.Contains(kw.Components, w) {
 			delete(kw.Pos, w) // Pos stays the set of components
 		}
+	}
+}
+
+// fillComponents gives the places of components that nothing in the index
+// can match to the task's next words (Keywords.spare): a word no document
+// holds, too short for the BM25 stem expansion or with nothing to expand
+// to, is a slot lost ("unquoted", "reject"), while a long task's last
+// words often carry its subject ("… and enforce strict parsing"). Spare
+// words that are common or unmatched themselves are skipped.
+func (e *Engine) fillComponents(kw *Keywords) {
+	if len(kw.spare) == 0 {
+		return
+	}
+	var exp []string
+	dead := func(w string) bool {
+		if strings.ContainsAny(w, "._:/") {
+			return false
+		}
+		lw := strings.ToLower(w)
+		if e.ix.DocFreq(lw) > 0 {
+			return false
+		}
+		if len(lw) >= stemMinLen && tune.Stem > 0 {
+			exp = e.ix.ExpandPrefix(lw[:5], exp[:0], 1)
+			return len(exp) == 0
+		}
+		return true
+	}
+	out := kw.Components[:0]
+	for _, c := range kw.Components {
+		if dead(c) {
+			delete(kw.Pos, c)
+			continue
+		}
+		out = append(out, c)
+	}
+	kw.Components = out
+	limit := e.commonLimit()
+	for i, w := range kw.spare {
+		if len(kw.Components) >= maxComponents {
+			break
+		}
+		if dead(w) || e.ix.DocFreq(strings.ToLower(w)) > limit || slices.Contains(kw.Components, w) {
+			continue
+		}
+		kw.Components = append(kw.Components, w)
+		kw.Pos[w] = kw.sparePos[i]
 	}
 }
 

@@ -692,3 +692,26 @@ func TestLocationsResolve(t *testing.T) {
 		t.Errorf("Walk.next at rank %d: %v", rk, symbols(r))
 	}
 }
+
+// TestSpareComponents checks that words beyond the component cap take
+// the places of words the index cannot match: a long task's last word
+// still finds its symbol.
+func TestSpareComponents(t *testing.T) {
+	e := newShop().engine(t)
+	task := "Customers complain about sluggish flaky wobbly jittery confusing pages, blurry pictures, odd colours, broken fonts, strange layouts and garbled headings; fix how we render"
+	kw := ExtractKeywords(task)
+	if slices.Contains(kw.Components, "render") || !slices.Contains(kw.spare, "render") {
+		t.Fatalf("components %v, spare %v: want render beyond the cap", kw.Components, kw.spare)
+	}
+	e.dropCommon(&kw)
+	e.fillComponents(&kw)
+	if !slices.Contains(kw.Components, "render") || slices.Contains(kw.Components, "sluggish") {
+		t.Errorf("components %v: want render in the place of words the index lacks", kw.Components)
+	}
+	if _, ok := kw.Pos["sluggish"]; ok || kw.Pos["render"] == 0 {
+		t.Errorf("positions %v: want render's, not sluggish's", kw.Pos)
+	}
+	if r := query(t, e, task); rankOf(r, "server.render") == 0 {
+		t.Errorf("%s: %v", task, symbols(r))
+	}
+}

@@ -53,6 +53,12 @@ type Keywords struct {
 	// src/walk.rs:1200:9, a Go trace's waitgroup.go:64, a compiler's
 	// error): the engine resolves each to the innermost symbol there.
 	Locations []Location
+
+	// spare are the task's content words beyond maxComponents, in order,
+	// with their Pos: the engine puts them in the places of components
+	// its index cannot match.
+	spare    []string
+	sparePos []int
 }
 
 // Location is a file, as the task writes it, and a 1-based line.
@@ -96,6 +102,7 @@ const (
 	maxExact      = 8
 	maxCompounds  = 12
 	maxComponents = 14
+	maxSpare      = 16 // words kept beyond maxComponents to fill its gaps
 	maxPaths      = 6
 )
 
@@ -1149,6 +1156,18 @@ func (b *kwBuilder) finish() Keywords {
 	k.Pos = make(map[string]int, len(k.Components))
 	for _, c := range k.Components {
 		k.Pos[c] = b.order[c]
+	}
+	if len(parts) > maxComponents {
+		for _, c := range parts[maxComponents:] {
+			if len(k.spare) == maxSpare {
+				break
+			}
+			if b.expanded[c] {
+				continue // an abbreviation's expansion: weak
+			}
+			k.spare = append(k.spare, c)
+			k.sparePos = append(k.sparePos, b.order[c])
+		}
 	}
 	k.Acronyms = b.acronyms
 	k.References = b.refs
