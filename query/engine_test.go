@@ -715,3 +715,37 @@ func TestSpareComponents(t *testing.T) {
 		t.Errorf("%s: %v", task, symbols(r))
 	}
 }
+
+// TestNamespaceModules checks that a module holding only other modules and
+// types (Ruby's wrapper around a class) is never a result, while a module
+// with methods of its own is.
+func TestNamespaceModules(t *testing.T) {
+	s := &shop{g: &snapshot.Graph{Files: []snapshot.File{{Path: "lib/cache/store.rb", Lang: snapshot.LangRuby}, {Path: "lib/cache/helpers.rb", Lang: snapshot.LangRuby}}}, ids: map[string]uint32{}}
+	add := func(q string, k snapshot.Kind, file int32) {
+		s.ids[q] = uint32(len(s.g.Nodes))
+		s.g.Nodes = append(s.g.Nodes, snapshot.Node{Name: q[strings.LastIndexByte(q, '.')+1:], QName: q, Kind: k,
+			Lang: snapshot.LangRuby, File: file, StartLine: 1, EndLine: 9})
+	}
+	contains := func(parent, kid string) {
+		s.g.Edges = append(s.g.Edges, snapshot.Edge{From: s.ids[parent], To: s.ids[kid], Type: snapshot.EdgeContains, Confidence: 1},
+			snapshot.Edge{From: s.ids[kid], To: s.ids[parent], Type: snapshot.EdgeMemberOf, Confidence: 1})
+	}
+	add("Cache", snapshot.KindModule, 0)
+	add("Cache.Store", snapshot.KindClass, 0)
+	add("Cache.Store.fetch", snapshot.KindMethod, 0)
+	add("Cache.Helpers", snapshot.KindModule, 1)
+	add("Cache.Helpers.cache_key", snapshot.KindMethod, 1)
+	contains("Cache", "Cache.Store")
+	contains("Cache.Store", "Cache.Store.fetch")
+	contains("Cache.Helpers", "Cache.Helpers.cache_key")
+	e := s.engine(t)
+	r := query(t, e, "cache store helpers fetch a cache key")
+	if rankOf(r, "Cache") != 0 {
+		t.Errorf("the namespace module Cache is a result: %v", symbols(r))
+	}
+	for _, want := range []string{"Cache.Helpers", "Cache.Store", "Cache.Store.fetch"} {
+		if rankOf(r, want) == 0 {
+			t.Errorf("%s missing: %v", want, symbols(r))
+		}
+	}
+}
