@@ -29,6 +29,10 @@ type crateInfo struct {
 	name      string // crate name with - turned into _, "" when not a package
 	libDir    string // folder of the library root file, relative to the repo
 	libFile   string // base name of the library root file
+	// binPath is the first [[bin]] path outside src/, relative to the
+	// repo, "" for none; libSet is true when [lib] names its path.
+	binPath string
+	libSet  bool
 	members   []string
 	workspace bool            // has a [workspace] table
 	deps      map[string]bool // dependency names, - turned into _
@@ -139,6 +143,11 @@ func parseCargo(dir string, data []byte) *crateInfo {
 			libName = unquote(val)
 		case "lib.path":
 			libPath = unquote(val)
+			ci.libSet = true
+		case "bin.path":
+			if p := path.Clean(strings.TrimPrefix(unquote(val), "./")); ci.binPath == "" && !strings.HasPrefix(p, "src/") && strings.HasSuffix(p, ".rs") {
+				ci.binPath = joinPath(dir, p)
+			}
 		case "workspace.members":
 			// An array, possibly over several lines.
 			for !strings.Contains(val, "]") && i+1 < len(lines) {
@@ -251,6 +260,12 @@ func (c *repoCache) parseAt(dir string) *crateInfo {
 		return ci
 	}
 	ci = parseCargo(cdir, data)
+	if !ci.libSet && ci.binPath != "" && !c.repo.Exists(joinPath(ci.libDir, "lib.rs")) && !c.repo.Exists(joinPath(ci.libDir, "main.rs")) {
+		// A package that is one binary kept outside src/ (ripgrep's
+		// crates/core/main.rs): its modules hang under the package name,
+		// as src/main.rs's would.
+		ci.libDir, ci.libFile = path.Dir(ci.binPath), path.Base(ci.binPath)
+	}
 	roots := c.targetRoots(ci)
 	c.mu.Lock()
 	defer c.mu.Unlock()

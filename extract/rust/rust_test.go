@@ -1,6 +1,8 @@
 package rust
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -181,5 +183,36 @@ func TestLocate(t *testing.T) {
 	}
 	if !strings.HasPrefix(modulePath([]string{"a-b", "mod.rs"}), "a_b") {
 		t.Error(modulePath([]string{"a-b", "mod.rs"}))
+	}
+}
+
+// TestLocateBinOutsideSrc checks that a package whose only target is a
+// binary kept outside src/ ([[bin]] path = "crates/core/main.rs", as in
+// ripgrep) names its modules from that file's folder.
+func TestLocateBinOutsideSrc(t *testing.T) {
+	dir := t.TempDir()
+	for p, body := range map[string]string{
+		"Cargo.toml":                  "[package]\nname = \"ripgrep\"\n\n[[bin]]\nname = \"rg\"\npath = \"crates/core/main.rs\"\n",
+		"crates/core/main.rs":         "mod flags;\nfn main() {}\n",
+		"crates/core/flags/mod.rs":    "pub mod config;\n",
+		"crates/core/flags/config.rs": "pub fn args() {}\n",
+	} {
+		f := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := cacheFor(extract.NewRepo(dir))
+	for p, want := range map[string]string{
+		"crates/core/main.rs":         "ripgrep ripgrep",
+		"crates/core/flags/config.rs": "ripgrep.flags.config ripgrep",
+	} {
+		pkg, root, _ := c.locate(p)
+		if got := pkg + " " + root; got != want {
+			t.Errorf("%s: %q, want %q", p, got, want)
+		}
 	}
 }
