@@ -25,14 +25,14 @@ import (
 
 // crateInfo is what a Cargo.toml says.
 type crateInfo struct {
-	dir       string // folder of the Cargo.toml, relative ("" at the root)
-	name      string // crate name with - turned into _, "" when not a package
-	libDir    string // folder of the library root file, relative to the repo
-	libFile   string // base name of the library root file
+	dir     string // folder of the Cargo.toml, relative ("" at the root)
+	name    string // crate name with - turned into _, "" when not a package
+	libDir  string // folder of the library root file, relative to the repo
+	libFile string // base name of the library root file
 	// binPath is the first [[bin]] path outside src/, relative to the
 	// repo, "" for none; libSet is true when [lib] names its path.
-	binPath string
-	libSet  bool
+	binPath   string
+	libSet    bool
 	members   []string
 	workspace bool            // has a [workspace] table
 	deps      map[string]bool // dependency names, - turned into _
