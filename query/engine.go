@@ -442,12 +442,11 @@ func (e *Engine) fillComponents(kw *Keywords) {
 		return
 	}
 	var exp []string
-	dead := func(w string) bool {
-		if strings.ContainsAny(w, "._:/") {
-			return false
-		}
-		lw := strings.ToLower(w)
-		if e.ix.DocFreq(lw) > 0 {
+	// unmatched: no document holds the lower-case word lw (df 0), and
+	// none of the terms its first five letters start, when it is long
+	// enough for the BM25 stem expansion.
+	unmatched := func(lw string, df int) bool {
+		if df > 0 || strings.ContainsAny(lw, "._:/") {
 			return false
 		}
 		if len(lw) >= stemMinLen && tune.Stem > 0 {
@@ -458,7 +457,8 @@ func (e *Engine) fillComponents(kw *Keywords) {
 	}
 	out := kw.Components[:0]
 	for _, c := range kw.Components {
-		if dead(c) {
+		lc := strings.ToLower(c)
+		if unmatched(lc, e.ix.DocFreq(lc)) {
 			delete(kw.Pos, c)
 			continue
 		}
@@ -470,7 +470,9 @@ func (e *Engine) fillComponents(kw *Keywords) {
 		if len(kw.Components) >= maxComponents {
 			break
 		}
-		if dead(w) || e.ix.DocFreq(strings.ToLower(w)) > limit || slices.Contains(kw.Components, w) {
+		lw := strings.ToLower(w)
+		df := e.ix.DocFreq(lw)
+		if df > limit || unmatched(lw, df) || slices.Contains(kw.Components, w) {
 			continue
 		}
 		kw.Components = append(kw.Components, w)
