@@ -62,12 +62,7 @@ func newShop() *shop {
 	edge := func(from, to string, t snapshot.EdgeType) {
 		s.g.Edges = append(s.g.Edges, snapshot.Edge{From: s.ids[from], To: s.ids[to], Type: t, Confidence: 0.9})
 	}
-	member := func(parent string, kids ...string) {
-		for _, k := range kids {
-			edge(parent, k, snapshot.EdgeContains)
-			edge(k, parent, snapshot.EdgeMemberOf)
-		}
-	}
+	member := s.member
 	member("store.Store", "store.Store.Get", "store.Store.Put")
 	member("store.Item", "store.Item.Price")
 	member("store.MemoryStore", "store.MemoryStore.Get", "store.MemoryStore.Put")
@@ -90,6 +85,15 @@ func (s *shop) add(q string, k snapshot.Kind, file int32, flags snapshot.Flags, 
 	s.ids[q] = uint32(len(s.g.Nodes))
 	s.g.Nodes = append(s.g.Nodes, snapshot.Node{Name: q[strings.LastIndexByte(q, '.')+1:], QName: "shop/" + q, Kind: k,
 		Lang: s.g.Files[file].Lang, Flags: flags | s.g.Files[file].Flags, File: file, StartLine: 1, EndLine: 5, Signature: sig, Doc: doc})
+}
+
+// member makes kids the members of parent: contains and member_of edges.
+func (s *shop) member(parent string, kids ...string) {
+	for _, k := range kids {
+		s.g.Edges = append(s.g.Edges,
+			snapshot.Edge{From: s.ids[parent], To: s.ids[k], Type: snapshot.EdgeContains, Confidence: 0.9},
+			snapshot.Edge{From: s.ids[k], To: s.ids[parent], Type: snapshot.EdgeMemberOf, Confidence: 0.9})
+	}
 }
 
 // tinyShop is a shop of the given files for one test, and a shorthand
@@ -720,24 +724,15 @@ func TestSpareComponents(t *testing.T) {
 // types (Ruby's wrapper around a class) is never a result, while a module
 // with methods of its own is.
 func TestNamespaceModules(t *testing.T) {
-	s := &shop{g: &snapshot.Graph{Files: []snapshot.File{{Path: "lib/cache/store.rb", Lang: snapshot.LangRuby}, {Path: "lib/cache/helpers.rb", Lang: snapshot.LangRuby}}}, ids: map[string]uint32{}}
-	add := func(q string, k snapshot.Kind, file int32) {
-		s.ids[q] = uint32(len(s.g.Nodes))
-		s.g.Nodes = append(s.g.Nodes, snapshot.Node{Name: q[strings.LastIndexByte(q, '.')+1:], QName: q, Kind: k,
-			Lang: snapshot.LangRuby, File: file, StartLine: 1, EndLine: 9})
-	}
-	contains := func(parent, kid string) {
-		s.g.Edges = append(s.g.Edges, snapshot.Edge{From: s.ids[parent], To: s.ids[kid], Type: snapshot.EdgeContains, Confidence: 1},
-			snapshot.Edge{From: s.ids[kid], To: s.ids[parent], Type: snapshot.EdgeMemberOf, Confidence: 1})
-	}
-	add("Cache", snapshot.KindModule, 0)
-	add("Cache.Store", snapshot.KindClass, 0)
-	add("Cache.Store.fetch", snapshot.KindMethod, 0)
-	add("Cache.Helpers", snapshot.KindModule, 1)
-	add("Cache.Helpers.cache_key", snapshot.KindMethod, 1)
-	contains("Cache", "Cache.Store")
-	contains("Cache.Store", "Cache.Store.fetch")
-	contains("Cache.Helpers", "Cache.Helpers.cache_key")
+	s, add := tinyShop(snapshot.File{Path: "lib/cache/store.rb", Lang: snapshot.LangRuby}, snapshot.File{Path: "lib/cache/helpers.rb", Lang: snapshot.LangRuby})
+	add("Cache", snapshot.KindModule, 0, "")
+	add("Cache.Store", snapshot.KindClass, 0, "")
+	add("Cache.Store.fetch", snapshot.KindMethod, 0, "")
+	add("Cache.Helpers", snapshot.KindModule, 1, "")
+	add("Cache.Helpers.cache_key", snapshot.KindMethod, 1, "")
+	s.member("Cache", "Cache.Store")
+	s.member("Cache.Store", "Cache.Store.fetch")
+	s.member("Cache.Helpers", "Cache.Helpers.cache_key")
 	e := s.engine(t)
 	r := query(t, e, "cache store helpers fetch a cache key")
 	if rankOf(r, "Cache") != 0 {
