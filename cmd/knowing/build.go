@@ -31,6 +31,11 @@ as one JSON object instead:
 
 With --parse-only, "snapshot" is empty and nothing is written.
 
+An existing OUT is replaced only when it is a knowing snapshot: build
+refuses to write over any other file (a source file named by mistake, a
+link, a FIFO, a device). --force replaces a regular file of any content;
+it never replaces anything but a regular file.
+
 Flags:
 `
 
@@ -50,9 +55,15 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	parseOnly := fs.Bool("parse-only", false, "measure: parse every file with tree-sitter and stop (writes nothing)")
 	timings := fs.Bool("timings", false, "print how long each phase took (parse, resolve, write)")
 	asJSON := fs.Bool("json", false, "print the summary to stdout as JSON (see above)")
+	force := fs.Bool("force", false, "replace OUT even when it is a regular file that is not a knowing snapshot")
 	pos, err := parse(fs, args, buildHelp, stderr)
 	if err != nil {
 		return err
+	}
+	if len(pos) == 2 && !isFlagSet(fs, "repo") {
+		if st, err := os.Stat(pos[0]); err == nil && st.IsDir() {
+			return usagef("the repository is given with --repo: knowing build --repo %s %s", pos[0], pos[1])
+		}
 	}
 	if len(pos) != 1 {
 		return usagef("want exactly one output path, e.g. knowing build --repo . repo.snap (got %d arguments)", len(pos))
@@ -62,7 +73,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if !*parseOnly {
-		if err := checkWritable(out); err != nil {
+		if err := checkWritable(out, *force); err != nil {
 			return err
 		}
 	}
@@ -186,10 +197,25 @@ func checkRepo(dir string) error {
 }
 
 // checkWritable fails early, before a long parse, when the output cannot
-// be written.
-func checkWritable(out string) error {
-	if st, err := os.Stat(out); err == nil && st.IsDir() {
-		return fmt.Errorf("output %s is a folder; give a file name such as %s", out, filepath.Join(out, "repo.snap"))
+// be written or must not be replaced: an existing OUT is replaced only when
+// it is a regular file holding a knowing snapshot (any regular file with
+// force), never when it is a folder, a link, a FIFO or a device.
+func checkWritable(out string, force bool) error {
+	if st, err := os.Lstat(out); err == nil {
+		switch {
+		case st.IsDir():
+			return fmt.Errorf("output %s is a folder; give a file name such as %s", out, filepath.Join(out, "repo.snap"))
+		case !st.Mode().IsRegular():
+			return fmt.Errorf("output %s exists and is not a regular file (%s); knowing build replaces only snapshots, pick another name", out, fileType(st.Mode()))
+		case !force && st.Size() > 0: // an empty file holds nothing to lose
+			ok, err := snapshot.IsSnapshot(out)
+			if err != nil {
+				return fmt.Errorf("output %s exists and cannot be read to check what it is: %w", out, err)
+			}
+			if !ok {
+				return fmt.Errorf("output %s exists and is not a knowing snapshot; refusing to replace it (pick another name, or add --force to replace it)", out)
+			}
+		}
 	}
 	dir := filepath.Dir(out)
 	st, err := os.Stat(dir)
@@ -207,4 +233,26 @@ func checkWritable(out string) error {
 	f.Close()
 	os.Remove(name)
 	return nil
+}
+
+// fileType names a file mode's type for an error message.
+func fileType(m os.FileMode) string {
+	switch {
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// isFlagSet reports whether the command line set the named flag.
+func isFlagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
