@@ -17,7 +17,50 @@ const (
 // wildmatch reports whether text matches the glob pattern, with git's
 // pathname semantics.
 func wildmatch(pattern, text string) bool {
-	return dowild(pattern, text) == wmMatch
+	w := wild{p: pattern, t: text}
+	return w.match(0, 0) == wmMatch
+}
+
+// wild is one wildmatch call. git's matcher backtracks: a pattern with
+// many stars against a name it almost matches (ten '*' against forty
+// letters) takes time exponential in the stars. The answer of every
+// recursive step depends only on where it starts in the pattern and in the
+// text, so once a call has taken more than memoAfter steps, wild records
+// each step's answer and each star's scan, and no state is computed twice:
+// at most (len(p)+1)·(len(t)+1) steps and as many scans, each scan position
+// visited once. Calls that finish sooner, nearly all, allocate nothing.
+type wild struct {
+	p, t  string
+	steps int    // calls of match so far (tests bound it)
+	memo  []int8 // per (pi, ti): 0 unknown, else the answer + memoBias
+	scan  []int8 // per (pi, ti): the answer of a star's scan from ti
+}
+
+// memoAfter is a variable for the tests, which compare answers with the
+// memo on from the first step and never on.
+var memoAfter = 64
+
+const memoBias = 3 // answers range over -2..1
+
+func (w *wild) state(pi, ti int) int { return pi*(len(w.t)+1) + ti }
+
+// match is git's dowild on w.p[pi:] and w.t[ti:].
+func (w *wild) match(pi, ti int) int {
+	w.steps++
+	if w.memo == nil && w.steps > memoAfter {
+		n := (len(w.p) + 1) * (len(w.t) + 1)
+		w.memo, w.scan = make([]int8, n), make([]int8, n)
+	}
+	if w.memo != nil {
+		k := w.state(pi, ti)
+		if m := w.memo[k]; m != 0 {
+			return int(m) - memoBias
+		}
+		r := w.dowild(pi, ti)
+		w.memo[k] = int8(r + memoBias)
+		return r
+	}
+	return w.dowild(pi, ti)
 }
 
 // at returns s[i], or 0 past the end (wildmatch.c reads NUL-terminated
@@ -33,8 +76,8 @@ func isGlobSpecial(c byte) bool {
 	return c == '*' || c == '?' || c == '[' || c == '\\'
 }
 
-func dowild(p, text string) int {
-	pi, ti := 0, 0
+func (w *wild) dowild(pi, ti int) int {
+	p, text := w.p, w.t
 	for ; pi < len(p); pi, ti = pi+1, ti+1 {
 		pch := p[pi]
 		tch := at(text, ti)
@@ -70,7 +113,7 @@ func dowild(p, text string) int {
 					(pi == len(p) || p[pi] == '/' || (p[pi] == '\\' && at(p, pi+1) == '/')) {
 					// "**/" may match nothing: try the rest of the
 					// pattern right here (foo/**/bar matches foo/bar).
-					if at(p, pi) == '/' && dowild(p[pi+1:], text[ti:]) == wmMatch {
+					if at(p, pi) == '/' && w.match(pi+1, ti) == wmMatch {
 						return wmMatch
 					}
 					matchSlash = true
@@ -93,33 +136,7 @@ func dowild(p, text string) int {
 				ti += slash
 				continue
 			}
-			for ti < len(text) {
-				if !isGlobSpecial(p[pi]) {
-					// Skip ahead to the next occurrence of the literal
-					// that follows the star.
-					pch = p[pi]
-					for ti < len(text) && (matchSlash || text[ti] != '/') {
-						if text[ti] == pch {
-							break
-						}
-						ti++
-					}
-					tch = at(text, ti)
-					if tch != pch {
-						return wmNoMatch
-					}
-				}
-				if m := dowild(p[pi:], text[ti:]); m != wmNoMatch {
-					if !matchSlash || m != wmAbortToStarStar {
-						return m
-					}
-				} else if !matchSlash && tch == '/' {
-					return wmAbortToStarStar
-				}
-				ti++
-				tch = at(text, ti)
-			}
-			return wmAbortAll
+			return w.star(pi, ti, matchSlash)
 		case '[':
 			pi++
 			pch = at(p, pi)
@@ -209,6 +226,58 @@ func dowild(p, text string) int {
 		return wmNoMatch
 	}
 	return wmMatch
+}
+
+// star is the scan after a star: try the rest of the pattern, w.p[pi:],
+// at each text position from ti on. Its answer depends only on (pi, ti)
+// (matchSlash is fixed by the star before pi), and every position the
+// scan passes leads to the same answer, so with the memo on each (pi, ti)
+// is scanned once.
+func (w *wild) star(pi, ti int, matchSlash bool) int {
+	p, text := w.p, w.t
+	start := ti
+	r := wmAbortAll
+	for ti < len(text) {
+		if w.scan != nil {
+			if m := w.scan[w.state(pi, ti)]; m != 0 {
+				r = int(m) - memoBias
+				break
+			}
+		}
+		tch := at(text, ti)
+		if !isGlobSpecial(p[pi]) {
+			// Skip ahead to the next occurrence of the literal
+			// that follows the star.
+			pch := p[pi]
+			for ti < len(text) && (matchSlash || text[ti] != '/') {
+				if text[ti] == pch {
+					break
+				}
+				ti++
+			}
+			tch = at(text, ti)
+			if tch != pch {
+				r = wmNoMatch
+				break
+			}
+		}
+		if m := w.match(pi, ti); m != wmNoMatch {
+			if !matchSlash || m != wmAbortToStarStar {
+				r = m
+				break
+			}
+		} else if !matchSlash && tch == '/' {
+			r = wmAbortToStarStar
+			break
+		}
+		ti++
+	}
+	if w.scan != nil {
+		for i := start; i < ti && i < len(text); i++ {
+			w.scan[w.state(pi, i)] = int8(r + memoBias)
+		}
+	}
+	return r
 }
 
 // charClass evaluates a POSIX character class (ASCII, as git does).
