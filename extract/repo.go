@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/knowing-dev/knowing/extract/fswalk"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -138,7 +139,7 @@ func (r *Repo) FindUp(dir, name string) (string, []byte, bool) {
 	var b []byte
 	var err error = fs.ErrNotExist
 	if _, ok := r.Stat(path.Join(dir, name)); ok {
-		b, err = os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(dir), name))
+		b, err = fswalk.ReadMeta(r.Root, filepath.Join(r.Root, filepath.FromSlash(dir), name))
 	}
 	if err == nil {
 		f = foundFile{dir: dir, data: b, ok: true}
@@ -156,8 +157,10 @@ func (r *Repo) FindUp(dir, name string) (string, []byte, bool) {
 }
 
 // FindAbove looks for a file named name in the folders above the root (at
-// most eight levels) and returns the root's parent folder that holds it,
-// as a relative path of "../" steps.
+// most eight levels, and not past a folder holding .git, which ends a
+// repository: the root's own or a parent's) and returns the root's parent
+// folder that holds it, as a relative path of "../" steps. Files are read
+// through fswalk.ReadMeta: a link there must stay inside its own folder.
 func (r *Repo) FindAbove(name string) (string, []byte, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -169,14 +172,14 @@ func (r *Repo) FindAbove(name string) (string, []byte, bool) {
 	abs, err := filepath.Abs(r.Root)
 	if err == nil {
 		rel := ""
-		for i := 0; i < 8; i++ {
+		for i := 0; i < 8 && !hasGit(abs); i++ {
 			parent := filepath.Dir(abs)
 			if parent == abs {
 				break
 			}
 			abs = parent
 			rel = path.Join(rel, "..")
-			if b, err := os.ReadFile(filepath.Join(abs, name)); err == nil {
+			if b, err := fswalk.ReadMeta(abs, filepath.Join(abs, name)); err == nil {
 				f = foundFile{dir: rel, data: b, ok: true}
 				break
 			}
@@ -184,6 +187,13 @@ func (r *Repo) FindAbove(name string) (string, []byte, bool) {
 	}
 	r.found[key] = f
 	return f.dir, f.data, f.ok
+}
+
+// hasGit reports whether dir holds a .git folder or file (a work tree's
+// top).
+func hasGit(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
 }
 
 // RootRel is the path of the root seen from dir, a "../"-relative folder
@@ -316,4 +326,13 @@ func IsMockName(name string) bool {
 	l := strings.ToLower(name)
 	return strings.HasPrefix(l, "mock") || strings.HasPrefix(l, "fake") || strings.HasPrefix(l, "stub") ||
 		strings.HasSuffix(l, "mock") || strings.HasSuffix(l, "fake") || strings.HasSuffix(l, "stub")
+}
+
+// ReadMeta reads the repository file at rel (slash-separated, relative to
+// the root) through fswalk.ReadMeta: a regular file inside the root, at
+// most fswalk.MaxMetaFile bytes. Extractors read every manifest and other
+// file they did not get from the walk (package.json, Cargo.toml, Gemfile,
+// __init__.py) through it.
+func (r *Repo) ReadMeta(rel string) ([]byte, error) {
+	return fswalk.ReadMeta(r.Root, filepath.Join(r.Root, filepath.FromSlash(rel)))
 }

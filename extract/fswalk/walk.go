@@ -208,7 +208,7 @@ func Walk(root string, opt Options, fn func(File) error, skip func(Skipped)) err
 		w.ancestors = []ancestor{{abs: abs, info: st}}
 	}
 	var sets []*ruleSet
-	if data, err := os.ReadFile(filepath.Join(abs, ".git", "info", "exclude")); err == nil {
+	if data, err := ReadMeta(abs, filepath.Join(abs, ".git", "info", "exclude")); err == nil {
 		if rs := parseRules("", data); rs != nil {
 			sets = append(sets, rs)
 		}
@@ -303,7 +303,7 @@ func (w *walker) walkDir(abs, rel string, sets []*ruleSet, isRoot bool) error {
 		name := e.Name()
 		t := e.Type()
 		if name == ".gitignore" && t.IsRegular() {
-			data, err := os.ReadFile(abs + string(os.PathSeparator) + name)
+			data, err := ReadMeta(abs, abs+string(os.PathSeparator)+name)
 			if err != nil {
 				w.report(join(rel, name), unreadable(err), false)
 			} else if rs := parseRules(rel, data); rs != nil {

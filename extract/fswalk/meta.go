@@ -1,0 +1,93 @@
+package fswalk
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// MaxMetaFile caps what ReadMeta reads: no manifest, ignore file or git
+// ref a build needs is anywhere near this size.
+const MaxMetaFile = 4 << 20
+
+// ErrNotMeta is returned by ReadMeta for a path that is not a regular file
+// inside its folder: a FIFO, a device, a folder, a link that leads out.
+var ErrNotMeta = errors.New("not a regular file inside the repository")
+
+// ReadMeta reads a repository's metadata file (go.mod, Cargo.toml,
+// package.json, Gemfile, .gitignore, .git/HEAD and the like) with the
+// checks a build needs on a tree it does not trust:
+//   - only a regular file is opened: a FIFO would block the build forever
+//     and a device such as /dev/zero would never end;
+//   - a link is followed only when it resolves inside within (the
+//     repository root, or the folder the file is in when it is above the
+//     root), so a link cannot pull another tree's file into the snapshot;
+//   - at most MaxMetaFile bytes are read; a larger file is an error.
+//
+// within must hold path. A missing file gives an error that wraps
+// fs.ErrNotExist.
+func ReadMeta(within, path string) ([]byte, error) {
+	if aw, err := filepath.Abs(within); err != nil {
+		return nil, err
+	} else if ap, err := filepath.Abs(path); err != nil {
+		return nil, err
+	} else if !inside(aw, ap) {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotMeta)
+	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.Mode()&os.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil, err
+		}
+		top, err := filepath.EvalSymlinks(within)
+		if err != nil {
+			return nil, err
+		}
+		if !inside(top, real) {
+			return nil, fmt.Errorf("%s: %w (a link to %s)", path, ErrNotMeta, real)
+		}
+		if st, err = os.Stat(real); err != nil {
+			return nil, err
+		}
+		path = real
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotMeta)
+	}
+	if st.Size() > MaxMetaFile {
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d a metadata file may have", path, st.Size(), MaxMetaFile)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The file may have been swapped between the check and the open.
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, ErrNotMeta)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxMetaFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxMetaFile {
+		return nil, fmt.Errorf("%s: more than the %d bytes a metadata file may have", path, MaxMetaFile)
+	}
+	return b, nil
+}
+
+// inside reports whether p is top or below it (both absolute and clean).
+func inside(top, p string) bool {
+	if p == top {
+		return true
+	}
+	sep := string(os.PathSeparator)
+	return strings.HasPrefix(p, strings.TrimSuffix(top, sep)+sep)
+}
