@@ -117,8 +117,8 @@ func TestGitHeadNeverLeaks(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := filepath.Join(top, tc.name, "a", "b", "repo")
 			writeFiles(t, root, map[string]string{
-				"srv/srv.go":          "package srv\n\nfunc Serve() {}\n",
-				".git/HEAD":           tc.head,
+				"srv/srv.go":           "package srv\n\nfunc Serve() {}\n",
+				".git/HEAD":            tc.head,
 				".git/refs/heads/main": hash + "\n",
 			})
 			snap := filepath.Join(top, tc.name+".snap")
