@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 import (
@@ -38,13 +40,6 @@ it never replaces anything but a regular file.
 
 Flags:
 `
-
-// gcDeferLimit is the heap size up to which a build runs without the
-// garbage collector (see deferGC). Flask, spark-java and jekyll build
-// within it without a single collection; cargo, whose build allocates
-// about 150 MB in all, gets most of the gain (−4.5% wall against −5.3%
-// with 256 MB) at half the peak RSS (79 against 157 MB).
-const gcDeferLimit = 64 << 20
 
 func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)

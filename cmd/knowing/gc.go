@@ -56,3 +56,10 @@ func deferGC(limit int64) (deferred func() bool) {
 	debug.SetGCPercent(-1)
 	return on.Load
 }
+
+// gcDeferLimit is the heap size up to which a build runs without the
+// garbage collector (see deferGC). Flask, spark-java and jekyll build
+// within it without a single collection; cargo, whose build allocates
+// about 150 MB in all, gets most of the gain (−4.5% wall against −5.3%
+// with 256 MB) at half the peak RSS (79 against 157 MB).
+const gcDeferLimit = 64 << 20

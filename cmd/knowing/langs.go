@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 // The languages knowing parses register themselves with extract.
