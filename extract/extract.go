@@ -123,6 +123,7 @@ type Options struct {
 type Stats struct {
 	Files       int
 	Skipped     int
+	TooLarge    int // source files skipped for being over MaxFileSize
 	SourceBytes int64
 	Symbols     int
 	Nodes       int
@@ -184,6 +185,9 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 		},
 		func(s fswalk.Skipped) {
 			stats.Skipped++
+			if s.Reason == fswalk.ReasonTooLarge {
+				stats.TooLarge++
+			}
 			if opt.Warn != nil && strings.HasPrefix(s.Reason, "unreadable") {
 				fmt.Fprintf(opt.Warn, "knowing: skipped %s: %s\n", s.Path, s.Reason)
 			}

@@ -96,6 +96,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if st.Files == 0 && st.TooLarge > 0 {
+		return fmt.Errorf("no source files small enough in %s: %d are larger than --max-file-size (%s); raise it, e.g. --max-file-size %d", *repo, st.TooLarge, humanBytes(*maxSize), 4**maxSize)
+	}
 	if st.Files == 0 {
 		return fmt.Errorf("no source files found in %s (knowing reads %s)", *repo, strings.Join(extract.Extensions(), " "))
 	}

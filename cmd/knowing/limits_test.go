@@ -46,3 +46,14 @@ func TestNestingSizeBound(t *testing.T) {
 		t.Errorf("a function within the cap is not found: %s", out)
 	}
 }
+
+// TestOnlyTooLargeFiles: a repository whose only source files are over the
+// size limit is told so, with the flag that lets them in.
+func TestOnlyTooLargeFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, filepath.Join(dir, "repo"), map[string]string{"a.go": "package a\n" + strings.Repeat("// x\n", 400)})
+	code, _, errs := knowing(t, "", "build", "--max-file-size", "1000", "--repo", filepath.Join(dir, "repo"), filepath.Join(dir, "x.snap"))
+	if code != 1 || !strings.Contains(errs, "larger than --max-file-size") {
+		t.Errorf("exit %d, %q", code, errs)
+	}
+}
