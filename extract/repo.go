@@ -306,8 +306,8 @@ func fileFlags(p string, src []byte, lang snapshot.Lang) snapshot.Flags {
 	}
 	if strings.Contains(lp, ".min.") || strings.Contains(lp, ".bundle.") {
 		f |= snapshot.FlagMinified
-	} else if len(src) > 4096 && bytes.Count(src, []byte{'\n'}) < len(src)/500 {
-		f |= snapshot.FlagMinified // very long lines: minified or packed
+	} else if (lang == snapshot.LangJavaScript || lang == snapshot.LangTypeScript) && mostlyLongLines(src) {
+		f |= snapshot.FlagMinified // minified or packed
 	}
 	head := src
 	if len(head) > 2048 {
@@ -319,6 +319,31 @@ func fileFlags(p string, src []byte, lang snapshot.Lang) snapshot.Flags {
 		f |= snapshot.FlagGenerated
 	}
 	return f
+}
+
+// mostlyLongLines reports a file over 4 KB most of whose lines are over
+// 300 bytes: what minifiers and bundlers write. One long line (a data
+// literal, an embedded table) among ordinary code is not enough; nor is
+// any line in the languages nobody minifies, which are not asked.
+func mostlyLongLines(src []byte) bool {
+	if len(src) <= 4096 {
+		return false
+	}
+	lines, long := 0, 0
+	for len(src) > 0 {
+		n := bytes.IndexByte(src, '\n')
+		if n < 0 {
+			n = len(src)
+		}
+		if n > 300 {
+			long++
+		}
+		if n > 0 {
+			lines++
+		}
+		src = src[min(n+1, len(src)):]
+	}
+	return 2*long >= lines
 }
 
 // IsMockName reports type names of test doubles.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/knowing-dev/knowing/extract/fswalk"
@@ -102,5 +103,15 @@ func TestFileFlags(t *testing.T) {
 	}
 	if got := fileFlags("dist2/bundle.js", long, snapshot.LangJavaScript); got != snapshot.FlagMinified {
 		t.Errorf("one 8,000-byte line: %v, want minified", got)
+	}
+	// One long line among ordinary code is data, not minification; and Go
+	// is never minified, however long its lines.
+	code := []byte(strings.Repeat("function f() { return 1 }\n", 20))
+	withData := append(append(append([]byte{}, code...), "const table = ["+strings.Repeat("1, ", 3400)+"]\n"...), code...)
+	if got := fileFlags("src/table.js", withData, snapshot.LangJavaScript); got != 0 {
+		t.Errorf("one 10 KB line among 40 short ones: %v, want no flag", got)
+	}
+	if got := fileFlags("tables.go", long, snapshot.LangGo); got != 0 {
+		t.Errorf("a Go file with one long line: %v, want no flag", got)
 	}
 }
