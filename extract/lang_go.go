@@ -105,13 +105,16 @@ func (x *goExtractor) text(n int32) string { return x.t.Text(n) }
 // fld is the child of n in field f, or -1.
 func (x *goExtractor) fld(n int32, f uint16) int32 { return x.t.Field(n, f) }
 
+// goImportPathKey keys a folder's import path in the repository's memo.
+type goImportPathKey struct{ dir string }
+
 func extractGo(f *File, r *FileResult) {
 	goSetupOnce.Do(goSetup)
 	t := NewNamedFlatTree(f.Root, f.Src, goKinds)
 	defer t.Release()
 	x := &goExtractor{f: f, t: t, r: r}
 	dir := path.Dir(f.Path)
-	pkg := f.Repo.Memo("go import path\x00"+dir, func() string { return goImportPath(f.Repo, dir) })
+	pkg := Memo(f.Repo, goImportPathKey{dir}, func() string { return goImportPath(f.Repo, dir) })
 	const root = 0
 	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
 		if x.kind(c) == "package_clause" {
