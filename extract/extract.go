@@ -81,24 +81,6 @@ type File struct {
 	Repo *Repo
 }
 
-// Text returns the source text of n.
-func (f *File) Text(n *sitter.Node) string {
-	if n == nil {
-		return ""
-	}
-	s, e := n.StartByte(), n.EndByte()
-	if e > uint(len(f.Src)) || s > e {
-		return ""
-	}
-	return string(f.Src[s:e])
-}
-
-// Line is the 1-based first line of n.
-func Line(n *sitter.Node) uint32 { return uint32(n.StartPosition().Row) + 1 }
-
-// EndLine is the 1-based last line of n.
-func EndLine(n *sitter.Node) uint32 { return uint32(n.EndPosition().Row) + 1 }
-
 // Options control a build.
 type Options struct {
 	Root        string

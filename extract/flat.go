@@ -640,7 +640,7 @@ func (t *FlatTree) Kind(i int32) string {
 	return "ERROR" // ts_builtin_sym_error, outside the grammar's table
 }
 
-// Signature is the text of n up to body (-1: all of n), as Signature.
+// Signature is the text of n up to body (-1: all of n) on one line, capped.
 func (t *FlatTree) Signature(n, body int32) string {
 	end := t.N[n].End
 	if body >= 0 {
@@ -669,7 +669,9 @@ func (t *FlatTree) LeftOut(from, to uint32) bool {
 	return t.namedOnly && !blank(t.Src, from, to)
 }
 
-// PrecedingComments is PrecedingComments for node i.
+// PrecedingComments collects the contiguous comment siblings ending on the
+// line above node i, in source order, stripping the given line-comment
+// marker and block markers (see CleanComment).
 func (t *FlatTree) PrecedingComments(i int32, marker string) string {
 	var parts []string
 	line, next := t.Line(i), t.N[i].Start

@@ -182,6 +182,8 @@ func grammarForExt(ext string) string {
 		return l.Grammars[ext]
 	}
 	switch ext { // languages registered by sub-packages, not imported here
+	case ".go":
+		return "go"
 	case ".py":
 		return "python"
 	case ".js", ".jsx", ".mjs", ".cjs":

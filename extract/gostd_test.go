@@ -9,6 +9,7 @@ import (
 
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/extract/extracttest"
+	_ "github.com/knowing-dev/knowing/extract/langs"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 

@@ -3,34 +3,11 @@ package extract
 import (
 	"strings"
 
-	sitter "github.com/tree-sitter/go-tree-sitter"
-
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
 // Helpers every language extractor shares. They must not assume any one
-// grammar: node kinds are read with Node.Kind, not a language's kind table.
-
-// PrecedingComments collects the contiguous comment siblings ending on the
-// line above n, stripping the given line-comment marker and block markers.
-func PrecedingComments(f *File, n *sitter.Node, marker string) string {
-	var parts []string
-	line := Line(n)
-	for p := n.PrevSibling(); p != nil; p = p.PrevSibling() {
-		if !isCommentKind(p.Kind()) {
-			break
-		}
-		if EndLine(p)+1 < line {
-			break
-		}
-		line = Line(p)
-		parts = append(parts, CleanComment(f.Text(p), marker))
-		if len(parts) > 40 {
-			break
-		}
-	}
-	return joinComments(parts)
-}
+// grammar.
 
 func isCommentKind(k string) bool {
 	return k == "comment" || k == "line_comment" || k == "block_comment"
@@ -61,15 +38,6 @@ func CleanComment(s, marker string) string {
 		}
 	}
 	return s
-}
-
-// Signature is the text of n up to its body, on one line, capped.
-func Signature(f *File, n *sitter.Node, body *sitter.Node) string {
-	end := n.EndByte()
-	if body != nil {
-		end = body.StartByte()
-	}
-	return signatureText(f.Src, n.StartByte(), end)
 }
 
 // signatureText is src[s:end] on one line, capped.

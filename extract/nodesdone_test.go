@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/knowing-dev/knowing/extract"
+	_ "github.com/knowing-dev/knowing/extract/langs"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 

@@ -21,7 +21,7 @@ type Repo struct {
 
 	mu    sync.Mutex
 	found map[string]foundFile // key: name + "\x00" + dir
-	memo  map[string]string    // see Memo
+	memo  map[any]any          // see Memo
 	stats map[string]entryKind // Stat's answers from the file system (0: none)
 
 	// listed holds the entries of the folders the build's walk read, by
@@ -94,25 +94,41 @@ func (r *Repo) Stat(rel string) (isDir, ok bool) {
 	return k == entryDir, k != 0
 }
 
-// Memo returns the value computed for key, calling compute the first time
-// (outside the lock: two files may compute it at once, and both get the
-// same answer). Extractors cache per-folder answers here, such as a Go
-// folder's import path, which every file of the folder asks for.
-func (r *Repo) Memo(key string, compute func() string) string {
+// Memo returns the value r keeps for key, calling compute the first time.
+// It is where an extractor keeps what it works out once per repository
+// rather than once per file: a Go folder's import path, which every file
+// of the folder asks for, or a language's whole per-repository cache
+// (module layout, manifests read), which then lives exactly as long as the
+// build's Repo. A language keys its values with a type of its own, so
+// that no two languages share a key:
+//
+//	type cacheKey struct{}
+//	c := extract.Memo(f.Repo, cacheKey{}, newRepoCache) // *repoCache
+//
+// compute runs outside the lock, so it may use r (and Memo) itself; two
+// files may compute a key at once, and then both get the value stored
+// first. With a nil r, Memo returns compute's value unshared.
+func Memo[T any](r *Repo, key any, compute func() T) T {
+	if r == nil {
+		return compute()
+	}
 	r.mu.Lock()
 	v, ok := r.memo[key]
 	r.mu.Unlock()
 	if ok {
-		return v
+		return v.(T)
 	}
-	v = compute()
+	w := compute()
 	r.mu.Lock()
-	if r.memo == nil {
-		r.memo = map[string]string{}
+	defer r.mu.Unlock()
+	if v, ok := r.memo[key]; ok {
+		return v.(T)
 	}
-	r.memo[key] = v
-	r.mu.Unlock()
-	return v
+	if r.memo == nil {
+		r.memo = map[any]any{}
+	}
+	r.memo[key] = w
+	return w
 }
 
 type foundFile struct {

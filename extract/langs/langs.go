@@ -2,12 +2,11 @@
 // extract. Import it for its side effect:
 //
 //	import _ "github.com/knowing-dev/knowing/extract/langs"
-//
-// Go is built into extract itself.
 package langs
 
 import (
 	_ "github.com/knowing-dev/knowing/extract/csharp"
+	_ "github.com/knowing-dev/knowing/extract/golang"
 	_ "github.com/knowing-dev/knowing/extract/java"
 	_ "github.com/knowing-dev/knowing/extract/javascript"
 	_ "github.com/knowing-dev/knowing/extract/python"

@@ -51,7 +51,7 @@ func init() {
 // body records the calls, type uses and typed locals of a function body or
 // an initializer.
 func (x *extractor) body(n int32, from int32) {
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "call_expression":
 		x.call(n, from)
 		return
@@ -62,48 +62,48 @@ func (x *extractor) body(n int32, from int32) {
 		x.let(n, from)
 		return
 	case "struct_expression":
-		if name := x.fld(n, "name"); name >= 0 {
-			if x.kind(name) == "generic_type_with_turbofish" {
-				name = x.fld(name, "type")
+		if name := x.Field(n, fName); name >= 0 {
+			if x.Kind(name) == "generic_type_with_turbofish" {
+				name = x.Field(name, fType)
 			}
 			x.typeRefs(name, from, extract.RefType)
 		}
-		if b := x.fld(n, "body"); b >= 0 {
+		if b := x.Field(n, fBody); b >= 0 {
 			x.body(b, from)
 		}
 		return
 	case "type_cast_expression":
-		x.typeRefs(x.fld(n, "type"), from, extract.RefType)
-		if v := x.fld(n, "value"); v >= 0 {
+		x.typeRefs(x.Field(n, fType), from, extract.RefType)
+		if v := x.Field(n, fValue); v >= 0 {
 			x.body(v, from)
 		}
 		return
 	case "function_item":
 		// A nested function: its calls are the enclosing function's.
-		if b := x.fld(n, "body"); b >= 0 {
+		if b := x.Field(n, fBody); b >= 0 {
 			x.body(b, from)
 		}
 		return
 	case "closure_expression":
-		if ps := x.fld(n, "parameters"); ps >= 0 && x.locals != nil {
-			for p := x.first(ps); p >= 0; p = x.next(p) {
-				switch x.kind(p) {
+		if ps := x.Field(n, fParameters); ps >= 0 && x.locals != nil {
+			for p := x.FirstNamed(ps); p >= 0; p = x.NextNamed(p) {
+				switch x.Kind(p) {
 				case "identifier":
-					x.locals[x.text(p)] = local{}
+					x.locals[x.Text(p)] = local{}
 				case "parameter":
-					if pat := x.fld(p, "pattern"); pat >= 0 && x.kind(pat) == "identifier" {
-						x.locals[x.text(pat)] = x.localOf(x.principal(x.fld(p, "type")))
+					if pat := x.Field(p, fPattern); pat >= 0 && x.Kind(pat) == "identifier" {
+						x.locals[x.Text(pat)] = x.localOf(x.principal(x.Field(p, fType)))
 					}
 				}
 			}
 		}
-		if b := x.fld(n, "body"); b >= 0 {
+		if b := x.Field(n, fBody); b >= 0 {
 			x.body(b, from)
 		}
 		return
 	case "use_declaration":
-		if arg := x.fld(n, "argument"); arg >= 0 && x.sc != nil {
-			for _, e := range parseUse(x.text(arg)) {
+		if arg := x.Field(n, fArgument); arg >= 0 && x.sc != nil {
+			for _, e := range parseUse(x.Text(arg)) {
 				x.use(x.sc, e)
 			}
 		}
@@ -113,33 +113,33 @@ func (x *extractor) body(n int32, from int32) {
 		"raw_string_literal", "const_item", "static_item":
 		return
 	}
-	for kid := x.first(n); kid >= 0; kid = x.next(kid) {
+	for kid := x.FirstNamed(n); kid >= 0; kid = x.NextNamed(kid) {
 		x.body(kid, from)
 	}
 }
 
 func (x *extractor) let(n int32, from int32) {
-	typ := x.fld(n, "type")
-	val := x.fld(n, "value")
+	typ := x.Field(n, fType)
+	val := x.Field(n, fValue)
 	if typ >= 0 {
 		x.typeRefs(typ, from, extract.RefType)
 	}
 	if val >= 0 {
 		x.body(val, from)
 	}
-	if alt := x.fld(n, "alternative"); alt >= 0 {
+	if alt := x.Field(n, fAlternative); alt >= 0 {
 		x.body(alt, from)
 	}
-	pat := x.fld(n, "pattern")
+	pat := x.Field(n, fPattern)
 	if pat < 0 || x.locals == nil {
 		return
 	}
-	if x.kind(pat) != "identifier" {
+	if x.Kind(pat) != "identifier" {
 		// Names bound by a pattern: unknown types.
 		x.unbind(pat)
 		return
 	}
-	name := x.text(pat)
+	name := x.Text(pat)
 	switch {
 	case typ >= 0:
 		x.locals[name] = x.localOf(x.principal(typ))
@@ -160,11 +160,11 @@ func (x *extractor) let(n int32, from int32) {
 
 // unbind forgets the types of the names a pattern binds.
 func (x *extractor) unbind(n int32) {
-	if x.kind(n) == "identifier" {
-		x.locals[x.text(n)] = local{}
+	if x.Kind(n) == "identifier" {
+		x.locals[x.Text(n)] = local{}
 		return
 	}
-	for kid := x.first(n); kid >= 0; kid = x.next(kid) {
+	for kid := x.FirstNamed(n); kid >= 0; kid = x.NextNamed(kid) {
 		x.unbind(kid)
 	}
 }
@@ -182,27 +182,27 @@ func (x *extractor) selfRecv() recv {
 // exprInfo finds what the extractor knows of the value of an expression.
 func (x *extractor) exprInfo(n int32) recv {
 	for n >= 0 {
-		switch x.kind(n) {
+		switch x.Kind(n) {
 		case "self":
 			return x.selfRecv()
 		case "identifier":
-			return x.varRecv(x.text(n))
+			return x.varRecv(x.Text(n))
 		case "field_expression":
-			field := x.fld(n, "field")
-			if field < 0 || x.kind(field) != "field_identifier" {
+			field := x.Field(n, fField)
+			if field < 0 || x.Kind(field) != "field_identifier" {
 				return recv{chain: "()"}
 			}
-			r := x.exprInfo(x.fld(n, "value"))
+			r := x.exprInfo(x.Field(n, fValue))
 			if r.chain == "" {
 				return recv{chain: "()"}
 			}
-			r.chain += "." + x.text(field)
+			r.chain += "." + x.Text(field)
 			return r
 		case "call_expression":
-			fn := x.fld(n, "function")
-			if fn >= 0 && x.kind(fn) == "field_expression" {
-				if f := x.fld(fn, "field"); f >= 0 && peel[x.text(f)] {
-					n = x.fld(fn, "value")
+			fn := x.Field(n, fFunction)
+			if fn >= 0 && x.Kind(fn) == "field_expression" {
+				if f := x.Field(fn, fField); f >= 0 && peel[x.Text(f)] {
+					n = x.Field(fn, fValue)
 					continue
 				}
 			}
@@ -213,9 +213,9 @@ func (x *extractor) exprInfo(n int32) recv {
 			}
 			return recv{chain: "()"}
 		case "struct_expression":
-			name := x.fld(n, "name")
-			if name >= 0 && x.kind(name) == "generic_type_with_turbofish" {
-				name = x.fld(name, "type")
+			name := x.Field(n, fName)
+			if name >= 0 && x.Kind(name) == "generic_type_with_turbofish" {
+				name = x.Field(name, fType)
 			}
 			t := x.principal(name)
 			if t.self {
@@ -226,9 +226,9 @@ func (x *extractor) exprInfo(n int32) recv {
 			}
 			return recv{chain: "()", qt: t.abs, ext: t.ext, known: true}
 		case "try_expression", "parenthesized_expression", "unary_expression", "await_expression":
-			n = x.first(n)
+			n = x.FirstNamed(n)
 		case "reference_expression":
-			n = x.fld(n, "value")
+			n = x.Field(n, fValue)
 		default:
 			return recv{chain: "()"}
 		}
@@ -255,23 +255,23 @@ func (x *extractor) varRecv(name string) recv {
 // callType is the QualType ("call:...") for the result of a call, or "".
 // ext reports a call known to leave the repository.
 func (x *extractor) callType(n int32) (string, bool) {
-	fn := x.fld(n, "function")
-	if fn >= 0 && x.kind(fn) == "generic_function" {
-		fn = x.fld(fn, "function")
+	fn := x.Field(n, fFunction)
+	if fn >= 0 && x.Kind(fn) == "generic_function" {
+		fn = x.Field(fn, fFunction)
 	}
 	if fn < 0 {
 		return "", false
 	}
-	switch x.kind(fn) {
+	switch x.Kind(fn) {
 	case "identifier":
-		qual, name, ok := x.bareRef(x.text(fn))
+		qual, name, ok := x.bareRef(x.Text(fn))
 		if !ok {
 			return "", true
 		}
-		return "call:" + joinMod(qual, name), false
+		return "call:" + extract.JoinName(qual, name), false
 	case "scoped_identifier":
-		segs, ok := x.pathSegs(x.fld(fn, "path"), nil)
-		name := x.text(x.fld(fn, "name"))
+		segs, ok := x.pathSegs(x.Field(fn, fPath), nil)
+		name := x.Text(x.Field(fn, fName))
 		if !ok || name == "" {
 			return "", false
 		}
@@ -279,17 +279,17 @@ func (x *extractor) callType(n int32) (string, bool) {
 		if kind != refCall {
 			return "", kind == refExternal
 		}
-		return "call:" + joinMod(qual, name), false
+		return "call:" + extract.JoinName(qual, name), false
 	case "field_expression":
-		field := x.fld(fn, "field")
+		field := x.Field(fn, fField)
 		if field < 0 {
 			return "", false
 		}
-		r := x.exprInfo(x.fld(fn, "value"))
+		r := x.exprInfo(x.Field(fn, fValue))
 		if r.ext {
 			return "", true
 		}
-		return x.methodResult(r, x.text(field)), false
+		return x.methodResult(r, x.Text(field)), false
 	}
 	return "", false
 }
@@ -340,7 +340,7 @@ func (x *extractor) bareRef(name string) (qual, callName string, ok bool) {
 			return "", name, true
 		}
 		mod, n := splitLast(b.abs)
-		if mod == "" || mod == x.r.Package {
+		if mod == "" || mod == x.R.Package {
 			return "", n, true
 		}
 		return x.modToken(mod), n, true
@@ -386,7 +386,7 @@ func (x *extractor) pathRef(segs []string, name string) (qual, callName string, 
 	}
 	mod, last := splitLast(abs)
 	r := x.resolveItem(mod, last, 0, false)
-	target := joinMod(r.mod, r.name)
+	target := extract.JoinName(r.mod, r.name)
 	if x.external(target) {
 		return "", "", refExternal
 	}
@@ -406,7 +406,7 @@ func (x *extractor) pathRef(segs []string, name string) (qual, callName string, 
 	if x.external(ri.mod) {
 		return "", "", refExternal
 	}
-	if ri.mod == x.r.Package {
+	if ri.mod == x.R.Package {
 		// The file's own module (crate::f() in lib.rs, super::f() in a
 		// child module): a bare name, without an import of itself.
 		return "", ri.name, refCall
@@ -425,7 +425,7 @@ func (x *extractor) typeToken(abs string) string {
 	tok := "<" + strings.ReplaceAll(abs, ".", "::") + ">"
 	if !x.tokens[tok] {
 		x.tokens[tok] = true
-		x.r.Imports = append(x.r.Imports, extract.Import{Path: mod, Name: name, Alias: tok})
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: mod, Name: name, Alias: tok})
 	}
 	return tok
 }
@@ -437,41 +437,41 @@ func (x *extractor) modToken(mod string) string {
 	tok := "::" + strings.ReplaceAll(mod, ".", "::")
 	if !x.tokens[tok] {
 		x.tokens[tok] = true
-		x.r.Imports = append(x.r.Imports, extract.Import{Path: mod, Alias: tok})
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: mod, Alias: tok})
 	}
 	return tok
 }
 
 func (x *extractor) call(n int32, from int32) {
-	fn := x.fld(n, "function")
-	if fn >= 0 && x.kind(fn) == "generic_function" {
-		x.typeRefs(x.fld(fn, "type_arguments"), from, extract.RefType)
-		fn = x.fld(fn, "function")
+	fn := x.Field(n, fFunction)
+	if fn >= 0 && x.Kind(fn) == "generic_function" {
+		x.typeRefs(x.Field(fn, fTypeArguments), from, extract.RefType)
+		fn = x.Field(fn, fFunction)
 	}
-	line := x.t.Line(n)
+	line := x.Line(n)
 	if fn >= 0 {
-		switch x.kind(fn) {
+		switch x.Kind(fn) {
 		case "identifier":
-			x.bareCall(x.text(fn), from, line)
+			x.bareCall(x.Text(fn), from, line)
 		case "scoped_identifier":
-			segs, ok := x.pathSegs(x.fld(fn, "path"), nil)
+			segs, ok := x.pathSegs(x.Field(fn, fPath), nil)
 			if ok {
-				x.pathCall(segs, x.text(x.fld(fn, "name")), from, line)
+				x.pathCall(segs, x.Text(x.Field(fn, fName)), from, line)
 			}
-			if p := x.fld(fn, "path"); p >= 0 && x.kind(p) == "generic_type" {
-				x.typeRefs(x.fld(p, "type_arguments"), from, extract.RefType)
+			if p := x.Field(fn, fPath); p >= 0 && x.Kind(p) == "generic_type" {
+				x.typeRefs(x.Field(p, fTypeArguments), from, extract.RefType)
 			}
 		case "field_expression":
-			if field := x.fld(fn, "field"); field >= 0 && x.kind(field) == "field_identifier" {
-				value := x.fld(fn, "value")
-				x.methodCall(x.exprInfo(value), x.text(field), from, line)
+			if field := x.Field(fn, fField); field >= 0 && x.Kind(field) == "field_identifier" {
+				value := x.Field(fn, fValue)
+				x.methodCall(x.exprInfo(value), x.Text(field), from, line)
 			}
-			x.body(x.fld(fn, "value"), from)
+			x.body(x.Field(fn, fValue), from)
 		default:
 			x.body(fn, from)
 		}
 	}
-	if args := x.fld(n, "arguments"); args >= 0 {
+	if args := x.Field(n, fArguments); args >= 0 {
 		x.body(args, from)
 	}
 }
@@ -481,7 +481,7 @@ func (x *extractor) bareCall(name string, from int32, line uint32) {
 		// A tuple struct or variant constructor: a use of the type.
 		if t := x.namedType(name); t.abs != "" && !t.ext && !t.self {
 			mod, last := splitLast(t.abs)
-			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefType, Name: last, Qual: mod, Line: line})
+			x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: last, Qual: mod, Line: line})
 		}
 		return
 	}
@@ -489,7 +489,7 @@ func (x *extractor) bareCall(name string, from int32, line uint32) {
 	if !ok {
 		return
 	}
-	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: n, Qual: qual, Line: line})
+	x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: n, Qual: qual, Line: line})
 }
 
 func (x *extractor) pathCall(segs []string, name string, from int32, line uint32) {
@@ -499,10 +499,10 @@ func (x *extractor) pathCall(segs []string, name string, from int32, line uint32
 	qual, n, kind := x.pathRef(segs, name)
 	switch kind {
 	case refCall:
-		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: n, Qual: qual, Line: line})
+		x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: n, Qual: qual, Line: line})
 	case refType:
 		mod, last := splitLast(qual)
-		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefType, Name: last, Qual: mod, Line: line})
+		x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: last, Qual: mod, Line: line})
 	}
 }
 
@@ -540,28 +540,28 @@ func (x *extractor) methodCall(r recv, name string, from int32, line uint32) {
 		// else found by name, as a call on an unknown receiver is.
 		qt = extract.OrName(qt)
 	}
-	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Qual: qual, QualType: qt, Line: line})
+	x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: name, Qual: qual, QualType: qt, Line: line})
 }
 
 // macro reports the invocation of a macro of the repository and the calls
 // written in its arguments (assert_eq!(f(x), 1), format!("{}", p.name())).
 func (x *extractor) macro(n int32, from int32) {
-	if m := x.fld(n, "macro"); m >= 0 && x.kind(m) == "identifier" && x.sc != nil {
-		name := x.text(m)
+	if m := x.Field(n, fMacro); m >= 0 && x.Kind(m) == "identifier" && x.sc != nil {
+		name := x.Text(m)
 		if b, ok := x.lookup(x.sc, name); ok && !b.ext && (b.kind == itemMacro || b.kind == itemUnknown || b.kind == itemFn) {
 			if k, own := x.sc.items[name]; own && k == itemMacro {
-				x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)})
+				x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.Line(n)})
 			} else if !own {
 				// An imported macro: #[macro_export] puts it at the crate
 				// root whatever module declares it, so the name is left to
 				// the resolver alone.
 				_, last := splitLast(b.abs)
-				x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: last, Line: x.t.Line(n)})
+				x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: last, Line: x.Line(n)})
 			}
 		}
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) == "token_tree" {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) == "token_tree" {
 			x.tokenTree(c, from)
 		}
 	}
@@ -578,12 +578,12 @@ var rustKeywords = map[string]bool{
 // a::b::name(...), recv.name(...). The tokens are all the children of the
 // tree, anonymous ones included; tokenCall reads back from the name.
 func (x *extractor) tokenTree(tt int32, from int32) {
-	for c := x.t.FirstChild(tt); c >= 0; c = x.t.N[c].Next {
-		if x.kind(c) != "token_tree" {
+	for c := x.FirstChild(tt); c >= 0; c = x.N[c].Next {
+		if x.Kind(c) != "token_tree" {
 			continue
 		}
-		start := x.t.N[c].Start
-		if p := x.prev(c); p >= 0 && x.kind(p) == "identifier" && start < uint32(len(x.t.Src)) && x.t.Src[start] == '(' {
+		start := x.N[c].Start
+		if p := x.N[c].Prev; p >= 0 && x.Kind(p) == "identifier" && start < uint32(len(x.Src)) && x.Src[start] == '(' {
 			x.tokenCall(p, from)
 		}
 		x.tokenTree(c, from)
@@ -593,32 +593,32 @@ func (x *extractor) tokenTree(tt int32, from int32) {
 // tokenCall reports the call of the identifier token id, reading the
 // tokens before it (through Prev) for a path or a receiver.
 func (x *extractor) tokenCall(id int32, from int32) {
-	name := x.text(id)
+	name := x.Text(id)
 	if rustKeywords[name] {
 		return
 	}
-	line := x.t.Line(id)
-	before := x.prev(id)
+	line := x.Line(id)
+	before := x.N[id].Prev
 	if before < 0 {
 		x.bareCall(name, from, line)
 		return
 	}
-	switch x.kind(before) {
+	switch x.Kind(before) {
 	case "::":
 		var segs []string
 		k := before
-		for k >= 0 && x.kind(k) == "::" {
-			p := x.prev(k)
+		for k >= 0 && x.Kind(k) == "::" {
+			p := x.N[k].Prev
 			if p < 0 {
 				break
 			}
-			switch x.kind(p) {
+			switch x.Kind(p) {
 			case "identifier", "self", "super", "crate":
-				segs = append(segs, x.text(p))
+				segs = append(segs, x.Text(p))
 			default:
 				return
 			}
-			k = x.prev(p)
+			k = x.N[p].Prev
 		}
 		for a, b := 0, len(segs)-1; a < b; a, b = a+1, b-1 {
 			segs[a], segs[b] = segs[b], segs[a]
@@ -629,15 +629,15 @@ func (x *extractor) tokenCall(id int32, from int32) {
 	case ".":
 		var segs []string
 		k := before
-		for k >= 0 && x.kind(k) == "." {
-			p := x.prev(k)
-			if p < 0 || x.kind(p) != "identifier" && x.kind(p) != "self" {
+		for k >= 0 && x.Kind(k) == "." {
+			p := x.N[k].Prev
+			if p < 0 || x.Kind(p) != "identifier" && x.Kind(p) != "self" {
 				break
 			}
-			segs = append(segs, x.text(p))
-			k = x.prev(p)
+			segs = append(segs, x.Text(p))
+			k = x.N[p].Prev
 		}
-		if len(segs) == 0 || k >= 0 && x.kind(k) == "." {
+		if len(segs) == 0 || k >= 0 && x.Kind(k) == "." {
 			// The receiver is an expression: a call, an index.
 			x.methodCall(recv{chain: "()"}, name, from, line)
 			return

@@ -79,29 +79,16 @@ type repoCache struct {
 	workspaces map[string]*sync.Once // by folder: reads the members once
 }
 
-var caches struct {
-	sync.Mutex
-	list []*repoCache
-}
+// cacheKey keys the repoCache in the build's Repo (see extract.Memo).
+type cacheKey struct{}
 
-// cacheFor returns the cache of a build. A build makes one Repo; the last
-// few are kept.
+// cacheFor returns the cache of a build, which lives as long as its Repo.
 func cacheFor(r *extract.Repo) *repoCache {
-	caches.Lock()
-	defer caches.Unlock()
-	for _, c := range caches.list {
-		if c.repo == r {
-			return c
-		}
-	}
-	c := &repoCache{repo: r, crates: map[string]*crateInfo{}, roots: map[string]rootInfo{},
-		known: map[string]bool{}, modFiles: map[string]string{}, mods: map[string]*modInfo{}, items: map[itemKey]itemRes{}, canon: map[string]string{},
-		workspaces: map[string]*sync.Once{}}
-	caches.list = append(caches.list, c)
-	if len(caches.list) > 4 {
-		caches.list = caches.list[1:]
-	}
-	return c
+	return extract.Memo(r, cacheKey{}, func() *repoCache {
+		return &repoCache{repo: r, crates: map[string]*crateInfo{}, roots: map[string]rootInfo{},
+			known: map[string]bool{}, modFiles: map[string]string{}, mods: map[string]*modInfo{}, items: map[itemKey]itemRes{}, canon: map[string]string{},
+			workspaces: map[string]*sync.Once{}}
+	})
 }
 
 // parseCargo reads the few Cargo.toml keys the extractor needs.
@@ -222,17 +209,6 @@ func joinPath(a, b string) string {
 		return a
 	}
 	return a + "/" + b
-}
-
-// joinMod joins module paths, "" meaning none.
-func joinMod(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "." + b
 }
 
 // crateFor returns the crate governing folder dir, or nil. The crates of
@@ -469,7 +445,7 @@ func (c *repoCache) locateIn(p string) (pkg, root string, ci *crateInfo) {
 		if len(sub) == 2 && sub[1] == "main.rs" {
 			return root, root, ci
 		}
-		return joinMod(root, modulePath(sub[1:])), root, ci
+		return extract.JoinName(root, modulePath(sub[1:])), root, ci
 	}
 	switch {
 	case rel == "build.rs":
@@ -496,7 +472,7 @@ func (c *repoCache) locateIn(p string) (pkg, root string, ci *crateInfo) {
 	if len(sub) == 1 && (sub[0] == ci.libFile || sub[0] == "lib.rs" || sub[0] == "main.rs") {
 		return name, name, ci
 	}
-	return joinMod(name, modulePath(sub)), name, ci
+	return extract.JoinName(name, modulePath(sub)), name, ci
 }
 
 func (c *repoCache) register(root string, ri rootInfo) {
@@ -747,7 +723,7 @@ func (c *repoCache) absPath(segs []string, m, root string, ci *crateInfo, localM
 			ext = !c.visible(ci, segs[0])
 		}
 	}
-	return joinMod(base, strings.Join(segs[i:], ".")), ext
+	return extract.JoinName(base, strings.Join(segs[i:], ".")), ext
 }
 
 // resolveItem follows re-exports from module m to the module declaring
@@ -802,7 +778,7 @@ func (c *repoCache) resolveItemDepth(m, name string, value bool, depth int) item
 			return r
 		}
 	}
-	if mi.mods[name] || c.moduleFile(joinMod(m, name)) != "" {
+	if mi.mods[name] || c.moduleFile(extract.JoinName(m, name)) != "" {
 		return itemRes{m, name, true, true}
 	}
 	return none
@@ -825,9 +801,9 @@ func (c *repoCache) canonMod(m string) string {
 	if parent != "" {
 		p := c.canonMod(parent)
 		if r := c.resolveItem(p, last, false); r.found {
-			out = joinMod(r.mod, r.name)
+			out = extract.JoinName(r.mod, r.name)
 		} else {
-			out = joinMod(p, last)
+			out = extract.JoinName(p, last)
 		}
 	}
 	c.mu.Lock()

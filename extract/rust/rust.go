@@ -87,9 +87,7 @@ type local struct {
 }
 
 type extractor struct {
-	f      *extract.File
-	r      *extract.FileResult
-	t      *extract.FlatTree
+	extract.Base
 	c      *repoCache
 	ci     *crateInfo // the file's crate, nil outside packages
 	root   string
@@ -111,9 +109,10 @@ func extractRust(f *extract.File, r *extract.FileResult) {
 	c := cacheFor(f.Repo)
 	pkg, root, ci := c.locate(f.Path)
 	r.Package, r.Scope = pkg, pkg
-	t := extract.NewFlatTree(f.Root, f.Src, kindNames())
-	defer t.Release()
-	x := &extractor{f: f, r: r, t: t, c: c, ci: ci, root: root, scopes: map[string]*scope{}, byNode: map[int32]*scope{}, tokens: map[string]bool{}}
+	setupOnce.Do(setup)
+	x := &extractor{Base: extract.Base{FlatTree: extract.NewFlatTree(f.Root, f.Src, kindNames), F: f, R: r},
+		c: c, ci: ci, root: root, scopes: map[string]*scope{}, byNode: map[int32]*scope{}, tokens: map[string]bool{}}
+	defer x.Release()
 	const rootNode = 0
 	top := x.declare(rootNode, pkg, nil)
 	x.resolveUses(top)
@@ -130,9 +129,9 @@ func (x *extractor) declare(n int32, mod string, parent *scope) *scope {
 	if parent != nil {
 		parent.inner = append(parent.inner, sc)
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
 		k := itemUnknown
-		switch x.kind(c) {
+		switch x.Kind(c) {
 		case "use_declaration", "extern_crate_declaration":
 			sc.nodes = append(sc.nodes, c)
 			continue
@@ -140,11 +139,11 @@ func (x *extractor) declare(n int32, mod string, parent *scope) *scope {
 			k = itemType
 		case "trait_item":
 			k = itemType
-			x.declareMethods(sc, x.text(x.fld(c, "name")), x.fld(c, "body"))
+			x.declareMethods(sc, x.Text(x.Field(c, fName)), x.Field(c, fBody))
 		case "function_item":
 			k = itemFn
 		case "impl_item":
-			x.declareMethods(sc, x.implName(x.fld(c, "type")), x.fld(c, "body"))
+			x.declareMethods(sc, x.implName(x.Field(c, fType)), x.Field(c, fBody))
 			continue
 		case "const_item", "static_item":
 			k = itemValue
@@ -152,15 +151,15 @@ func (x *extractor) declare(n int32, mod string, parent *scope) *scope {
 			k = itemMacro
 		case "mod_item":
 			k = itemMod
-			if b := x.fld(c, "body"); b >= 0 {
-				if name := x.text(x.fld(c, "name")); name != "" {
-					x.byNode[c] = x.declare(b, joinMod(mod, name), sc)
+			if b := x.Field(c, fBody); b >= 0 {
+				if name := x.Text(x.Field(c, fName)); name != "" {
+					x.byNode[c] = x.declare(b, extract.JoinName(mod, name), sc)
 				}
 			}
 		default:
 			continue
 		}
-		if name := x.text(x.fld(c, "name")); name != "" {
+		if name := x.Text(x.Field(c, fName)); name != "" {
 			sc.items[name] = k
 		}
 	}
@@ -176,9 +175,9 @@ func (x *extractor) declareMethods(sc *scope, typ string, body int32) {
 		m = map[string]bool{}
 		sc.methods[typ] = m
 	}
-	for c := x.first(body); c >= 0; c = x.next(c) {
-		if x.kind(c) == "function_item" || x.kind(c) == "function_signature_item" {
-			m[x.text(x.fld(c, "name"))] = true
+	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) == "function_item" || x.Kind(c) == "function_signature_item" {
+			m[x.Text(x.Field(c, fName))] = true
 		}
 	}
 }
@@ -187,19 +186,19 @@ func (x *extractor) declareMethods(sc *scope, typ string, body int32) {
 // modules) into bindings and imports.
 func (x *extractor) resolveUses(sc *scope) {
 	for _, n := range sc.nodes {
-		if x.kind(n) == "extern_crate_declaration" {
-			name := x.text(x.fld(n, "name"))
-			alias := x.text(x.fld(n, "alias"))
+		if x.Kind(n) == "extern_crate_declaration" {
+			name := x.Text(x.Field(n, fName))
+			alias := x.Text(x.Field(n, fAlias))
 			if alias != "" && name != "" {
 				sc.uses[alias] = binding{abs: name, ext: !x.c.visible(x.ci, name), kind: itemMod}
 			}
 			continue
 		}
-		arg := x.fld(n, "argument")
+		arg := x.Field(n, fArgument)
 		if arg < 0 {
 			continue
 		}
-		for _, e := range parseUse(x.text(arg)) {
+		for _, e := range parseUse(x.Text(arg)) {
 			x.use(sc, e)
 		}
 	}
@@ -219,8 +218,8 @@ func (x *extractor) use(sc *scope, e useEntry) {
 	mod, last := splitLast(abs)
 	if last == "*" {
 		sc.globs = append(sc.globs, mod)
-		if !ext && mod != x.r.Package {
-			x.r.Imports = append(x.r.Imports, extract.Import{Path: mod, Name: "*"})
+		if !ext && mod != x.R.Package {
+			x.R.Imports = append(x.R.Imports, extract.Import{Path: mod, Name: "*"})
 		}
 		return
 	}
@@ -245,9 +244,9 @@ func (x *extractor) use(sc *scope, e useEntry) {
 		b := binding{abs: abs, ext: true, kind: itemType}
 		if !startsUpper(last) {
 			b.kind = itemMod
-			x.r.Imports = append(x.r.Imports, extract.Import{Path: abs, Alias: alias(last)})
+			x.R.Imports = append(x.R.Imports, extract.Import{Path: abs, Alias: alias(last)})
 		} else {
-			x.r.Imports = append(x.r.Imports, extract.Import{Path: mod, Name: last, Alias: alias(last)})
+			x.R.Imports = append(x.R.Imports, extract.Import{Path: mod, Name: last, Alias: alias(last)})
 		}
 		if local != "_" {
 			sc.uses[local] = b
@@ -255,7 +254,7 @@ func (x *extractor) use(sc *scope, e useEntry) {
 		return
 	}
 	res := x.resolveItem(mod, last, 0, false)
-	b := binding{abs: joinMod(res.mod, res.name)}
+	b := binding{abs: extract.JoinName(res.mod, res.name)}
 	if x.external(b.abs) {
 		// Re-exported from outside the repository.
 		b.ext, b.kind = true, itemType
@@ -270,17 +269,17 @@ func (x *extractor) use(sc *scope, e useEntry) {
 	switch {
 	case res.isMod:
 		b.kind = itemMod
-		x.r.Imports = append(x.r.Imports, extract.Import{Path: b.abs, Alias: alias(res.name)})
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: b.abs, Alias: alias(res.name)})
 	case res.found || startsUpper(res.name):
 		b.kind = itemFn
 		if startsUpper(res.name) {
 			b.kind = itemType
 		}
-		x.r.Imports = append(x.r.Imports, extract.Import{Path: res.mod, Name: res.name, Alias: alias(res.name)})
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: res.mod, Name: res.name, Alias: alias(res.name)})
 	default:
 		// Unknown: a module or a function. Both forms; the resolver keeps
 		// what exists.
-		x.r.Imports = append(x.r.Imports,
+		x.R.Imports = append(x.R.Imports,
 			extract.Import{Path: b.abs, Alias: alias(res.name)},
 			extract.Import{Path: res.mod, Name: res.name, Alias: alias(res.name)})
 	}
@@ -289,10 +288,10 @@ func (x *extractor) use(sc *scope, e useEntry) {
 	}
 	if !startsUpper(last) && local != "_" {
 		if rv := x.resolveItem(mod, last, 0, true); rv.found && !rv.isMod && (res.isMod || rv.mod != res.mod || rv.name != res.name) {
-			v := binding{abs: joinMod(rv.mod, rv.name), kind: itemFn, ext: x.external(joinMod(rv.mod, rv.name))}
+			v := binding{abs: extract.JoinName(rv.mod, rv.name), kind: itemFn, ext: x.external(extract.JoinName(rv.mod, rv.name))}
 			sc.values[local] = v
 			if !v.ext {
-				x.r.Imports = append(x.r.Imports, extract.Import{Path: rv.mod, Name: rv.name, Alias: alias(rv.name)})
+				x.R.Imports = append(x.R.Imports, extract.Import{Path: rv.mod, Name: rv.name, Alias: alias(rv.name)})
 			}
 		}
 	}
@@ -321,12 +320,12 @@ func (x *extractor) absPath(segs []string, sc *scope) (string, bool) {
 		if x.selfType.abs == "" {
 			return "", true
 		}
-		return joinMod(x.selfType.abs, strings.Join(segs[1:], ".")), x.selfType.ext
+		return extract.JoinName(x.selfType.abs, strings.Join(segs[1:], ".")), x.selfType.ext
 	}
 	// The first element names a module or a type (types and values live
 	// in different namespaces: `fn tar` does not hide the crate tar).
 	if b, ok := x.lookupNS(sc, segs[0], true); ok && b.kind != itemFn && b.kind != itemValue && b.kind != itemMacro {
-		return joinMod(b.abs, strings.Join(segs[1:], ".")), b.ext
+		return extract.JoinName(b.abs, strings.Join(segs[1:], ".")), b.ext
 	}
 	return x.c.absPath(segs, sc.mod, x.root, x.ci, nil)
 }
@@ -343,21 +342,21 @@ func (x *extractor) lookupNS(sc *scope, name string, typeNS bool) (binding, bool
 	k, declared := sc.items[name]
 	if typeNS {
 		if declared && (k == itemType || k == itemMod) {
-			return binding{abs: joinMod(sc.mod, name), kind: k}, true
+			return binding{abs: extract.JoinName(sc.mod, name), kind: k}, true
 		}
 	} else {
 		if b, ok := sc.values[name]; ok {
 			return b, true
 		}
 		if declared && k != itemMod {
-			return binding{abs: joinMod(sc.mod, name), kind: k}, true
+			return binding{abs: extract.JoinName(sc.mod, name), kind: k}, true
 		}
 	}
 	if b, ok := sc.uses[name]; ok {
 		return b, true
 	}
 	if declared {
-		return binding{abs: joinMod(sc.mod, name), kind: k}, true
+		return binding{abs: extract.JoinName(sc.mod, name), kind: k}, true
 	}
 	for _, g := range sc.globs {
 		res := x.resolveItem(g, name, 0, false)
@@ -371,7 +370,7 @@ func (x *extractor) lookupNS(sc *scope, name string, typeNS bool) (binding, bool
 		case startsUpper(res.name):
 			k = itemType
 		}
-		abs := joinMod(res.mod, res.name)
+		abs := extract.JoinName(res.mod, res.name)
 		return binding{abs: abs, kind: k, ext: x.external(abs)}, true
 	}
 	return binding{}, false
@@ -383,8 +382,8 @@ func (x *extractor) resolveItem(m, name string, depth int, value bool) itemRes {
 	if sc == nil {
 		if p, last := splitLast(m); p != "" && x.scopes[p] != nil {
 			// A module reached through a name of this file.
-			if r := x.resolveItem(p, last, depth+1, false); r.found && joinMod(r.mod, r.name) != m && depth < 4 {
-				return x.resolveItem(joinMod(r.mod, r.name), name, depth+1, value)
+			if r := x.resolveItem(p, last, depth+1, false); r.found && extract.JoinName(r.mod, r.name) != m && depth < 4 {
+				return x.resolveItem(extract.JoinName(r.mod, r.name), name, depth+1, value)
 			}
 		}
 		return x.c.resolveItem(x.c.canonMod(m), name, value)
@@ -410,11 +409,6 @@ func startsUpper(s string) bool {
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
 }
 
-func (x *extractor) add(s extract.Symbol) int32 {
-	x.r.Symbols = append(x.r.Symbols, s)
-	return int32(len(x.r.Symbols) - 1)
-}
-
 // leading reads the doc comments and attributes before an item.
 type leadInfo struct {
 	doc     string
@@ -425,30 +419,30 @@ type leadInfo struct {
 func (x *extractor) leading(n int32) leadInfo {
 	var li leadInfo
 	var parts []string
-	line := x.t.Line(n)
-	for p := x.prev(n); p >= 0; p = x.prev(p) {
-		k := x.kind(p)
+	line := x.Line(n)
+	for p := x.N[n].Prev; p >= 0; p = x.N[p].Prev {
+		k := x.Kind(p)
 		if k == "attribute_item" {
 			x.attribute(p, &li, &parts)
-			line = x.t.Line(p)
+			line = x.Line(p)
 			continue
 		}
 		if k != "line_comment" && k != "block_comment" {
 			break
 		}
-		endLine := x.t.EndLine(p)
-		if x.atLineStart(x.t.N[p].End) && x.t.N[p].EndRow > x.t.N[p].StartRow {
+		endLine := x.EndLine(p)
+		if x.atLineStart(x.N[p].End) && x.N[p].EndRow > x.N[p].StartRow {
 			// A line comment ends with its newline, at column 0.
 			endLine--
 		}
 		if endLine+1 < line {
 			break
 		}
-		text := x.text(p)
+		text := x.Text(p)
 		if strings.HasPrefix(text, "//!") || strings.HasPrefix(text, "/*!") {
 			break
 		}
-		line = x.t.Line(p)
+		line = x.Line(p)
 		parts = append(parts, extract.CleanComment(text, "///"))
 		if len(parts) > 40 {
 			break
@@ -462,22 +456,22 @@ func (x *extractor) leading(n int32) leadInfo {
 }
 
 func (x *extractor) attribute(n int32, li *leadInfo, parts *[]string) {
-	a := x.first(n)
-	if a < 0 || x.kind(a) != "attribute" || x.first(a) < 0 {
+	a := x.FirstNamed(n)
+	if a < 0 || x.Kind(a) != "attribute" || x.FirstNamed(a) < 0 {
 		return
 	}
-	name := x.text(x.first(a))
+	name := x.Text(x.FirstNamed(a))
 	last := name
 	if i := strings.LastIndex(name, "::"); i >= 0 {
 		last = name[i+2:]
 	}
 	switch {
 	case name == "doc":
-		if v := x.fld(a, "value"); v >= 0 {
-			*parts = append(*parts, strings.TrimSpace(strings.Trim(x.text(v), `"`)))
+		if v := x.Field(a, fValue); v >= 0 {
+			*parts = append(*parts, strings.TrimSpace(strings.Trim(x.Text(v), `"`)))
 		}
 	case name == "cfg":
-		args := x.text(x.fld(a, "arguments"))
+		args := x.Text(x.Field(a, fArguments))
 		if strings.Contains(args, "test") && !strings.Contains(args, "not(test") {
 			li.cfgTest = true
 		}
@@ -488,14 +482,14 @@ func (x *extractor) attribute(n int32, li *leadInfo, parts *[]string) {
 
 // exported reports `pub` visibility (any but pub(self)).
 func (x *extractor) exported(n int32) snapshot.Flags {
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) == "visibility_modifier" {
-			if t := x.text(c); strings.HasPrefix(t, "pub") && !strings.Contains(t, "self") {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) == "visibility_modifier" {
+			if t := x.Text(c); strings.HasPrefix(t, "pub") && !strings.Contains(t, "self") {
 				return snapshot.FlagExported
 			}
 			return 0
 		}
-		if x.kind(c) != "attribute_item" {
+		if x.Kind(c) != "attribute_item" {
 			break
 		}
 	}
@@ -513,8 +507,8 @@ func testFlag(b bool) snapshot.Flags {
 // that the types they extend are declared first.
 func (x *extractor) items(n int32, sc *scope, parent int32, inTest bool) {
 	var impls []int32
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "impl_item":
 			impls = append(impls, c)
 		case "function_item":
@@ -530,30 +524,30 @@ func (x *extractor) items(n int32, sc *scope, parent int32, inTest bool) {
 		case "type_item":
 			x.sc = sc
 			li := x.leading(c)
-			name := x.text(x.fld(c, "name"))
+			name := x.Text(x.Field(c, fName))
 			if name == "" {
 				continue
 			}
-			id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindTypeAlias, Parent: parent,
-				Start: x.t.Line(c), End: x.t.EndLine(c), Signature: extract.FirstLine(x.text(c)),
+			id := x.Add(extract.Symbol{Name: name, Kind: snapshot.KindTypeAlias, Parent: parent,
+				Start: x.Line(c), End: x.EndLine(c), Signature: extract.FirstLine(x.Text(c)),
 				Doc: li.doc, Flags: x.exported(c) | testFlag(inTest || li.cfgTest)})
 			sc.syms[name] = id
-			x.withGenerics(c, nil, func() { x.typeRefs(x.fld(c, "type"), id, extract.RefType) })
+			x.withGenerics(c, nil, func() { x.typeRefs(x.Field(c, fType), id, extract.RefType) })
 		case "const_item", "static_item":
 			x.sc = sc
 			x.valueItem(c, sc, parent, inTest, "", "")
 		case "macro_definition":
 			li := x.leading(c)
-			name := x.text(x.fld(c, "name"))
+			name := x.Text(x.Field(c, fName))
 			if name == "" {
 				continue
 			}
-			x.add(extract.Symbol{Name: name, Kind: snapshot.KindFunction, Parent: parent,
-				Start: x.t.Line(c), End: x.t.EndLine(c), Signature: "macro_rules! " + name,
+			x.Add(extract.Symbol{Name: name, Kind: snapshot.KindFunction, Parent: parent,
+				Start: x.Line(c), End: x.EndLine(c), Signature: "macro_rules! " + name,
 				Doc: li.doc, Flags: testFlag(inTest || li.cfgTest)})
 		case "mod_item":
-			body := x.fld(c, "body")
-			name := x.text(x.fld(c, "name"))
+			body := x.Field(c, fBody)
+			name := x.Text(x.Field(c, fName))
 			if body < 0 || name == "" {
 				continue
 			}
@@ -563,8 +557,8 @@ func (x *extractor) items(n int32, sc *scope, parent int32, inTest bool) {
 				doc = strings.TrimSpace(doc + "\n" + inner)
 			}
 			test := inTest || li.cfgTest || li.test
-			id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindModule, Parent: parent,
-				Start: x.t.Line(c), End: x.t.EndLine(c), Signature: x.t.Signature(c, body),
+			id := x.Add(extract.Symbol{Name: name, Kind: snapshot.KindModule, Parent: parent,
+				Start: x.Line(c), End: x.EndLine(c), Signature: x.Signature(c, body),
 				Doc: doc, Flags: x.exported(c) | testFlag(test)})
 			if child := x.byNode[c]; child != nil {
 				x.items(body, child, id, test)
@@ -580,11 +574,11 @@ func (x *extractor) items(n int32, sc *scope, parent int32, inTest bool) {
 // innerDoc collects the //! comments at the start of a module body.
 func (x *extractor) innerDoc(body int32) string {
 	var parts []string
-	for c := x.first(body); c >= 0; c = x.next(c) {
-		if x.kind(c) != "line_comment" && x.kind(c) != "block_comment" {
+	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) != "line_comment" && x.Kind(c) != "block_comment" {
 			break
 		}
-		t := x.text(c)
+		t := x.Text(c)
 		if strings.HasPrefix(t, "//!") || strings.HasPrefix(t, "/*!") {
 			parts = append(parts, extract.CleanComment(strings.Replace(t, "/*!", "/*", 1), "//!"))
 		}
@@ -593,20 +587,20 @@ func (x *extractor) innerDoc(body int32) string {
 }
 
 func (x *extractor) structItem(n int32, sc *scope, parent int32, inTest bool) {
-	name := x.text(x.fld(n, "name"))
+	name := x.Text(x.Field(n, fName))
 	if name == "" {
 		return
 	}
 	x.sc = sc
 	li := x.leading(n)
-	body := x.fld(n, "body")
+	body := x.Field(n, fBody)
 	flags := x.exported(n) | testFlag(inTest || li.cfgTest)
-	sig := x.t.Signature(n, body)
-	if body >= 0 && x.kind(body) == "ordered_field_declaration_list" {
-		sig = x.t.Signature(n, -1)
+	sig := x.Signature(n, body)
+	if body >= 0 && x.Kind(body) == "ordered_field_declaration_list" {
+		sig = x.Signature(n, -1)
 	}
-	id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindStruct, Parent: parent,
-		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: sig, Doc: li.doc, Flags: flags})
+	id := x.Add(extract.Symbol{Name: name, Kind: snapshot.KindStruct, Parent: parent,
+		Start: x.Line(n), End: x.EndLine(n), Signature: sig, Doc: li.doc, Flags: flags})
 	sc.syms[name] = id
 	x.withGenerics(n, nil, func() { x.fields(body, id, flags&snapshot.FlagTest) })
 }
@@ -616,25 +610,25 @@ func (x *extractor) fields(body int32, owner int32, test snapshot.Flags) {
 	if body < 0 {
 		return
 	}
-	for fd := x.first(body); fd >= 0; fd = x.next(fd) {
-		switch x.kind(fd) {
+	for fd := x.FirstNamed(body); fd >= 0; fd = x.NextNamed(fd) {
+		switch x.Kind(fd) {
 		case "field_declaration":
-			name := x.text(x.fld(fd, "name"))
-			typ := x.fld(fd, "type")
+			name := x.Text(x.Field(fd, fName))
+			typ := x.Field(fd, fType)
 			if name == "" {
 				continue
 			}
 			t := x.principal(typ)
-			if x.sc != nil && x.r.Symbols[owner].Kind == snapshot.KindStruct {
-				owners := x.sc.fields[x.r.Symbols[owner].Name]
+			if x.sc != nil && x.R.Symbols[owner].Kind == snapshot.KindStruct {
+				owners := x.sc.fields[x.R.Symbols[owner].Name]
 				if owners == nil {
 					owners = map[string]typeInfo{}
-					x.sc.fields[x.r.Symbols[owner].Name] = owners
+					x.sc.fields[x.R.Symbols[owner].Name] = owners
 				}
 				owners[name] = t
 			}
-			x.add(extract.Symbol{Name: name, Kind: snapshot.KindField, Parent: owner,
-				Start: x.t.Line(fd), End: x.t.EndLine(fd), Signature: extract.FirstLine(x.text(fd)),
+			x.Add(extract.Symbol{Name: name, Kind: snapshot.KindField, Parent: owner,
+				Start: x.Line(fd), End: x.EndLine(fd), Signature: extract.FirstLine(x.Text(fd)),
 				Doc: x.leading(fd).doc, Type: x.typeString(t), Flags: x.exported(fd) | test})
 			x.typeRefs(typ, owner, extract.RefType)
 		case "visibility_modifier", "attribute_item", "line_comment", "block_comment":
@@ -646,33 +640,33 @@ func (x *extractor) fields(body int32, owner int32, test snapshot.Flags) {
 }
 
 func (x *extractor) enumItem(n int32, sc *scope, parent int32, inTest bool) {
-	name := x.text(x.fld(n, "name"))
+	name := x.Text(x.Field(n, fName))
 	if name == "" {
 		return
 	}
 	x.sc = sc
 	li := x.leading(n)
-	body := x.fld(n, "body")
+	body := x.Field(n, fBody)
 	flags := x.exported(n) | testFlag(inTest || li.cfgTest)
-	id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindEnum, Parent: parent,
-		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.t.Signature(n, body), Doc: li.doc, Flags: flags})
+	id := x.Add(extract.Symbol{Name: name, Kind: snapshot.KindEnum, Parent: parent,
+		Start: x.Line(n), End: x.EndLine(n), Signature: x.Signature(n, body), Doc: li.doc, Flags: flags})
 	sc.syms[name] = id
 	if body < 0 {
 		return
 	}
 	x.withGenerics(n, nil, func() {
-		for v := x.first(body); v >= 0; v = x.next(v) {
-			if x.kind(v) != "enum_variant" {
+		for v := x.FirstNamed(body); v >= 0; v = x.NextNamed(v) {
+			if x.Kind(v) != "enum_variant" {
 				continue
 			}
-			vname := x.text(x.fld(v, "name"))
+			vname := x.Text(x.Field(v, fName))
 			if vname == "" {
 				continue
 			}
-			x.add(extract.Symbol{Name: vname, Kind: snapshot.KindConstant, Parent: id,
-				Start: x.t.Line(v), End: x.t.EndLine(v), Signature: extract.FirstLine(x.text(v)),
+			x.Add(extract.Symbol{Name: vname, Kind: snapshot.KindConstant, Parent: id,
+				Start: x.Line(v), End: x.EndLine(v), Signature: extract.FirstLine(x.Text(v)),
 				Doc: x.leading(v).doc, Flags: flags})
-			if vb := x.fld(v, "body"); vb >= 0 {
+			if vb := x.Field(v, fBody); vb >= 0 {
 				x.typeRefs(vb, id, extract.RefType)
 			}
 		}
@@ -680,30 +674,30 @@ func (x *extractor) enumItem(n int32, sc *scope, parent int32, inTest bool) {
 }
 
 func (x *extractor) traitItem(n int32, sc *scope, parent int32, inTest bool) {
-	name := x.text(x.fld(n, "name"))
+	name := x.Text(x.Field(n, fName))
 	if name == "" {
 		return
 	}
 	x.sc = sc
 	li := x.leading(n)
-	body := x.fld(n, "body")
+	body := x.Field(n, fBody)
 	flags := x.exported(n) | testFlag(inTest || li.cfgTest)
 	s := extract.Symbol{Name: name, Kind: snapshot.KindTrait, Parent: parent,
-		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.t.Signature(n, body), Doc: li.doc, Flags: flags}
-	if b := x.fld(n, "bounds"); b >= 0 {
-		for kid := x.first(b); kid >= 0; kid = x.next(kid) {
+		Start: x.Line(n), End: x.EndLine(n), Signature: x.Signature(n, body), Doc: li.doc, Flags: flags}
+	if b := x.Field(n, fBounds); b >= 0 {
+		for kid := x.FirstNamed(b); kid >= 0; kid = x.NextNamed(kid) {
 			if t := x.baseName(kid); t != "" {
 				s.Extends = append(s.Extends, t)
 			}
 		}
 	}
-	id := x.add(s)
+	id := x.Add(s)
 	sc.syms[name] = id
 	if body < 0 {
 		return
 	}
 	saved, savedAtt, savedName := x.selfType, x.selfAttached, x.selfName
-	x.selfType, x.selfAttached, x.selfName = typeInfo{abs: joinMod(sc.mod, name), self: true}, true, name
+	x.selfType, x.selfAttached, x.selfName = typeInfo{abs: extract.JoinName(sc.mod, name), self: true}, true, name
 	x.withGenerics(n, nil, func() { x.implBody(body, sc, id, flags, "", "", "") })
 	x.selfType, x.selfAttached, x.selfName = saved, savedAtt, savedName
 }
@@ -719,10 +713,10 @@ func (x *extractor) baseName(n int32) string {
 		// As written, so that the resolver can link a node standing for
 		// the external trait through a module import (fmt.Display).
 		w := n
-		if x.kind(w) == "generic_type" {
-			w = x.fld(w, "type")
+		if x.Kind(w) == "generic_type" {
+			w = x.Field(w, fType)
 		}
-		return strings.ReplaceAll(x.text(w), "::", ".")
+		return strings.ReplaceAll(x.Text(w), "::", ".")
 	}
 	return t.abs
 }
@@ -731,8 +725,8 @@ func (x *extractor) implItem(n int32, sc *scope, parent int32, inTest bool) {
 	x.sc = sc
 	li := x.leading(n)
 	inTest = inTest || li.cfgTest
-	body := x.fld(n, "body")
-	typ := x.fld(n, "type")
+	body := x.Field(n, fBody)
+	typ := x.Field(n, fType)
 	if body < 0 || typ < 0 {
 		return
 	}
@@ -749,15 +743,15 @@ func (x *extractor) implItem(n int32, sc *scope, parent int32, inTest bool) {
 		target = typeInfo{abs: written, ext: true}
 	}
 	owner, attached := int32(-1), false
-	if id, ok := sc.syms[written]; ok && target.abs == joinMod(sc.mod, written) {
+	if id, ok := sc.syms[written]; ok && target.abs == extract.JoinName(sc.mod, written) {
 		owner, attached = id, true
 	}
 	trait := ""
-	if tr := x.fld(n, "trait"); tr >= 0 {
+	if tr := x.Field(n, fTrait); tr >= 0 {
 		x.withGenerics(n, nil, func() { trait = x.baseName(tr) })
 	}
 	if attached && trait != "" {
-		s := &x.r.Symbols[owner]
+		s := &x.R.Symbols[owner]
 		dup := false
 		for _, t := range s.Implements {
 			dup = dup || t == trait
@@ -769,14 +763,14 @@ func (x *extractor) implItem(n int32, sc *scope, parent int32, inTest bool) {
 	if attached && trait != "" && (trait == "Deref" || strings.HasSuffix(trait, ".Deref")) {
 		// Methods and fields of the deref target are reached through T:
 		// for the resolver, T extends the target.
-		for c := x.first(body); c >= 0; c = x.next(c) {
-			if x.kind(c) != "type_item" || x.text(x.fld(c, "name")) != "Target" {
+		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) != "type_item" || x.Text(x.Field(c, fName)) != "Target" {
 				continue
 			}
 			var t typeInfo
-			x.withGenerics(n, nil, func() { t = x.principal(x.fld(c, "type")) })
+			x.withGenerics(n, nil, func() { t = x.principal(x.Field(c, fType)) })
 			if t.abs != "" && !t.ext && !t.self {
-				x.r.Symbols[owner].Extends = append(x.r.Symbols[owner].Extends, t.abs)
+				x.R.Symbols[owner].Extends = append(x.R.Symbols[owner].Extends, t.abs)
 			}
 		}
 	}
@@ -808,8 +802,8 @@ func (x *extractor) implItem(n int32, sc *scope, parent int32, inTest bool) {
 // traitRef, when set, is the implemented trait of a type not declared in
 // this file: each method references it, the one link the file can give.
 func (x *extractor) implBody(body int32, sc *scope, parent int32, flags snapshot.Flags, recv, qual, traitRef string) {
-	for c := x.first(body); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "function_item", "function_signature_item":
 			li := x.leading(c)
 			fl := flags | x.exported(c) | testFlag(li.test || li.cfgTest)
@@ -819,7 +813,7 @@ func (x *extractor) implBody(body int32, sc *scope, parent int32, flags snapshot
 			id := x.function(c, sc, parent, snapshot.KindMethod, fl, li, recv, qual)
 			if id >= 0 && traitRef != "" {
 				mod, name := splitLast(traitRef)
-				x.r.Refs = append(x.r.Refs, extract.Ref{From: id, Kind: extract.RefType, Name: name, Qual: mod, Line: x.t.Line(c)})
+				x.AddRef(extract.Ref{From: id, Kind: extract.RefType, Name: name, Qual: mod, Line: x.Line(c)})
 			}
 		case "const_item":
 			x.valueItem(c, sc, parent, flags&snapshot.FlagTest != 0, recv, qual)
@@ -828,21 +822,21 @@ func (x *extractor) implBody(body int32, sc *scope, parent int32, flags snapshot
 }
 
 func (x *extractor) valueItem(n int32, sc *scope, parent int32, inTest bool, recv, qual string) {
-	name := x.text(x.fld(n, "name"))
+	name := x.Text(x.Field(n, fName))
 	if name == "" {
 		return
 	}
 	li := x.leading(n)
 	symKind := snapshot.KindConstant
-	if x.kind(n) == "static_item" {
+	if x.Kind(n) == "static_item" {
 		symKind = snapshot.KindVariable
 	}
-	typ := x.fld(n, "type")
-	id := x.add(extract.Symbol{Name: name, Kind: symKind, Parent: parent, Receiver: recv, Qual: qual,
-		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: extract.FirstLine(x.text(n)),
+	typ := x.Field(n, fType)
+	id := x.Add(extract.Symbol{Name: name, Kind: symKind, Parent: parent, Receiver: recv, Qual: qual,
+		Start: x.Line(n), End: x.EndLine(n), Signature: extract.FirstLine(x.Text(n)),
 		Doc: li.doc, Type: x.typeString(x.principal(typ)), Flags: x.exported(n) | testFlag(inTest || li.cfgTest)})
 	x.typeRefs(typ, id, extract.RefType)
-	if v := x.fld(n, "value"); v >= 0 {
+	if v := x.Field(n, fValue); v >= 0 {
 		x.locals = map[string]local{}
 		x.body(v, id)
 		x.locals = nil
@@ -851,23 +845,23 @@ func (x *extractor) valueItem(n int32, sc *scope, parent int32, inTest bool, rec
 
 // function extracts a function or method with its parameters and body.
 func (x *extractor) function(n int32, sc *scope, parent int32, symKind snapshot.Kind, flags snapshot.Flags, li leadInfo, recv, qual string) int32 {
-	name := x.text(x.fld(n, "name"))
+	name := x.Text(x.Field(n, fName))
 	if name == "" {
 		return -1
 	}
-	body := x.fld(n, "body")
+	body := x.Field(n, fBody)
 	x.sc = sc
 	id := int32(-1)
 	x.withGenerics(n, map[string]local{}, func() {
 		s := extract.Symbol{Name: name, Kind: symKind, Parent: parent, Receiver: recv, Qual: qual,
-			Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.t.Signature(n, body),
+			Start: x.Line(n), End: x.EndLine(n), Signature: x.Signature(n, body),
 			Doc: li.doc, Flags: flags}
-		ret := x.fld(n, "return_type")
+		ret := x.Field(n, fReturnType)
 		if ret >= 0 {
 			s.Type = x.typeString(x.principal(ret))
 		}
-		id = x.add(s)
-		if ps := x.fld(n, "parameters"); ps >= 0 {
+		id = x.Add(s)
+		if ps := x.Field(n, fParameters); ps >= 0 {
 			x.params(ps, id)
 		}
 		x.typeRefs(ret, id, extract.RefTypeHint)
@@ -879,15 +873,15 @@ func (x *extractor) function(n int32, sc *scope, parent int32, symKind snapshot.
 }
 
 func (x *extractor) params(ps int32, from int32) {
-	for p := x.first(ps); p >= 0; p = x.next(p) {
-		if x.kind(p) != "parameter" {
+	for p := x.FirstNamed(ps); p >= 0; p = x.NextNamed(p) {
+		if x.Kind(p) != "parameter" {
 			continue
 		}
-		typ := x.fld(p, "type")
-		pat := x.fld(p, "pattern")
-		if pat >= 0 && x.kind(pat) == "identifier" && typ >= 0 {
+		typ := x.Field(p, fType)
+		pat := x.Field(p, fPattern)
+		if pat >= 0 && x.Kind(pat) == "identifier" && typ >= 0 {
 			t := x.principal(typ)
-			x.locals[x.text(pat)] = x.localOf(t)
+			x.locals[x.Text(pat)] = x.localOf(t)
 		}
 		x.typeRefs(typ, from, extract.RefTypeHint)
 	}
@@ -922,10 +916,10 @@ func (x *extractor) typeString(t typeInfo) string {
 // in scope, and with locals when given.
 func (x *extractor) withGenerics(n int32, locals map[string]local, fn func()) {
 	savedG, savedL := x.generics, x.locals
-	tp := x.fld(n, "type_parameters")
+	tp := x.Field(n, fTypeParameters)
 	where := int32(-1)
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) == "where_clause" {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) == "where_clause" {
 			where = c
 		}
 	}
@@ -936,21 +930,21 @@ func (x *extractor) withGenerics(n int32, locals map[string]local, fn func()) {
 		}
 		x.generics = g
 		if tp >= 0 {
-			for p := x.first(tp); p >= 0; p = x.next(p) {
-				if x.kind(p) != "type_parameter" {
+			for p := x.FirstNamed(tp); p >= 0; p = x.NextNamed(p) {
+				if x.Kind(p) != "type_parameter" {
 					continue
 				}
-				name := x.text(x.fld(p, "name"))
+				name := x.Text(x.Field(p, fName))
 				g[name] = typeInfo{ext: true}
-				x.bound(g, name, x.fld(p, "bounds"))
+				x.bound(g, name, x.Field(p, fBounds))
 			}
 		}
 		if where >= 0 {
-			for p := x.first(where); p >= 0; p = x.next(p) {
-				if l := x.fld(p, "left"); l >= 0 && x.kind(l) == "type_identifier" {
-					name := x.text(l)
+			for p := x.FirstNamed(where); p >= 0; p = x.NextNamed(p) {
+				if l := x.Field(p, fLeft); l >= 0 && x.Kind(l) == "type_identifier" {
+					name := x.Text(l)
 					if _, ok := g[name]; ok {
-						x.bound(g, name, x.fld(p, "bounds"))
+						x.bound(g, name, x.Field(p, fBounds))
 					}
 				}
 			}
@@ -968,7 +962,7 @@ func (x *extractor) bound(g map[string]typeInfo, name string, bounds int32) {
 	if bounds < 0 || !g[name].ext {
 		return
 	}
-	for kid := x.first(bounds); kid >= 0; kid = x.next(kid) {
+	for kid := x.FirstNamed(bounds); kid >= 0; kid = x.NextNamed(kid) {
 		if t := x.principal(kid); t.abs != "" && !t.ext {
 			g[name] = t
 			return

@@ -69,7 +69,7 @@ func (x *extractor) pathType(segs []string) typeInfo {
 	}
 	mod, name := splitLast(abs)
 	r := x.resolveItem(mod, name, 0, false)
-	abs = joinMod(r.mod, r.name)
+	abs = extract.JoinName(r.mod, r.name)
 	return typeInfo{abs: abs, ext: x.external(abs)}
 }
 
@@ -78,11 +78,11 @@ func (x *extractor) pathSegs(n int32, out []string) ([]string, bool) {
 	if n < 0 {
 		return out, false
 	}
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "identifier", "type_identifier", "crate", "self", "super", "metavariable", "primitive_type":
-		return append(out, x.text(n)), true
+		return append(out, x.Text(n)), true
 	case "scoped_identifier", "scoped_type_identifier":
-		p := x.fld(n, "path")
+		p := x.Field(n, fPath)
 		if p < 0 {
 			out = append(out, "::")
 		} else {
@@ -91,18 +91,18 @@ func (x *extractor) pathSegs(n int32, out []string) ([]string, bool) {
 				return out, false
 			}
 		}
-		name := x.fld(n, "name")
+		name := x.Field(n, fName)
 		if name < 0 {
 			return out, false
 		}
-		return append(out, x.text(name)), true
+		return append(out, x.Text(name)), true
 	case "generic_type":
-		return x.pathSegs(x.fld(n, "type"), out)
+		return x.pathSegs(x.Field(n, fType), out)
 	case "bracketed_type":
 		// <T as Trait>::f, <T>::f: the type T.
-		c := x.first(n)
-		if c >= 0 && x.kind(c) == "qualified_type" {
-			c = x.fld(c, "type")
+		c := x.FirstNamed(n)
+		if c >= 0 && x.Kind(c) == "qualified_type" {
+			c = x.Field(c, fType)
 		}
 		return x.pathSegs(c, out)
 	}
@@ -114,9 +114,9 @@ func (x *extractor) pathSegs(n int32, out []string) ([]string, bool) {
 // everywhere), trait objects and `impl Trait` are their trait.
 func (x *extractor) principal(n int32) typeInfo {
 	for n >= 0 {
-		switch x.kind(n) {
+		switch x.Kind(n) {
 		case "type_identifier", "identifier":
-			return x.namedType(x.text(n))
+			return x.namedType(x.Text(n))
 		case "scoped_type_identifier", "scoped_identifier":
 			segs, ok := x.pathSegs(n, nil)
 			if !ok {
@@ -124,8 +124,8 @@ func (x *extractor) principal(n int32) typeInfo {
 			}
 			return x.pathType(segs)
 		case "generic_type":
-			base := x.fld(n, "type")
-			name := x.text(base)
+			base := x.Field(n, fType)
+			name := x.Text(base)
 			if i := strings.LastIndex(name, "::"); i >= 0 {
 				name = name[i+2:]
 			}
@@ -137,11 +137,11 @@ func (x *extractor) principal(n int32) typeInfo {
 			}
 			n = base
 		case "reference_type", "pointer_type":
-			n = x.fld(n, "type")
+			n = x.Field(n, fType)
 		case "dynamic_type", "abstract_type":
-			n = x.fld(n, "trait")
+			n = x.Field(n, fTrait)
 		case "bounded_type":
-			n = x.first(n)
+			n = x.FirstNamed(n)
 		default:
 			return typeInfo{}
 		}
@@ -151,8 +151,8 @@ func (x *extractor) principal(n int32) typeInfo {
 
 // firstTypeArg is the first type argument of a generic type, or -1.
 func (x *extractor) firstTypeArg(n int32) int32 {
-	for a := x.first(x.fld(n, "type_arguments")); a >= 0; a = x.next(a) {
-		if x.kind(a) != "lifetime" {
+	for a := x.FirstNamed(x.Field(n, fTypeArguments)); a >= 0; a = x.NextNamed(a) {
+		if x.Kind(a) != "lifetime" {
 			return a
 		}
 	}
@@ -162,13 +162,13 @@ func (x *extractor) firstTypeArg(n int32) int32 {
 // implTarget resolves the type of an impl block (no wrapper is seen through).
 func (x *extractor) implTarget(n int32) typeInfo {
 	for n >= 0 {
-		switch x.kind(n) {
+		switch x.Kind(n) {
 		case "generic_type":
-			n = x.fld(n, "type")
+			n = x.Field(n, fType)
 		case "reference_type", "pointer_type":
-			n = x.fld(n, "type")
+			n = x.Field(n, fType)
 		case "dynamic_type":
-			n = x.fld(n, "trait")
+			n = x.Field(n, fTrait)
 		case "type_identifier", "scoped_type_identifier":
 			return x.principal(n)
 		default:
@@ -181,15 +181,15 @@ func (x *extractor) implTarget(n int32) typeInfo {
 // implName is the last name of the type of an impl block, as written.
 func (x *extractor) implName(n int32) string {
 	for n >= 0 {
-		switch x.kind(n) {
+		switch x.Kind(n) {
 		case "generic_type", "reference_type", "pointer_type":
-			n = x.fld(n, "type")
+			n = x.Field(n, fType)
 		case "dynamic_type":
-			n = x.fld(n, "trait")
+			n = x.Field(n, fTrait)
 		case "scoped_type_identifier":
-			n = x.fld(n, "name")
+			n = x.Field(n, fName)
 		case "type_identifier", "primitive_type":
-			return x.text(n)
+			return x.Text(n)
 		default:
 			return ""
 		}
@@ -202,9 +202,9 @@ func (x *extractor) typeRefs(n int32, from int32, refKind extract.RefKind) {
 	if n < 0 {
 		return
 	}
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "type_identifier":
-		name := x.text(n)
+		name := x.Text(n)
 		if _, generic := x.generics[name]; generic || name == "Self" {
 			return
 		}
@@ -220,20 +220,20 @@ func (x *extractor) typeRefs(n int32, from int32, refKind extract.RefKind) {
 		// Result-like and pointer wrappers (CargoResult<T>, Box<T>) are
 		// not recorded: only what they wrap. A repository's result alias
 		// would otherwise be a hint of every fallible function.
-		base := x.fld(n, "type")
-		name := x.text(base)
+		base := x.Field(n, fType)
+		name := x.Text(base)
 		if i := strings.LastIndex(name, "::"); i >= 0 {
 			name = name[i+2:]
 		}
 		if !wrappers[name] && !strings.HasSuffix(name, "Result") {
 			x.typeRefs(base, from, refKind)
 		}
-		x.typeRefs(x.fld(n, "type_arguments"), from, refKind)
+		x.typeRefs(x.Field(n, fTypeArguments), from, refKind)
 		return
 	case "primitive_type", "lifetime", "block", "string_literal", "integer_literal":
 		return
 	}
-	for kid := x.first(n); kid >= 0; kid = x.next(kid) {
+	for kid := x.FirstNamed(n); kid >= 0; kid = x.NextNamed(kid) {
 		x.typeRefs(kid, from, refKind)
 	}
 }
@@ -253,5 +253,5 @@ func (x *extractor) typeRef(t typeInfo, written string, from int32, refKind extr
 		name = written
 	}
 	mod, last := splitLast(name)
-	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: refKind, Name: last, Qual: mod, Line: x.t.Line(n)})
+	x.AddRef(extract.Ref{From: from, Kind: refKind, Name: last, Qual: mod, Line: x.Line(n)})
 }

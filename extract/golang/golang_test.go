@@ -1,4 +1,4 @@
-package extract_test
+package golang_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 )
 
 func TestGoRepo(t *testing.T) {
-	b := extracttest.BuildDir(t, "../testdata/go")
+	b := extracttest.BuildDir(t, "../../testdata/go")
 	const st, sv = "example.com/shop/store", "example.com/shop/server"
 
 	// Symbols, kinds, qualified names, doc comments, signatures.
@@ -82,7 +82,7 @@ func TestGoRepo(t *testing.T) {
 func TestBuildDeterministic(t *testing.T) {
 	var first *snapshot.Graph
 	for _, workers := range []int{1, 2, 4} {
-		g, _, err := extract.Build(context.Background(), extract.Options{Root: "../testdata/go", Workers: workers})
+		g, _, err := extract.Build(context.Background(), extract.Options{Root: "../../testdata/go", Workers: workers})
 		if err != nil {
 			t.Fatal(err)
 		}
