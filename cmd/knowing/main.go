@@ -113,6 +113,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
+		if near := nearest(cmd, commands); near != "" {
+			fmt.Fprintf(stderr, "knowing: unknown command %q; did you mean %q?\nRun 'knowing --help' for the commands.\n", cmd, near)
+			return 2
+		}
 		fmt.Fprintf(stderr, "knowing: unknown command %q\n\n%s", cmd, usage)
 		return 2
 	}
@@ -139,11 +143,17 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 
 // parse parses flags that may come before, between or after positional
 // arguments ("knowing query SNAP task --json" works).
+//
+// An unknown flag is a usage error naming the nearest known flag; --help
+// (or -h) prints the help. Nothing else is printed here: the caller
+// reports the error once.
 func parse(fs *flag.FlagSet, args []string, help string, stderr io.Writer) ([]string, error) {
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
+	fs.SetOutput(io.Discard)
+	printHelp := func() error {
+		fs.SetOutput(stderr)
 		fmt.Fprint(stderr, help)
 		fs.PrintDefaults()
+		return flag.ErrHelp
 	}
 	var flags, pos []string
 	for i := 0; i < len(args); i++ {
@@ -157,13 +167,21 @@ func parse(fs *flag.FlagSet, args []string, help string, stderr io.Writer) ([]st
 			continue
 		}
 		flags = append(flags, a)
-		name := strings.TrimLeft(a, "-")
-		if strings.Contains(name, "=") {
-			continue
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == "h" || name == "help" {
+			return nil, printHelp()
 		}
 		f := fs.Lookup(name)
 		if f == nil {
-			continue // flag.Parse reports it
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+			if near := nearest(name, names); near != "" {
+				return nil, usagef("unknown flag %s; did you mean --%s?", a, near)
+			}
+			return nil, usagef("unknown flag %s", a)
+		}
+		if hasValue {
+			continue
 		}
 		if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
 			continue
@@ -175,11 +193,52 @@ func parse(fs *flag.FlagSet, args []string, help string, stderr io.Writer) ([]st
 	}
 	if err := fs.Parse(flags); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
+			return nil, printHelp()
 		}
 		return nil, usageError{err.Error()}
 	}
 	return pos, nil
+}
+
+// commands are knowing's commands, for suggestions.
+var commands = []string{"build", "query", "why", "inspect", "eval", "version", "help"}
+
+// nearest returns the option closest to word when it is a likely typo
+// (at most two edits, and fewer than half of word's letters), else "".
+func nearest(word string, options []string) string {
+	best, bestD := "", 3
+	for _, o := range options {
+		if d := editDistance(strings.ToLower(word), o); d < bestD && 2*d < len(word) {
+			best, bestD = o, d
+		}
+	}
+	return best
+}
+
+// editDistance counts the insertions, deletions, substitutions and swaps
+// of neighbours that turn a into b (optimal string alignment).
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // isTerminal reports whether f is a character device (a terminal).
