@@ -10,7 +10,7 @@
 // immutable and shared by all goroutines, and each goroutine queries through
 // its own Searcher, a reusable workspace. Query terms are strings as
 // AppendTokens produces them, each with an optional field mask and boost.
-// AppendFieldDocs lists the documents whose given field holds a term (the
+// AppendTermDocs lists the documents whose given field holds a term (the
 // snapshot package answers name-part lookups with it).
 //
 // # Scoring

@@ -40,7 +40,6 @@ type Snapshot struct {
 	strs, files, nodes []byte
 	graph              *csr.Graph
 	names, parts       fst.View
-	bm25Terms          fst.View // the BM25 dictionary, for LookupPart
 	nameIDs, partIDs   []byte
 	coldIdx, coldData  []byte
 	coldRanks          []byte // the rank groups at the end of cold.index
@@ -240,11 +239,6 @@ func openBytes(data []byte) (*Snapshot, error) {
 	if s.parts, err = fst.New(s.sec(secPartsFST), ErrCorrupt); err != nil {
 		return nil, fmt.Errorf("parts: %w", err)
 	}
-	if s.flags&flagNoBM25 == 0 {
-		// A damaged dictionary leaves the view empty; BM25 and Verify
-		// report it.
-		s.bm25Terms, _ = fst.New(s.sec(secBM25Terms), ErrCorrupt)
-	}
 	s.nameIDs, s.partIDs = s.sec(secNamesIDs), s.sec(secPartsIDs)
 	s.coldIdx, s.coldData = s.sec(secColdIndex), s.sec(secColdData)
 	ranks := coldRankSize * ((uint64(s.nNodes) + 63) / 64)
@@ -279,7 +273,7 @@ func (s *Snapshot) Close() error {
 	}
 	s.data, s.strs, s.files, s.nodes = nil, nil, nil, nil
 	s.nameIDs, s.partIDs, s.coldIdx, s.coldData, s.coldRanks = nil, nil, nil, nil, nil
-	s.names, s.parts, s.bm25Terms = fst.View{}, fst.View{}, fst.View{}
+	s.names, s.parts = fst.View{}, fst.View{}
 	s.secs, s.extra = [numSectionIDs]section{}, nil
 	s.nNodes, s.nFiles, s.nEdges = 0, 0, 0
 	s.graph = &csr.Graph{}
