@@ -90,7 +90,10 @@ const quantMax = 255
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// ErrCorrupt is wrapped by every error about malformed index bytes.
+// ErrCorrupt is wrapped by every error about malformed index bytes,
+// including those the term dictionary's reader (internal/fst) finds. A
+// caller that reads the index from a larger file wraps such errors in its
+// own sentinel as well (snapshot.ErrCorrupt), so that they match both.
 var ErrCorrupt = errors.New("bm25: corrupt index")
 
 func corruptf(format string, args ...any) error {

@@ -60,7 +60,10 @@ type Edge struct {
 	Attr     uint8
 }
 
-// ErrCorrupt reports adjacency bytes that do not decode.
+// ErrCorrupt is wrapped by every error about adjacency bytes that do not
+// decode. A caller that reads the adjacency from a larger file wraps such
+// errors in its own sentinel as well (snapshot.ErrCorrupt), so that they
+// match both.
 var ErrCorrupt = errors.New("csr: corrupt adjacency")
 
 // Build encodes the forward and reverse adjacency of a graph with n nodes in

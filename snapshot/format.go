@@ -155,7 +155,10 @@ var (
 	// ErrChecksum: a section's CRC-32C does not match its bytes. A checksum
 	// error is also an ErrCorrupt.
 	ErrChecksum = errors.New("snapshot: checksum mismatch")
-	// ErrCorrupt: the bytes do not decode.
+	// ErrCorrupt: the bytes do not decode. Every error of this package
+	// about a file's bytes matches it, whichever layer found the damage;
+	// damage that package csr or bm25 found also matches csr.ErrCorrupt
+	// or bm25.ErrCorrupt.
 	ErrCorrupt = errors.New("snapshot: corrupt file")
 	// ErrNoBM25: the snapshot was written without a BM25 index.
 	ErrNoBM25 = errors.New("snapshot: built without a BM25 index")
@@ -194,4 +197,11 @@ func (e *ChecksumError) Is(target error) bool { return target == ErrChecksum || 
 
 func corruptf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+}
+
+// corruptWrap reports corruption that a lower package (csr, bm25) found in
+// this file's bytes: the error matches both ErrCorrupt and err's own
+// sentinel (csr.ErrCorrupt, bm25.ErrCorrupt).
+func corruptWrap(err error, what string) error {
+	return fmt.Errorf("%w: %s: %w", ErrCorrupt, what, err)
 }

@@ -3,7 +3,6 @@ package snapshot
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/knowing-dev/knowing/internal/fst"
 	"hash/crc32"
 	"maps"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/knowing-dev/knowing/bm25"
 	"github.com/knowing-dev/knowing/csr"
+	"github.com/knowing-dev/knowing/internal/fst"
 )
 
 // Snapshot is an open snapshot file. It is immutable and safe for
@@ -226,7 +226,7 @@ func openBytes(data []byte) (*Snapshot, error) {
 	out, in := s.sec(secGraphOut), s.sec(secGraphIn)
 	g, err := csr.NewGraph(s.nNodes, out, in)
 	if err != nil {
-		return nil, corruptf("graph: %v", err)
+		return nil, corruptWrap(err, "graph")
 	}
 	// Each edge takes at least a byte in each row.
 	if uint64(s.nEdges) > uint64(g.Out.DataLen()) || uint64(s.nEdges) > uint64(g.In.DataLen()) {
@@ -623,14 +623,19 @@ func (it *NeighborIter) Len() int { return it.it.Len() }
 
 // Err reports a corrupt row met while iterating.
 func (it *NeighborIter) Err() error {
-	if it.bad || it.it.Err() != nil {
-		return corruptf("graph row")
+	if err := it.it.Err(); err != nil {
+		return corruptWrap(err, "graph row")
+	}
+	if it.bad {
+		return corruptf("graph row names a node beyond the last")
 	}
 	return nil
 }
 
 // BM25 opens the BM25 index on first use. The index reads the mapping in
-// place and is valid until Close; searches need a bm25.Searcher each.
+// place and is valid until Close; searches need a bm25.Searcher each. An
+// error about the index's bytes matches ErrCorrupt and bm25.ErrCorrupt; a
+// Searcher reports what it meets through its Err, as bm25.ErrCorrupt.
 func (s *Snapshot) BM25() (*bm25.Index, error) {
 	s.bm25Once.Do(func() {
 		if s.flags&flagNoBM25 != 0 {
@@ -645,12 +650,12 @@ func (s *Snapshot) BM25() (*bm25.Index, error) {
 func openBM25(terms, postings, stats []byte) (ix *bm25.Index, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			ix, err = nil, corruptf("BM25 index: %v", r)
+			ix, err = nil, corruptWrap(fmt.Errorf("%w: %v", bm25.ErrCorrupt, r), "BM25 index")
 		}
 	}()
 	ix, err = bm25.Open(terms, postings, stats)
 	if err != nil {
-		return nil, fmt.Errorf("%w: BM25 index: %w", ErrCorrupt, err)
+		return nil, corruptWrap(err, "BM25 index")
 	}
 	return ix, nil
 }
