@@ -139,7 +139,7 @@ func openBytes(data []byte) (*Snapshot, error) {
 	if len(data) < hVersion+4 {
 		return nil, fmt.Errorf("%w: %d bytes", ErrTruncated, len(data))
 	}
-	if v := le.Uint32(data[hVersion:]); v != Version2 {
+	if v := le.Uint32(data[hVersion:]); v != FormatVersion {
 		return nil, &VersionError{Found: v}
 	}
 	if len(data) < headerSize {
