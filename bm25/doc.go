@@ -78,7 +78,7 @@
 // # What it owns
 //
 // The tokenizer (AppendTokens), the scoring, the encoding of the three
-// sections and their readers. Document ids are the caller's. It imports
-// internal/fst and the roaring library only, and must not import csr,
-// snapshot or any package above them.
+// sections and their readers. Document ids are the caller's. Beyond the
+// standard library it imports internal/fst and the roaring library only,
+// and must not import csr, snapshot or any package above them.
 package bm25
