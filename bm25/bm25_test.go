@@ -551,9 +551,9 @@ func TestOpenErrors(t *testing.T) {
 	check("stats bit flip", enc.Terms, enc.Postings, st)
 }
 
-// TestAppendFieldDocs checks the documents of every term and field against
+// TestAppendTermDocs checks the documents of every term and field against
 // the documents' tokens.
-func TestAppendFieldDocs(t *testing.T) {
+func TestAppendTermDocs(t *testing.T) {
 	c := newCorpus(5, 60)
 	docs := c.docs(3000)
 	b := NewBuilder(DefaultParams())
