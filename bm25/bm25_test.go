@@ -551,9 +551,9 @@ func TestOpenErrors(t *testing.T) {
 	check("stats bit flip", enc.Terms, enc.Postings, st)
 }
 
-// TestAppendFieldDocs checks the documents of every term and field against
+// TestAppendTermDocs checks the documents of every term and field against
 // the documents' tokens.
-func TestAppendFieldDocs(t *testing.T) {
+func TestAppendTermDocs(t *testing.T) {
 	c := newCorpus(5, 60)
 	docs := c.docs(3000)
 	b := NewBuilder(DefaultParams())
@@ -591,11 +591,18 @@ func TestAppendFieldDocs(t *testing.T) {
 			t.Fatalf("term %q missing", tok)
 		}
 		for f := Field(0); f < NumFields; f++ {
-			got, ok := ix.AppendFieldDocs(v, f, nil)
+			got, ok := ix.appendFieldDocs(v, f, nil)
 			if !ok || !slices.Equal(got, m[f]) {
 				t.Fatalf("term %q field %d: %v %v, want %v", tok, f, ok, got, m[f])
 			}
+			got, found := ix.AppendTermDocs(tok, f, nil)
+			if !found || !slices.Equal(got, m[f]) {
+				t.Fatalf("AppendTermDocs(%q, %d): %v %v, want %v", tok, f, found, got, m[f])
+			}
 		}
+	}
+	if got, found := ix.AppendTermDocs("nosuchterm", FieldName, nil); found || len(got) != 0 {
+		t.Fatalf("AppendTermDocs of a missing term: %v %v", found, got)
 	}
 }
 

@@ -82,8 +82,11 @@ func exercise(ix *Index, words []string) {
 		ix.DocFreq(w)
 		if v, ok, err := ix.dict.Get(w); ok && err == nil {
 			for f := Field(0); f <= NumFields; f++ {
-				ix.AppendFieldDocs(v, f, nil)
+				ix.appendFieldDocs(v, f, nil)
 			}
+		}
+		for f := Field(0); f <= NumFields; f++ {
+			ix.AppendTermDocs(w, f, nil)
 		}
 		if len(w) > 0 {
 			ix.ExpandPrefix(w[:1], nil, 20)

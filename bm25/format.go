@@ -8,16 +8,12 @@ import (
 	"math"
 )
 
-// Format versions. A reader accepts exactly the versions listed here; a
-// writer emits the newest.
-//
-//	1: first version: every list's ids a roaring bitmap.
-//	2: a list's ids are delta uvarints or a roaring bitmap, whichever is
-//	   smaller, and uniform impacts are omitted (this package comment
-//	   describes it).
-const (
-	formatVersion = 2
-)
+// The constants below name the places and bounds of the three sections
+// that snapshot/FORMAT.md, their normative description, specifies.
+
+// formatVersion is the BM25 format version written, and the only one
+// Open reads; FORMAT.md lists every version and what it changed.
+const formatVersion = 2
 
 // The low bits of a list's length field: bit 0 says how the list stores
 // its document ids, bit 1 that its impacts are all quantMax and omitted.
@@ -90,7 +86,10 @@ const quantMax = 255
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// ErrCorrupt is wrapped by every error about malformed index bytes.
+// ErrCorrupt is wrapped by every error about malformed index bytes,
+// including those the term dictionary's reader (internal/fst) finds. A
+// caller that reads the index from a larger file wraps such errors in its
+// own sentinel as well (snapshot.ErrCorrupt), so that they match both.
 var ErrCorrupt = errors.New("bm25: corrupt index")
 
 func corruptf(format string, args ...any) error {

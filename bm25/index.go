@@ -62,7 +62,6 @@ func (ix *Index) DocLimit() int { return int(ix.st.idLimit) }
 // their field weights.
 func (ix *Index) Params() Params { return ix.st.params }
 
-// get looks term up in the dictionary, turning a decoder panic into an error.
 // DocFreq is the number of documents that contain term in any field, 0 if
 // none do or the index bytes are corrupt.
 func (ix *Index) DocFreq(term string) int {
@@ -335,13 +334,24 @@ func walkPacked(r []byte, n int, lim uint64, fn func(uint32)) bool {
 	return pos == len(r)
 }
 
-// AppendFieldDocs appends to dst, in increasing order, the documents whose
-// field f contains the term whose value in the Terms dictionary is v (a
-// caller that reads the dictionary itself, as the snapshot package does
-// with its own FST reader, passes the value it found). It reports false,
-// having appended what it could read, when the record is malformed; it
-// does not allocate beyond growing dst.
-func (ix *Index) AppendFieldDocs(v uint64, f Field, dst []uint32) ([]uint32, bool) {
+// AppendTermDocs appends to dst, in increasing order, the documents whose
+// field f holds term, and reports whether the dictionary holds term at all
+// (in any field). On a malformed record it stops, having appended what it
+// could read; Verify reports the record. It does not allocate beyond
+// growing dst.
+func (ix *Index) AppendTermDocs(term string, f Field, dst []uint32) (out []uint32, found bool) {
+	v, ok, err := ix.dict.Get(term)
+	if !ok || err != nil {
+		return dst, false
+	}
+	dst, _ = ix.appendFieldDocs(v, f, dst)
+	return dst, true
+}
+
+// appendFieldDocs appends to dst, in increasing order, the documents whose
+// field f holds the term whose dictionary value is v. It reports false,
+// having appended what it could read, when the record is malformed.
+func (ix *Index) appendFieldDocs(v uint64, f Field, dst []uint32) ([]uint32, bool) {
 	if f >= NumFields {
 		return dst, false
 	}

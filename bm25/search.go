@@ -65,8 +65,8 @@ func (s *Searcher) Err() error { return s.err }
 // A document's score is the sum over query terms of the term's
 // contribution: impact × field weight × boost summed over the fields
 // the term's mask selects, where impact is the precomputed BM25 value of the
-// term in that field of that document (see the package comment for how it
-// is stored and for the exact float32 arithmetic). Terms not in the
+// term in that field of that document (snapshot/FORMAT.md says how it is
+// stored, the package comment the exact float32 arithmetic). Terms not in the
 // dictionary, empty terms, empty masks and non-finite boosts contribute
 // nothing. If the index bytes turn out corrupt, Search stops reading, ranks
 // what it has accumulated and Err reports the problem.

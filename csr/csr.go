@@ -4,47 +4,32 @@
 //
 // # Encoding
 //
-// One adjacency (forward or reverse) is one byte blob:
+// One adjacency (forward or reverse) is one byte blob: its offset tables,
+// then the rows back to back, each a uvarint count and one uvarint per
+// edge that packs the delta to the previous target with a short code for
+// the edge's attribute byte. snapshot/FORMAT.md (graph.out and graph.in)
+// specifies the bytes. Delta-coded targets keep a row small when a node's
+// neighbours have nearby ids, which the extractor arranges by numbering
+// the symbols of one file together; a 16-bit offset per row, from a base
+// per 64 rows, keeps the offset tables at about 2 bytes a row. Rows are
+// decoded sequentially by [Iter]; no random access to the k-th edge of a
+// row is offered, and none is needed by the walks.
 //
-//	wide     uint32: W, the number of wide offsets
-//	k        uint8: the number of attribute code bits (0 … 8)
-//	attrs    2^k bytes: the attribute byte of each code
-//	bases    ceil((n+1)/64) × uint32: block b covers offsets 64b … 64b+63
-//	rel      (n+1) × uint16
-//	wides    W × uint32
-//	data     rows back to back; row u is
-//	           uvarint  count of edges
-//	           count × uvarint (delta << k | code)
-//	         where the targets of a row are ascending, delta is the
-//	         target minus the previous target of the row (the first is
-//	         relative to 0) and the edge's attribute byte is attrs[code].
-//
-// The writer numbers the distinct attribute bytes of the adjacency (a
-// snapshot has a few dozen at most), so an edge to the next node id takes
-// one byte instead of two.
-//
-// All integers are little-endian. Row u spans data[offset(u):offset(u+1)]
-// and offset(n) is len(data). With base = bases[i/64], offset(i) is
-// base + rel[i] when bit 31 of base is clear, which the writer arranges
-// whenever a block's rows take less than 64 KiB; otherwise the block's
-// offsets are stored whole, offset(i) = wides[(base &^ (1<<31)) + i%64]
-// (and its rel entries are zero). An offset thus costs about 2 bytes a
-// row instead of 4. Rows hold less than 2 GiB in all.
-//
-// The attr byte is opaque to this package; the snapshot format packs the
-// edge type and a confidence bucket into it.
-//
-// Delta-coded targets keep a row small when a node's neighbours have nearby
-// ids, which the extractor arranges by numbering the symbols of one file
-// together. Rows are decoded sequentially by [Iter]; no random access to the
-// k-th edge of a row is offered, and none is needed by the walks.
+// The attribute byte is opaque to this package; the snapshot format packs
+// the edge type and a confidence bucket into it.
 //
 // # Safety
 //
 // A view never panics on corrupt bytes: every offset is checked against the
 // blob before use, and a row that runs past its end stops early, with
-// [Iter.Err] reporting it. A Graph and its Adjacency values are immutable and
-// safe for concurrent use; an Iter belongs to one goroutine.
+// [Iter.Err] reporting it. Every error about the bytes wraps [ErrCorrupt].
+// A Graph and its Adjacency values are immutable and safe for concurrent
+// use; an Iter belongs to one goroutine.
+//
+// # What it owns
+//
+// The adjacency encoding, its builder and its readers. It is the bottom
+// layer: it must not import any other package of this module.
 package csr
 
 import (
@@ -60,7 +45,10 @@ type Edge struct {
 	Attr     uint8
 }
 
-// ErrCorrupt reports adjacency bytes that do not decode.
+// ErrCorrupt is wrapped by every error about adjacency bytes that do not
+// decode. A caller that reads the adjacency from a larger file wraps such
+// errors in its own sentinel as well (snapshot.ErrCorrupt), so that they
+// match both.
 var ErrCorrupt = errors.New("csr: corrupt adjacency")
 
 // Build encodes the forward and reverse adjacency of a graph with n nodes in

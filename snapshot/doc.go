@@ -41,32 +41,20 @@
 // a corrupt file: every read goes through bounds-checked helpers, and
 // corrupt data yields zero values, shortened results or [ErrCorrupt].
 //
+// # What it owns
+//
+// The file and everything in it but three encodings: the header and
+// section table, the node and file records, the strings, the name and part
+// indexes, the cold signatures and docs, the metadata, and the model they
+// record (Kind, Lang, Flags, EdgeType, PackAttr). The graph sections are
+// encoded by package csr, the BM25 sections by package bm25 (this package
+// builds the documents and reads the index only through bm25's API), and
+// the FSTs by internal/fst. It must not import the packages above it
+// (walk, query, cmd/knowing) nor extract, and nothing that needs cgo.
+//
 // # Format
 //
 // FORMAT.md in this package's folder is the normative, byte-by-byte
-// description. In brief, all little-endian:
-//
-//	header    64 bytes: magic "KNOWSNAP", u32 version (2), u32 CRC-32C of
-//	          header and table, u64 file length, u32 nodes, u32 files,
-//	          u64 edges, u32 section count, u32 flags, reserved
-//	table     per section: u32 id, u32 CRC-32C, u64 offset, u64 length
-//	sections  8-byte aligned, zero padded:
-//	  strings        names, qualified names, paths (deduplicated)
-//	  files          24-byte records: path, size, language, flags
-//	  nodes          24-byte records: qname, name length (the name is the
-//	                 qname's tail), file, lines, signature length, kind,
-//	                 language, flags
-//	  graph.out/in   CSR adjacency (package csr); attr = PackAttr(type, conf)
-//	  names.fst/ids  vellum FST: lower-cased name → node id or id list
-//	  parts.fst/ids  vellum FST: lower-cased name part → node id or id list
-//	                 (with BM25, only for nodes without a BM25 document:
-//	                 the BM25 name field serves the others)
-//	  bm25.*         the bm25 package's terms, postings and stats
-//	  cold.index/data zstd blocks of signatures and docs; which nodes have
-//	                 an entry (rank groups), so records need no reference
-//	  meta           JSON: Meta, counts, BM25 parameters, section sizes
-//
-// A reader rejects a format version it does not know with a
-// [*VersionError] (matching [ErrVersion]) asking for a rebuild with
-// `knowing build`; it skips section ids it does not know.
+// description of the file, with its version history and compatibility
+// policy.
 package snapshot

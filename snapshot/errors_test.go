@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/knowing-dev/knowing/bm25"
+	"github.com/knowing-dev/knowing/csr"
 )
 
 func smallImage(t testing.TB) []byte {
@@ -364,5 +367,86 @@ func TestCorruptColdRanks(t *testing.T) {
 				s.SignatureLen(id)
 			}
 		}
+	}
+}
+
+// damaged returns a copy of data whose section name f has changed, with
+// every section checksum and the header repaired, so that only the layer
+// that decodes the section can notice.
+func damaged(t *testing.T, data []byte, name string, f func(sec []byte)) []byte {
+	t.Helper()
+	s, err := openBytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sec := range s.Sections() {
+		if sec.Name == name {
+			out := append([]byte(nil), data...)
+			f(out[sec.Offset : sec.Offset+sec.Length])
+			return fixChecksums(out)
+		}
+	}
+	t.Fatalf("no section %s", name)
+	return nil
+}
+
+// TestLowerLayerCorruption: corruption that csr, bm25 or internal/fst
+// finds in a snapshot reaches the caller of the snapshot API as
+// ErrCorrupt, and still matches the sentinel of the package that found it.
+func TestLowerLayerCorruption(t *testing.T) {
+	needBM25(t)
+	clean := smallImage(t)
+	both := func(what string, err, lower error) {
+		t.Helper()
+		if !errors.Is(err, ErrCorrupt) || !errors.Is(err, lower) {
+			t.Errorf("%s: %v, want ErrCorrupt and %v", what, err, lower)
+		}
+	}
+
+	// A csr row: every byte of graph.out's rows made a runaway uvarint.
+	data := damaged(t, clean, "graph.out", func(sec []byte) {
+		head := csr.HeaderSize(int(le.Uint32(clean[hNodes:])), int(le.Uint32(sec)), uint(sec[4]))
+		for i := head; i < uint64(len(sec)); i++ {
+			sec[i] = 0xff
+		}
+	})
+	s, err := openBytes(data)
+	if err != nil {
+		t.Fatalf("csr row: Open: %v", err)
+	}
+	both("csr row: Verify", s.Verify(), csr.ErrCorrupt)
+	it := s.Neighbors(0, Out)
+	for it.Next() {
+	}
+	both("csr row: NeighborIter.Err", it.Err(), csr.ErrCorrupt)
+
+	// A bm25 section: postings whose checksum in bm25.stats no longer
+	// holds; the stats section itself damaged.
+	data = damaged(t, clean, "bm25.postings", func(sec []byte) { sec[len(sec)/2] ^= 0x10 })
+	if s, err = openBytes(data); err != nil {
+		t.Fatalf("bm25 postings: Open: %v", err)
+	}
+	both("bm25 postings: Verify", s.Verify(), bm25.ErrCorrupt)
+	data = damaged(t, clean, "bm25.stats", func(sec []byte) { sec[8] ^= 1 })
+	if s, err = openBytes(data); err != nil {
+		t.Fatalf("bm25 stats: Open: %v", err)
+	}
+	_, err = s.BM25()
+	both("bm25 stats: BM25", err, bm25.ErrCorrupt)
+	both("bm25 stats: Verify", s.Verify(), bm25.ErrCorrupt)
+
+	// An FST: the term dictionary's root address (the last 8 bytes of its
+	// footer) outside the FST, which internal/fst finds for bm25.
+	data = damaged(t, clean, "bm25.terms", func(sec []byte) { le.PutUint64(sec[len(sec)-8:], 1<<40) })
+	if s, err = openBytes(data); err != nil {
+		t.Fatalf("bm25 terms: Open: %v", err)
+	}
+	_, err = s.BM25()
+	both("bm25 terms FST: BM25", err, bm25.ErrCorrupt)
+	both("bm25 terms FST: Verify", s.Verify(), bm25.ErrCorrupt)
+	// The same in names.fst, which internal/fst reads for this package.
+	data = damaged(t, clean, "names.fst", func(sec []byte) { le.PutUint64(sec[len(sec)-8:], 1<<40) })
+	if _, err = openBytes(data); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("names FST: Open: %v, want ErrCorrupt", err)
 	}
 }

@@ -6,28 +6,17 @@ import (
 	"hash/crc32"
 )
 
-// The constants below restate FORMAT.md, which is normative.
+// The constants below name the places and bounds that FORMAT.md, the
+// normative description of the file, specifies.
 
 // magic opens every snapshot file.
 const magic = "KNOWSNAP"
 
-// Format versions. A reader accepts exactly the versions it lists here and
-// rejects any other with a *VersionError asking for a rebuild; a writer
-// emits only the newest. Snapshots are build artifacts, so there is no
-// migration: a new version means `knowing build` again. A section may be
-// added without a new version only if a reader that skips it still reads
-// the file correctly (readers skip section ids they do not know).
-const (
-	// Version1: first format — strings, files, nodes, CSR graph, name and
-	// part FSTs, BM25, zstd cold data, JSON meta.
-	Version1 = 1
-	// Version2: smaller file — BM25 format 2 (short posting lists as
-	// delta uvarints), 24-byte node records, and more; see FORMAT.md.
-	Version2 = 2
-
-	// FormatVersion is the version this package writes.
-	FormatVersion = Version2
-)
+// FormatVersion is the format version this package writes, and the only
+// one it reads: Open rejects any other with a *VersionError asking for a
+// rebuild. FORMAT.md lists every version, what it changed, and when the
+// version is bumped.
+const FormatVersion = 2
 
 // Layout constants.
 const (
@@ -41,9 +30,9 @@ const (
 	coldFirst     = 24 // offset of the first entry in a cold.index entry
 	coldRankSize  = 12 // u64 bitset of 64 nodes, u32 entries before them
 	coldSlotBits  = 8
-	maxColdRaw    = 64 << 20 // bound on one decompressed cold block
-	maxColdNode   = 16 << 20 // bound on one node's signature plus doc
-	coldBlockSoft = 256 << 10
+	maxColdRaw    = 64 << 20  // bound on one decompressed cold frame
+	maxColdNode   = 16 << 20  // bound on one node's signature plus doc
+	coldBlockSoft = 256 << 10 // the writer starts a new block once one holds this much text
 
 	flagNoBM25 = 1 << 0 // header flags: the BM25 sections are empty
 )
@@ -155,7 +144,10 @@ var (
 	// ErrChecksum: a section's CRC-32C does not match its bytes. A checksum
 	// error is also an ErrCorrupt.
 	ErrChecksum = errors.New("snapshot: checksum mismatch")
-	// ErrCorrupt: the bytes do not decode.
+	// ErrCorrupt: the bytes do not decode. Every error of this package
+	// about a file's bytes matches it, whichever layer found the damage;
+	// damage that package csr or bm25 found also matches csr.ErrCorrupt
+	// or bm25.ErrCorrupt.
 	ErrCorrupt = errors.New("snapshot: corrupt file")
 	// ErrNoBM25: the snapshot was written without a BM25 index.
 	ErrNoBM25 = errors.New("snapshot: built without a BM25 index")
@@ -194,4 +186,11 @@ func (e *ChecksumError) Is(target error) bool { return target == ErrChecksum || 
 
 func corruptf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, args...)...)
+}
+
+// corruptWrap reports corruption that a lower package (csr, bm25) found in
+// this file's bytes: the error matches both ErrCorrupt and err's own
+// sentinel (csr.ErrCorrupt, bm25.ErrCorrupt).
+func corruptWrap(err error, what string) error {
+	return fmt.Errorf("%w: %s: %w", ErrCorrupt, what, err)
 }

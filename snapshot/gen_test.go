@@ -11,8 +11,8 @@ import (
 	"github.com/knowing-dev/knowing/bm25"
 )
 
-// bm25Ready reports whether the bm25 package can build an index yet (it is
-// written in parallel with this one; until then BM25 tests skip).
+// bm25Ready reports whether the bm25 package builds and opens an index;
+// when it does not, the tests that need BM25 skip.
 var bm25Ready = sync.OnceValue(func() bool {
 	b := bm25.NewBuilder(bm25.DefaultParams())
 	b.Add(0, &bm25.Doc{Fields: [bm25.NumFields]string{"probe"}})

@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/knowing-dev/knowing/internal/fst"
-
 	"github.com/knowing-dev/knowing/bm25"
+	"github.com/knowing-dev/knowing/internal/fst"
 )
 
 // LookupName appends to dst the ids of the nodes whose lower-cased name is
@@ -40,10 +39,8 @@ func (s *Snapshot) LookupPart(lowerPart string, dst []uint32) []uint32 {
 		return dst
 	}
 	dst = s.LookupName(lowerPart, dst)
-	if v, ok, err := s.bm25Terms.Get(lowerPart); ok && err == nil {
-		if ix, err := s.BM25(); err == nil {
-			dst, _ = ix.AppendFieldDocs(v, bm25.FieldName, dst)
-		}
+	if ix, err := s.BM25(); err == nil {
+		dst, _ = ix.AppendTermDocs(lowerPart, bm25.FieldName, dst)
 	}
 	ids := dst[start:]
 	slices.Sort(ids)
@@ -70,31 +67,25 @@ func (s *Snapshot) AppendFileNodes(i int, dst []uint32) []uint32 {
 		return dst
 	}
 	p := s.FilePath(i)
-	var v uint64
-	ok := false
+	start := len(dst)
+	found := false
 	if len(p) <= bm25.MaxPathTerm {
-		v, ok, err = s.bm25Terms.Get(strings.ToLower(p))
-		ok = ok && err == nil
+		dst, found = ix.AppendTermDocs(strings.ToLower(p), bm25.FieldPath, dst)
 	}
-	if !ok {
+	if !found {
 		// Each segment of the path is a term of its nodes' path field;
 		// the one fewest documents hold narrows the scan the most.
-		best := 0
+		term, best := "", 0
 		for _, t := range bm25.AppendTokens(nil, p) {
-			df := ix.DocFreq(t)
-			if df == 0 || best != 0 && df >= best {
-				continue
-			}
-			if tv, found, err := s.bm25Terms.Get(t); found && err == nil {
-				v, ok, best = tv, true, df
+			if df := ix.DocFreq(t); df != 0 && (best == 0 || df < best) {
+				term, best = t, df
 			}
 		}
-		if !ok {
+		if best == 0 {
 			return dst
 		}
+		dst, _ = ix.AppendTermDocs(term, bm25.FieldPath, dst)
 	}
-	start := len(dst)
-	dst, _ = ix.AppendFieldDocs(v, bm25.FieldPath, dst)
 	// The term is in other paths too (a/b.go is a part of x/a/b.go, a
 	// segment of many): keep the nodes of file i.
 	kept := dst[:start]

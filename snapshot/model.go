@@ -179,40 +179,6 @@ func ParseEdgeType(s string) EdgeType {
 	return EdgeUnknown
 }
 
-// WalkWeight is the random-walk weight of an edge type followed forward, as
-// measured by the earlier system (seed document: RWR edge weights).
-var WalkWeight = [numEdgeTypes]float32{
-	EdgeUnknown:    0.3,
-	EdgeContains:   0.8,
-	EdgeMemberOf:   0.6,
-	EdgeCalls:      1.0,
-	EdgeImports:    0.5,
-	EdgeExtends:    0.7,
-	EdgeImplements: 0.8,
-	EdgeInherits:   0.3,
-	EdgeReferences: 0.4,
-	EdgeTypeHintOf: 0.5,
-	EdgeTests:      0.6,
-	EdgeTestedBy:   0.5,
-	EdgeOverrides:  0.8,
-}
-
-// ReverseWalkWeight is the weight of walking an edge against its direction
-// (callee → caller, interface → implementor). Edge types that have an
-// explicit inverse (contains/member_of, tests/tested_by) are not walked
-// backwards, so the pair is not counted twice.
-var ReverseWalkWeight = [numEdgeTypes]float32{
-	EdgeUnknown:    0.15,
-	EdgeCalls:      0.5,
-	EdgeImports:    0.25,
-	EdgeExtends:    0.5,
-	EdgeImplements: 0.6,
-	EdgeInherits:   0.2,
-	EdgeReferences: 0.3,
-	EdgeTypeHintOf: 0.3,
-	EdgeOverrides:  0.5,
-}
-
 // An edge's attribute byte in the CSR packs the type in the low five bits
 // and a confidence bucket (0..7, confidence ≈ (bucket+1)/8) in the high three.
 

@@ -3,7 +3,6 @@ package snapshot
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/knowing-dev/knowing/internal/fst"
 	"hash/crc32"
 	"maps"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/knowing-dev/knowing/bm25"
 	"github.com/knowing-dev/knowing/csr"
+	"github.com/knowing-dev/knowing/internal/fst"
 )
 
 // Snapshot is an open snapshot file. It is immutable and safe for
@@ -40,7 +40,6 @@ type Snapshot struct {
 	strs, files, nodes []byte
 	graph              *csr.Graph
 	names, parts       fst.View
-	bm25Terms          fst.View // the BM25 dictionary, for LookupPart
 	nameIDs, partIDs   []byte
 	coldIdx, coldData  []byte
 	coldRanks          []byte // the rank groups at the end of cold.index
@@ -140,7 +139,7 @@ func openBytes(data []byte) (*Snapshot, error) {
 	if len(data) < hVersion+4 {
 		return nil, fmt.Errorf("%w: %d bytes", ErrTruncated, len(data))
 	}
-	if v := le.Uint32(data[hVersion:]); v != Version2 {
+	if v := le.Uint32(data[hVersion:]); v != FormatVersion {
 		return nil, &VersionError{Found: v}
 	}
 	if len(data) < headerSize {
@@ -227,7 +226,7 @@ func openBytes(data []byte) (*Snapshot, error) {
 	out, in := s.sec(secGraphOut), s.sec(secGraphIn)
 	g, err := csr.NewGraph(s.nNodes, out, in)
 	if err != nil {
-		return nil, corruptf("graph: %v", err)
+		return nil, corruptWrap(err, "graph")
 	}
 	// Each edge takes at least a byte in each row.
 	if uint64(s.nEdges) > uint64(g.Out.DataLen()) || uint64(s.nEdges) > uint64(g.In.DataLen()) {
@@ -239,11 +238,6 @@ func openBytes(data []byte) (*Snapshot, error) {
 	}
 	if s.parts, err = fst.New(s.sec(secPartsFST), ErrCorrupt); err != nil {
 		return nil, fmt.Errorf("parts: %w", err)
-	}
-	if s.flags&flagNoBM25 == 0 {
-		// A damaged dictionary leaves the view empty; BM25 and Verify
-		// report it.
-		s.bm25Terms, _ = fst.New(s.sec(secBM25Terms), ErrCorrupt)
 	}
 	s.nameIDs, s.partIDs = s.sec(secNamesIDs), s.sec(secPartsIDs)
 	s.coldIdx, s.coldData = s.sec(secColdIndex), s.sec(secColdData)
@@ -279,7 +273,7 @@ func (s *Snapshot) Close() error {
 	}
 	s.data, s.strs, s.files, s.nodes = nil, nil, nil, nil
 	s.nameIDs, s.partIDs, s.coldIdx, s.coldData, s.coldRanks = nil, nil, nil, nil, nil
-	s.names, s.parts, s.bm25Terms = fst.View{}, fst.View{}, fst.View{}
+	s.names, s.parts = fst.View{}, fst.View{}
 	s.secs, s.extra = [numSectionIDs]section{}, nil
 	s.nNodes, s.nFiles, s.nEdges = 0, 0, 0
 	s.graph = &csr.Graph{}
@@ -629,14 +623,19 @@ func (it *NeighborIter) Len() int { return it.it.Len() }
 
 // Err reports a corrupt row met while iterating.
 func (it *NeighborIter) Err() error {
-	if it.bad || it.it.Err() != nil {
-		return corruptf("graph row")
+	if err := it.it.Err(); err != nil {
+		return corruptWrap(err, "graph row")
+	}
+	if it.bad {
+		return corruptf("graph row names a node beyond the last")
 	}
 	return nil
 }
 
 // BM25 opens the BM25 index on first use. The index reads the mapping in
-// place and is valid until Close; searches need a bm25.Searcher each.
+// place and is valid until Close; searches need a bm25.Searcher each. An
+// error about the index's bytes matches ErrCorrupt and bm25.ErrCorrupt; a
+// Searcher reports what it meets through its Err, as bm25.ErrCorrupt.
 func (s *Snapshot) BM25() (*bm25.Index, error) {
 	s.bm25Once.Do(func() {
 		if s.flags&flagNoBM25 != 0 {
@@ -651,12 +650,12 @@ func (s *Snapshot) BM25() (*bm25.Index, error) {
 func openBM25(terms, postings, stats []byte) (ix *bm25.Index, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			ix, err = nil, corruptf("BM25 index: %v", r)
+			ix, err = nil, corruptWrap(fmt.Errorf("%w: %v", bm25.ErrCorrupt, r), "BM25 index")
 		}
 	}()
 	ix, err = bm25.Open(terms, postings, stats)
 	if err != nil {
-		return nil, fmt.Errorf("%w: BM25 index: %w", ErrCorrupt, err)
+		return nil, corruptWrap(err, "BM25 index")
 	}
 	return ix, nil
 }

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/knowing-dev/knowing/internal/fst"
 	"strings"
 
 	"github.com/blevesearch/vellum"
+
+	"github.com/knowing-dev/knowing/internal/fst"
 )
 
 // Verify checks every byte of the snapshot: the CRC-32C of each section
@@ -102,7 +103,7 @@ func (s *Snapshot) verifyRecords() error {
 
 func (s *Snapshot) verifyGraph() error {
 	if err := s.graph.Validate(); err != nil {
-		return corruptf("graph: %v", err)
+		return corruptWrap(err, "graph")
 	}
 	n := 0
 	for u := 0; u < s.nNodes; u++ {
@@ -332,7 +333,7 @@ func (s *Snapshot) verifyBM25() error {
 		return corruptf("BM25 index of %d documents (ids below %d) for %d nodes", ix.NumDocs(), ix.DocLimit(), s.nNodes)
 	}
 	if err := ix.Verify(); err != nil {
-		return err
+		return corruptWrap(err, "BM25 index")
 	}
 	return nil
 }

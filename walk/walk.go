@@ -67,6 +67,14 @@
 // [Workspace] belongs to one goroutine; slices it returns are valid until its
 // next call. Nothing is allocated once a workspace has served one call of a
 // given size.
+//
+// # What it owns
+//
+// The walk and HITS over a [csr.Graph], their workspaces, and the
+// transition weights: [Weights], and the default weight of each edge type
+// (weights.go). It reads the graph through csr, and the edge types and the
+// attribute byte's packing through snapshot; it must not import query,
+// cmd/knowing or extract, the packages above it.
 package walk
 
 import (

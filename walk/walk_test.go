@@ -408,14 +408,14 @@ func TestDefaultWeights(t *testing.T) {
 	w := DefaultWeights()
 	for c := float32(0); c <= 1; c += 0.25 {
 		a := snapshot.PackAttr(calls, c)
-		if w.Out[a] != snapshot.WalkWeight[calls] || w.In[a] != snapshot.ReverseWalkWeight[calls] {
+		if w.Out[a] != 1.0 || w.In[a] != 0.5 {
 			t.Errorf("calls at confidence %v: %v/%v", c, w.Out[a], w.In[a])
 		}
 	}
 	if a := snapshot.PackAttr(contains, 1); w.In[a] != 0 || w.Out[a] != 0.8 {
 		t.Errorf("contains: %v/%v", w.Out[a], w.In[a])
 	}
-	if a := snapshot.PackAttr(snapshot.EdgeType(30), 1); w.Out[a] != snapshot.WalkWeight[snapshot.EdgeUnknown] {
+	if a := snapshot.PackAttr(snapshot.EdgeType(30), 1); w.Out[a] != 0.3 || w.In[a] != 0.15 {
 		t.Errorf("undefined type code: %v", w.Out[a])
 	}
 }

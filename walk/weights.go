@@ -18,12 +18,34 @@ type Weights struct {
 	Out, In [256]float32
 }
 
-// DefaultWeights builds the table from [snapshot.WalkWeight] (forward) and
-// [snapshot.ReverseWalkWeight] (backward) by edge type. The confidence bits
-// of the attribute are ignored: the earlier system measured
-// confidence-weighted transitions as harmful (they pile probability onto
-// generic infrastructure). Type codes the snapshot model does not define
-// get the weights of [snapshot.EdgeUnknown].
+// typeWeights are the default transition weights by edge type: out for
+// following an edge, in for walking it backwards (callee → caller,
+// interface → implementor). Calls weigh most, then containment and the
+// type hierarchy; references, imports and inherits weigh least. The types
+// with an explicit inverse (contains and member_of, tests and tested_by)
+// are not walked backwards, so the pair is not counted twice. EVAL.md
+// records that other weights for inherits edges barely move the rankings.
+var typeWeights = [snapshot.NumEdgeTypes]struct{ out, in float32 }{
+	snapshot.EdgeUnknown:    {0.3, 0.15},
+	snapshot.EdgeContains:   {0.8, 0},
+	snapshot.EdgeMemberOf:   {0.6, 0},
+	snapshot.EdgeCalls:      {1.0, 0.5},
+	snapshot.EdgeImports:    {0.5, 0.25},
+	snapshot.EdgeExtends:    {0.7, 0.5},
+	snapshot.EdgeImplements: {0.8, 0.6},
+	snapshot.EdgeInherits:   {0.3, 0.2},
+	snapshot.EdgeReferences: {0.4, 0.3},
+	snapshot.EdgeTypeHintOf: {0.5, 0.3},
+	snapshot.EdgeTests:      {0.6, 0},
+	snapshot.EdgeTestedBy:   {0.5, 0},
+	snapshot.EdgeOverrides:  {0.8, 0.5},
+}
+
+// DefaultWeights builds the table from typeWeights by edge type. The
+// confidence bits of the attribute are ignored: weighting transitions by
+// confidence piles probability onto generic infrastructure. Type codes
+// the snapshot model does not define get the weights of
+// [snapshot.EdgeUnknown].
 func DefaultWeights() *Weights {
 	w := new(Weights)
 	for a := 0; a < 256; a++ {
@@ -31,8 +53,8 @@ func DefaultWeights() *Weights {
 		if int(t) >= snapshot.NumEdgeTypes {
 			t = snapshot.EdgeUnknown
 		}
-		w.Out[a] = snapshot.WalkWeight[t]
-		w.In[a] = snapshot.ReverseWalkWeight[t]
+		w.Out[a] = typeWeights[t].out
+		w.In[a] = typeWeights[t].in
 	}
 	return w
 }

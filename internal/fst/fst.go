@@ -2,7 +2,16 @@
 // allocating and without trusting the bytes, and builds them (Builder)
 // byte for byte as vellum does, without vellum's allocations: the
 // snapshot's name indexes and the BM25 term dictionary are both written
-// and read through it.
+// and read through it. snapshot/FORMAT.md ("FST encoding") specifies the
+// bytes.
+//
+// It has no error sentinel of its own: every error about the bytes wraps
+// the one its caller passes to New (snapshot.ErrCorrupt,
+// bm25.ErrCorrupt), so that damage in an FST is the caller's corruption.
+//
+// It owns the FST encoding, its builder and its reader, and must not
+// import any other package of this module; vellum itself appears only in
+// its tests, which compare the bytes.
 package fst
 
 import (
@@ -11,9 +20,9 @@ import (
 	"fmt"
 )
 
-// vellum defines the encoding (its docs/format.md describes it), but at
-// read time its iterator allocates on every Reset and its decoder
-// indexes the bytes without bounds checks; this reader does neither.
+// vellum defines the encoding, but at read time its iterator allocates on
+// every Reset and its decoder indexes the bytes without bounds checks;
+// this reader does neither.
 // Every state is decoded through View.state, which checks each index it
 // computes, and every transition is required to point strictly below the
 // state it leaves (as the encoder always writes them), so no walk can
