@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/knowing-dev/knowing/bm25"
@@ -61,8 +62,45 @@ func TestFutureVersion(t *testing.T) {
 	if !errors.Is(err, ErrVersion) || !errors.As(err, &ve) || ve.Found != 7 {
 		t.Fatalf("%v, want a VersionError for 7", err)
 	}
-	if !strings.Contains(err.Error(), "knowing build") {
-		t.Fatalf("message %q does not say how to rebuild", err)
+	if !strings.Contains(err.Error(), "knowing build") || !strings.Contains(err.Error(), "upgrade knowing") {
+		t.Fatalf("message %q does not say to upgrade or rebuild", err)
+	}
+}
+
+// TestOlderVersion: a snapshot of an older format asks for a rebuild with
+// the command, naming the repository its metadata records.
+func TestOlderVersion(t *testing.T) {
+	s := writeOpen(t, randomGraph(5, 20, 400, 1500), testOptions())
+	path := s.path
+	s.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	le.PutUint32(data[hVersion:], 1)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(path)
+	var ve *VersionError
+	if !errors.As(err, &ve) || ve.Found != 1 {
+		t.Fatalf("%v, want a VersionError for 1", err)
+	}
+	want := "knowing build --repo /src/repo " + path
+	if !strings.Contains(err.Error(), "older knowing") || !strings.Contains(err.Error(), want) {
+		t.Fatalf("message %q, want it to hold %q", err, want)
+	}
+}
+
+// TestOpenFIFO: a FIFO given as a snapshot is refused at once, not waited
+// on.
+func TestOpenFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "pipe")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skip(err)
+	}
+	if _, err := Open(p); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("%v, want a refusal", err)
 	}
 }
 

@@ -138,7 +138,7 @@ var (
 	// ErrTruncated: the file is shorter than its header says.
 	ErrTruncated = errors.New("snapshot: file truncated")
 	// ErrBadMagic: the file is not a knowing snapshot.
-	ErrBadMagic = errors.New("snapshot: not a knowing snapshot (bad magic)")
+	ErrBadMagic = errors.New("snapshot: not a knowing snapshot (its first bytes are not a snapshot's)")
 	// ErrVersion: the format version is not one this reader knows.
 	ErrVersion = errors.New("snapshot: unsupported format version")
 	// ErrChecksum: a section's CRC-32C does not match its bytes. A checksum
@@ -156,12 +156,28 @@ var (
 )
 
 // VersionError reports a format version this reader does not support.
+// Path and Repo, when Open could tell them, name the file and the
+// repository it was built from, so the message can give the command that
+// rebuilds it.
 type VersionError struct {
 	Found uint32
+	Path  string
+	Repo  string
 }
 
 func (e *VersionError) Error() string {
-	return fmt.Sprintf("snapshot: format version %d is not supported by this build (it reads version %d); rebuild the snapshot with `knowing build`", e.Found, FormatVersion)
+	rebuild := "knowing build --repo REPO SNAP"
+	if e.Path != "" {
+		repo := e.Repo
+		if repo == "" {
+			repo = "REPO"
+		}
+		rebuild = fmt.Sprintf("knowing build --repo %s %s", repo, e.Path)
+	}
+	if e.Found > FormatVersion {
+		return fmt.Sprintf("snapshot: made by a newer knowing (format version %d; this one reads version %d): upgrade knowing, or rebuild the snapshot with this one: %s", e.Found, FormatVersion, rebuild)
+	}
+	return fmt.Sprintf("snapshot: made by an older knowing (format version %d; this one reads version %d): rebuild it with %s", e.Found, FormatVersion, rebuild)
 }
 
 // Is makes errors.Is(err, ErrVersion) true.

@@ -1,7 +1,9 @@
 package snapshot
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"maps"
@@ -93,6 +95,13 @@ type SectionInfo struct {
 // ErrVersion (*VersionError), ErrChecksum (*ChecksumError, for the header)
 // or ErrCorrupt, or the error from the file system, and name the path.
 func Open(path string) (*Snapshot, error) {
+	// A FIFO would block the open until a writer came; only a regular
+	// file can be a snapshot.
+	if st, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	} else if !st.IsDir() && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("snapshot: open %s: not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
@@ -117,6 +126,10 @@ func Open(path string) (*Snapshot, error) {
 	}
 	s, err := openBytes(mm)
 	if err != nil {
+		var ve *VersionError
+		if errors.As(err, &ve) {
+			ve.Path, ve.Repo = path, recordedRepo(mm)
+		}
 		mm.Unmap()
 		return nil, fmt.Errorf("snapshot: open %s: %w", path, err)
 	}
@@ -658,4 +671,27 @@ func openBM25(terms, postings, stats []byte) (ix *bm25.Index, err error) {
 		return nil, corruptWrap(err, "BM25 index")
 	}
 	return ix, nil
+}
+
+// recordedRepo finds the repository root in the metadata of a snapshot of
+// another format version, for the message that asks to rebuild it: every
+// version so far keeps its metadata as JSON with a "repo_root" string.
+// Best effort; "" when it is not found.
+func recordedRepo(data []byte) string {
+	key := []byte(`"repo_root":`)
+	i := bytes.LastIndex(data, key)
+	if i < 0 {
+		return ""
+	}
+	rest := bytes.TrimLeft(data[i+len(key):], " ")
+	end := bytes.IndexByte(rest, '}')
+	if end < 0 || end > 1<<16 {
+		end = min(len(rest), 1<<16)
+	}
+	var repo string
+	dec := json.NewDecoder(bytes.NewReader(rest[:end]))
+	if err := dec.Decode(&repo); err != nil {
+		return ""
+	}
+	return repo
 }
