@@ -214,10 +214,12 @@ func writeAtomic(dst string, img *image) (err error) {
 	} else if !st.IsDir() {
 		return fmt.Errorf("snapshot: cannot write %s: %s is not a folder", dst, dir)
 	}
+	removeAbandoned(dir)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("snapshot: cannot write %s: cannot create a file in %s: %w", dst, dir, err)
 	}
+	lockTemp(f)
 	tmp := f.Name()
 	defer func() {
 		if err != nil {
@@ -248,6 +250,42 @@ func writeAtomic(dst string, img *image) (err error) {
 		d.Close()
 	}
 	return nil
+}
+
+// removeAbandoned removes the temporary files that writers killed before
+// their rename left in dir (8–29 MB each for the Go standard library): a
+// file named as writeAtomic names them, empty or starting as a snapshot
+// does, whose writer holds no lock on it any more.
+func removeAbandoned(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		i := strings.LastIndex(name, ".tmp-")
+		if !strings.HasPrefix(name, ".") || i < 0 || !e.Type().IsRegular() || !allDigits(name[i+len(".tmp-"):]) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if st, err := e.Info(); err != nil || st.Size() > 0 {
+			if ok, _ := IsSnapshot(p); !ok {
+				continue
+			}
+		}
+		if abandoned(p) {
+			os.Remove(p)
+		}
+	}
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // encode builds every section of g in memory.
