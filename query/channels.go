@@ -10,6 +10,39 @@ import (
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
+// The seed channels, in the order fusion reads them.
+const (
+	chTiered = iota
+	chBM25
+	chEquiv
+	chPath
+	chInterface
+	chAlias
+	chVector
+	numChannels
+)
+
+var channelNames = [numChannels]string{"tiered", "bm25", "equivalence", "path", "interface", "graph-alias", "vector"}
+
+// channels runs the seed channels over the task (step 3) and returns
+// each channel's ranked list. Path context is no fusion channel: it seeds
+// the walk at low weight (walk). The hashed-vector channel runs only when
+// asked for (Options.Vector).
+func (e *Engine) channels(ws *workspace, kw *Keywords, task string, vector bool) [numChannels][]uint32 {
+	lower := strings.ToLower(task)
+	lists := [numChannels][]uint32{}
+	lists[chTiered] = e.tiered(ws, kw)
+	lists[chBM25] = e.bm25Channel(ws, kw)
+	lists[chEquiv] = e.equivChannel(ws, lower, kw.aux(), len(lists[chTiered])+len(lists[chBM25]))
+	lists[chPath] = e.pathChannel(ws, kw)
+	lists[chAlias] = e.aliasChannel(ws, lists[chTiered])
+	if vector {
+		pool := append(append([]uint32{}, lists[chTiered]...), lists[chBM25]...)
+		lists[chVector] = e.vectorChannel(ws, kw, pool)
+	}
+	return lists
+}
+
 // Caps of the tiered channel (seed document, tiered keyword matching).
 const (
 	prefixUntil    = 15 // run the prefix tier while fewer results

@@ -205,26 +205,6 @@ type scoreParts struct {
 	Kind, Boost float64
 }
 
-const (
-	chTiered = iota
-	chBM25
-	chEquiv
-	chPath
-	chInterface
-	chAlias
-	chVector
-	numChannels
-)
-
-var channelNames = [numChannels]string{"tiered", "bm25", "equivalence", "path", "interface", "graph-alias", "vector"}
-
-// channelWeight is each channel's weight in reciprocal-rank fusion. Path
-// context does not compete in fusion: it seeds the walk at low weight.
-var channelWeight = [numChannels]float64{chTiered: tune.Tiered, chBM25: tune.BM25, chEquiv: tune.Equiv, chPath: tune.Path,
-	chInterface: 1.0, chAlias: tune.Alias, chVector: tune.Vector}
-
-const rrfK = 60
-
 func (ws *workspace) reset() {
 	ws.epoch++
 	if ws.epoch == 0 {
@@ -296,64 +276,18 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 		res.trace = tr
 	}
 
-	lower := strings.ToLower(task)
-	lists := [numChannels][]uint32{}
-	lists[chTiered] = e.tiered(ws, &kw)
-	lists[chBM25] = e.bm25Channel(ws, &kw)
-	lists[chEquiv] = e.equivChannel(ws, lower, kw.aux(), len(lists[chTiered])+len(lists[chBM25]))
-	lists[chPath] = e.pathChannel(ws, &kw)
-	lists[chAlias] = e.aliasChannel(ws, lists[chTiered])
-	if opt.Vector {
-		pool := append(append([]uint32{}, lists[chTiered]...), lists[chBM25]...)
-		lists[chVector] = e.vectorChannel(ws, &kw, pool)
-	}
+	lists := e.channels(ws, &kw, task, opt.Vector)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for c := 0; c < numChannels; c++ {
-		for r, id := range lists[c] {
-			cd := ws.get(id)
-			if cd.rank[c] == 0 {
-				cd.rank[c] = int32(r + 1)
-				cd.fused += channelWeight[c] / float64(rrfK+r+1)
-			}
-		}
-	}
-	e.interfaceSeeds(ws)
+	e.fuse(ws, &lists)
 	seeds := e.selectSeeds(ws, &kw)
 	res.Stats.Candidates = len(ws.cand)
 	res.Stats.Seeds = len(seeds)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-
-	// Path context joins the walk as low-weight seeds.
-	walkSeeds := make([]walk.Seed, 0, len(seeds)+len(lists[chPath]))
-	for i, id := range seeds {
-		w := float32(1.0 - 0.6*float64(i)/float64(max(1, len(seeds)-1)))
-		walkSeeds = append(walkSeeds, walk.Seed{Node: id, Weight: w})
-	}
-	for _, id := range lists[chPath] {
-		walkSeeds = append(walkSeeds, walk.Seed{Node: id, Weight: 0.3})
-	}
-	top := ws.walk.RWR(e.s.Graph(), e.weights, walkSeeds, walk.Options{Alpha: 0.2, TopK: hitsSize})
-	res.Stats.Pushes = ws.walk.Stats().Pushes
-	res.Stats.Walked = len(top)
-	nodes := make([]uint32, len(top))
-	for i, sc := range top {
-		nodes[i] = sc.Node
-	}
-	auth, hub := ws.walk.HITS(e.s.Graph(), e.weights, nodes, 20)
-	for i, sc := range top {
-		cd := ws.get(sc.Node)
-		cd.walkP = sc.Score
-		cd.auth, cd.hub = auth[i], hub[i]
-	}
-	for _, id := range seeds {
-		if cd := ws.lookup(id); cd != nil && cd.walkP == 0 {
-			cd.walkP = ws.walk.Score(id)
-		}
-	}
+	res.Stats.Walked, res.Stats.Pushes = e.walkFrom(ws, seeds, lists[chPath])
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -367,190 +301,6 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	}
 	res.Stats.ElapsedUS = time.Since(start).Microseconds()
 	return res, nil
-}
-
-const hitsSize = 200
-
-// auxFlags mark code that serves the project rather than being it: tests
-// and examples. Such code is no walk seed, comes after real code among
-// name matches and is scored down (TestPenalty), unless the task asks for
-// it (Keywords.aux).
-const auxFlags = snapshot.FlagTest | snapshot.FlagExample
-
-// aux returns the auxiliary flags (auxFlags) the task asks for.
-func (k *Keywords) aux() snapshot.Flags {
-	var f snapshot.Flags
-	if k.Tests {
-		f |= snapshot.FlagTest
-	}
-	if k.Examples {
-		f |= snapshot.FlagExample
-	}
-	return f
-}
-
-// keep reports nodes that may be results or seeds at all: not files,
-// packages, externals or noise, and no auxiliary code the task does not
-// allow.
-func (e *Engine) keep(id uint32, allow snapshot.Flags) bool {
-	k := e.s.Kind(id)
-	if k == snapshot.KindFile || k == snapshot.KindPackage || k == snapshot.KindExternal || k == snapshot.KindUnknown {
-		return false
-	}
-	f := e.s.Flags(id)
-	if f.Noise() {
-		return false
-	}
-	if f&auxFlags&^allow != 0 {
-		return false
-	}
-	name := e.s.Name(id)
-	if len(name) <= 2 && !shortOK[strings.ToLower(name)] {
-		return false
-	}
-	if k == snapshot.KindModule && e.namespace(id) {
-		return false
-	}
-	return true
-}
-
-// namespace reports a module that holds no code of its own, only other
-// modules and types: Ruby's `module Rack` around a class, reopened in
-// every file that adds one. It groups code as a package does and, like a
-// package, is never a result (on the dev and held-out tasks no such module
-// in a top 10 was relevant).
-func (e *Engine) namespace(id uint32) bool {
-	it := e.s.Neighbors(id, snapshot.Out)
-	for it.Next() {
-		if it.Type() == snapshot.EdgeContains && !e.s.Kind(it.Node()).IsType() {
-			return false
-		}
-	}
-	return true
-}
-
-var shortOK = map[string]bool{"id": true, "ok": true, "db": true, "ip": true, "io": true, "go": true, "do": true, "os": true, "ui": true, "fs": true}
-
-// selectSeeds filters and orders the fused candidates and returns the walk
-// seeds: best fused first, the most cohesive package promoted, types
-// preferred on large graphs; a symbol the task writes as code (a stack
-// frame, a call, a backticked name) is never demoted.
-func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
-	var order []int
-	allow := kw.aux()
-	for i := range ws.cand {
-		if ws.cand[i].fused > 0 && e.keep(ws.cand[i].id, allow) {
-			order = append(order, i)
-		}
-	}
-	sort.Slice(order, func(a, b int) bool {
-		x, y := &ws.cand[order[a]], &ws.cand[order[b]]
-		if x.fused != y.fused {
-			return x.fused > y.fused
-		}
-		return x.id < y.id
-	})
-	if len(order) > 40 {
-		order = order[:40]
-	}
-	maxSeeds := 15
-	switch {
-	case e.n > 40000:
-		maxSeeds = 25
-	case e.n > 10000:
-		maxSeeds = 20
-	}
-	// Focus: the package holding most of the top candidates goes first.
-	pkgCount := ws.pkgCount
-	clear(pkgCount)
-	pkgOf := make([]string, len(order))
-	for i, ci := range order {
-		pkgOf[i] = e.packageKey(ws.cand[ci].id)
-		pkgCount[pkgOf[i]] += ws.cand[ci].fused
-	}
-	best, bestN := "", 0.0
-	for i := range order {
-		if c := pkgCount[pkgOf[i]]; c > bestN {
-			best, bestN = pkgOf[i], c
-		}
-	}
-	prefType := e.n > 50000
-	rankOf := func(i int) int {
-		if IsCode(kw.Code, e.s.Name(ws.cand[order[i]].id)) {
-			return 0 // written as code in the task: the strongest evidence
-		}
-		r := 0
-		if pkgOf[i] != best && tune.Focus > 0 {
-			r += 2
-		}
-		if prefType && !e.s.Kind(ws.cand[order[i]].id).IsType() {
-			r++
-		}
-		return r
-	}
-	idx := make([]int, len(order))
-	for i := range idx {
-		idx[i] = i
-	}
-	// Keep the single best match first whatever its package: it is the
-	// strongest evidence the task gives.
-	sort.SliceStable(idx[min(1, len(idx)):], func(a, b int) bool {
-		a, b = a+1, b+1
-		return rankOf(idx[a]) < rankOf(idx[b])
-	})
-	seeds := make([]uint32, 0, maxSeeds)
-	for _, i := range idx {
-		if len(seeds) == maxSeeds {
-			break
-		}
-		cd := &ws.cand[order[i]]
-		cd.seed = true
-		seeds = append(seeds, cd.id)
-	}
-	return seeds
-}
-
-// packageKey groups a node with its package: the folder of its file.
-func (e *Engine) packageKey(id uint32) string {
-	fi := e.s.FileIndex(id)
-	if fi < 0 {
-		return ""
-	}
-	p := e.s.FilePath(int(fi))
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return ""
-}
-
-// interfaceSeeds adds the implementors of matched interfaces and traits.
-func (e *Engine) interfaceSeeds(ws *workspace) {
-	n := len(ws.cand)
-	r := 0
-	for i := 0; i < n; i++ {
-		cd := ws.cand[i]
-		if cd.fused == 0 {
-			continue
-		}
-		k := e.s.Kind(cd.id)
-		if k != snapshot.KindInterface && k != snapshot.KindTrait {
-			continue
-		}
-		it := e.s.Neighbors(cd.id, snapshot.In)
-		added := 0
-		for it.Next() && added < 10 {
-			if it.Type() != snapshot.EdgeImplements {
-				continue
-			}
-			c := ws.get(it.Node())
-			if c.rank[chInterface] == 0 {
-				r++
-				c.rank[chInterface] = int32(r)
-				c.fused += channelWeight[chInterface] / float64(rrfK+r)
-				added++
-			}
-		}
-	}
 }
 
 // tuning holds the scoring weights. The defaults are the HITS-mode weights

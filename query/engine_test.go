@@ -3,7 +3,6 @@ package query
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -147,24 +146,6 @@ func query(t *testing.T, e *Engine, task string) *Result {
 	return r
 }
 
-func TestTieredExactFirst(t *testing.T) {
-	e := newShop().engine(t)
-	ws := e.pool.Get().(*workspace)
-	defer e.pool.Put(ws)
-	ws.reset()
-	kw := ExtractKeywords("fix `CheckAPIKey` so it accepts keys")
-	got := e.tiered(ws, &kw)
-	if len(got) == 0 || e.s.QName(got[0]) != "shop/server.CheckAPIKey" {
-		t.Fatalf("exact match not first: %v", names(e, got))
-	}
-	// The prefix match (CheckAPIKeyTable) ranks after the exact one.
-	for i, id := range got {
-		if e.s.Name(id) == "CheckAPIKeyTable" && i == 0 {
-			t.Fatalf("prefix before exact: %v", names(e, got))
-		}
-	}
-}
-
 func names(e *Engine, ids []uint32) []string {
 	var out []string
 	for _, id := range ids {
@@ -181,16 +162,6 @@ func TestQueryFindsSubjectAndNeighbours(t *testing.T) {
 	}
 	if rankOf(r, "server.authMiddleware") == 0 {
 		t.Errorf("the middleware that calls it is missing: %v", symbols(r))
-	}
-}
-
-func TestNoiseFiltered(t *testing.T) {
-	e := newShop().engine(t)
-	r := query(t, e, "get an item from the store, check the api key table")
-	for _, s := range symbols(r) {
-		if strings.Contains(s, "fakeStore") || strings.HasPrefix(s, "gen.") {
-			t.Errorf("noise returned: %s in %v", s, symbols(r))
-		}
 	}
 }
 
@@ -245,14 +216,6 @@ func TestExamplePenaltyUnlessAboutExamples(t *testing.T) {
 	r := query(t, e, "check the api key, for example of each request")
 	if d := rankOf(r, "examples.auth.CheckAPIKeyDemo"); d != 0 && d < rankOf(r, "server.CheckAPIKey") {
 		t.Errorf("\"for example\" lifted the example penalty: %v", symbols(r))
-	}
-}
-
-func TestInterfaceImplementorsSeeded(t *testing.T) {
-	e := newShop().engine(t)
-	r := query(t, e, "change the Store interface")
-	if rankOf(r, "store.Store") == 0 || rankOf(r, "store.MemoryStore") == 0 {
-		t.Errorf("interface or its implementation missing: %v", symbols(r))
 	}
 }
 
@@ -452,33 +415,6 @@ func TestTypeRisesTowardItsMember(t *testing.T) {
 	}
 }
 
-// TestCodeNamesSeedOutsideTheFocus: a function named in a stack frame seeds
-// the walk even when most matches sit in another package.
-func TestCodeNamesSeedOutsideTheFocus(t *testing.T) {
-	sh := newShop()
-	sh.ids["store.StoreCache"] = uint32(len(sh.g.Nodes))
-	sh.g.Nodes = append(sh.g.Nodes, snapshot.Node{Name: "StoreCache", QName: "shop/store.StoreCache", Kind: snapshot.KindStruct,
-		Lang: snapshot.LangGo, File: 0, StartLine: 1, EndLine: 9, Doc: "StoreCache is the store cache; eviction empties the store cache."})
-	for i := 0; i < 30; i++ {
-		q := fmt.Sprintf("store.storeCache%d", i)
-		sh.ids[q] = uint32(len(sh.g.Nodes))
-		sh.g.Nodes = append(sh.g.Nodes, snapshot.Node{Name: q[6:], QName: "shop/" + q, Kind: snapshot.KindFunction,
-			Lang: snapshot.LangGo, File: 0, StartLine: 1, EndLine: 2, Doc: "store cache eviction"})
-	}
-	e := sh.engine(t)
-	task := "`StoreCache` eviction fails: the store cache is empty after eviction\n\ngoroutine 1 [running]:\nshop/server.render(0x0)\n\tserver/server.go:12 +0x1d\n"
-	ex, err := e.Why(context.Background(), task, "server.render", Options{})
-	if err != nil || len(ex) != 1 {
-		t.Fatalf("why: %v %v", ex, err)
-	}
-	if ex[0].FusedRank < 2 {
-		t.Fatalf("the frame's function is the best match (fused rank %d): the test needs a stronger one", ex[0].FusedRank)
-	}
-	if !ex[0].Seed {
-		t.Errorf("the frame's function is not a seed: %+v", ex[0])
-	}
-}
-
 func TestDocSummaries(t *testing.T) {
 	e := newShop().engine(t)
 	task := "check the api key"
@@ -550,60 +486,5 @@ func TestEnumPenalty(t *testing.T) {
 	res = query(t, e, task)
 	if en, st := rankOf(res, "cfg.Jobs"), rankOf(res, "opt.Jobs"); en == 0 || en > st {
 		t.Errorf("%q without the penalty: the enum ranks %d, the struct %d; the test proves nothing unless the enum leads", task, en, st)
-	}
-}
-
-// TestExactQualifiedFrame checks that a stack frame's whole qualified
-// name picks its symbol out of namesakes (Adapter.read of several
-// factories), and that a long qualified name the index lacks finds
-// nothing rather than every symbol with its last name.
-func TestExactQualifiedFrame(t *testing.T) {
-	s := &shop{g: &snapshot.Graph{Files: []snapshot.File{{Path: "src/Factories.java", Lang: snapshot.LangJava}}}, ids: map[string]uint32{}}
-	for _, q := range []string{"com.x.MapFactory.Adapter.read", "com.x.ReflectiveFactory.Adapter.read", "com.x.Reader.read"} {
-		s.ids[q] = uint32(len(s.g.Nodes))
-		s.g.Nodes = append(s.g.Nodes, snapshot.Node{Name: "read", QName: q, Kind: snapshot.KindMethod, Lang: snapshot.LangJava, File: 0, StartLine: 1, EndLine: 2})
-	}
-	e := s.engine(t)
-	ws := e.pool.Get().(*workspace)
-	defer e.pool.Put(ws)
-	ws.reset()
-	kw := ExtractKeywords("java.lang.IllegalStateException: boom\n\tat com.x.ReflectiveFactory$Adapter.read(Factories.java:12)")
-	got := e.tiered(ws, &kw)
-	if len(got) == 0 || e.s.QName(got[0]) != "com.x.ReflectiveFactory.Adapter.read" {
-		t.Errorf("tiered %v, want the frame's own read first", names(e, got))
-	}
-	if ids := e.exact(ws, "com.y.Missing.read", true, 0); len(ids) != 0 {
-		t.Errorf("an unknown qualified name found %v", names(e, ids))
-	}
-	if ids := e.exact(ws, "Missing.read", true, 0); len(ids) != 3 {
-		t.Errorf("Container.name naming nothing should fall back to every read, got %v", names(e, ids))
-	}
-	if ids := e.exact(ws, "Missing.read", false, 0); len(ids) != 0 {
-		t.Errorf("without fallback, Container.name naming nothing found %v", names(e, ids))
-	}
-}
-
-// TestNamespaceModules checks that a module holding only other modules and
-// types (Ruby's wrapper around a class) is never a result, while a module
-// with methods of its own is.
-func TestNamespaceModules(t *testing.T) {
-	s, add := tinyShop(snapshot.File{Path: "lib/cache/store.rb", Lang: snapshot.LangRuby}, snapshot.File{Path: "lib/cache/helpers.rb", Lang: snapshot.LangRuby})
-	add("Cache", snapshot.KindModule, 0, "")
-	add("Cache.Store", snapshot.KindClass, 0, "")
-	add("Cache.Store.fetch", snapshot.KindMethod, 0, "")
-	add("Cache.Helpers", snapshot.KindModule, 1, "")
-	add("Cache.Helpers.cache_key", snapshot.KindMethod, 1, "")
-	s.member("Cache", "Cache.Store")
-	s.member("Cache.Store", "Cache.Store.fetch")
-	s.member("Cache.Helpers", "Cache.Helpers.cache_key")
-	e := s.engine(t)
-	r := query(t, e, "cache store helpers fetch a cache key")
-	if rankOf(r, "Cache") != 0 {
-		t.Errorf("the namespace module Cache is a result: %v", symbols(r))
-	}
-	for _, want := range []string{"Cache.Helpers", "Cache.Store", "Cache.Store.fetch"} {
-		if rankOf(r, want) == 0 {
-			t.Errorf("%s missing: %v", want, symbols(r))
-		}
 	}
 }

@@ -237,30 +237,6 @@ func TestIntents(t *testing.T) {
 	}
 }
 
-func TestHasPart(t *testing.T) {
-	cases := []struct {
-		s, w string
-		want bool
-	}{
-		{"net/url.URL.Query", "url", true},
-		{"net/url.URL.Query", "query", true},
-		{"flask.app.Flask.full_dispatch_request", "dispatch", true},
-		{"caddyhttp.HeaderOps.ApplyToRequest", "request", true},
-		{"caddyhttp.HeaderOps.ApplyToRequest", "apply", true},
-		{"pkg.curlClient", "url", false},
-		{"pkg.Requester", "request", true}, // a prefix of a part counts
-		{"pkg.x", "longer", false},
-	}
-	for _, c := range cases {
-		if got := hasPart(c.s, c.w); got != c.want {
-			t.Errorf("hasPart(%q, %q) = %v", c.s, c.w, got)
-		}
-		if got := hasPartLower(c.s, []byte(strings.ToLower(c.s)), c.w); got != c.want {
-			t.Errorf("hasPartLower(%q, %q) = %v", c.s, c.w, got)
-		}
-	}
-}
-
 func TestKeywordsHooksShoutingAndFileNames(t *testing.T) {
 	k := ExtractKeywords("Add a before filter that checks headers")
 	for _, c := range []string{"BeforeFilter", "before_filter"} {
