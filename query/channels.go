@@ -138,15 +138,15 @@ func (e *Engine) prefix(ws *workspace, kw string, limit int, allow snapshot.Flag
 		kw = kw[i+1:]
 	}
 	ws.ids = ws.ids[:0]
-	if tune.StemTiered > 0 && len(kw) >= 7 && !strings.ContainsAny(kw, "_") {
+	if e.tune.StemTiered > 0 && len(kw) >= 7 && !strings.ContainsAny(kw, "_") {
 		// A long word's stem (resolution → resol(ve|ver)), unless the
 		// stem is so common in this codebase that it names too much.
 		stem, keys := kw[:5], 0
 		ws.nameIt.Reset(stem)
-		for keys <= int(tune.StemTiered) && ws.nameIt.Next() {
+		for keys <= int(e.tune.StemTiered) && ws.nameIt.Next() {
 			keys++
 		}
-		if keys <= int(tune.StemTiered) {
+		if keys <= int(e.tune.StemTiered) {
 			kw = stem
 		}
 	}
@@ -410,20 +410,20 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 	}
 	for _, c := range kw.Components {
 		boost := float32(1)
-		if tune.Late > 0 {
+		if e.tune.Late > 0 {
 			// Words far into a long task weigh less than its opening.
-			boost = float32(1 / (1 + tune.Late*float64(kw.Pos[c])/10))
+			boost = float32(1 / (1 + e.tune.Late*float64(kw.Pos[c])/10))
 		}
 		addTerms(c, 0, boost)
 	}
 	for _, p := range kw.Paths {
 		addTerms(p, 1<<bm25.FieldPath|1<<bm25.FieldConcepts, 1)
 	}
-	if tune.Base > 0 {
+	if e.tune.Base > 0 {
 		// A verb's base form, where the index has it: opened → open,
 		// parsed → parse, stopped → stop, copied → copy, reading → read.
 		for _, c := range kw.Components {
-			if len(c) >= stemMinLen && tune.Stem > 0 {
+			if len(c) >= stemMinLen && e.tune.Stem > 0 {
 				continue // the stem expansion below covers it
 			}
 			ws.bases = verbBases(c, ws.bases[:0])
@@ -433,12 +433,12 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 					continue
 				}
 				seen[key] = true
-				q = append(q, bm25.QueryTerm{Text: t, Boost: float32(tune.Base)})
+				q = append(q, bm25.QueryTerm{Text: t, Boost: float32(e.tune.Base)})
 				break
 			}
 		}
 	}
-	if tune.Stem > 0 {
+	if e.tune.Stem > 0 {
 		// Morphology without a word list: a long word's first letters,
 		// expanded through the term dictionary ("resolution" → resolve,
 		// resolver; "compilation" → compile, compiler), at low weight.
@@ -458,7 +458,7 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 					continue
 				}
 				seen[key] = true
-				q = append(q, bm25.QueryTerm{Text: t, Boost: float32(tune.Stem)})
+				q = append(q, bm25.QueryTerm{Text: t, Boost: float32(e.tune.Stem)})
 				n++
 			}
 		}

@@ -29,9 +29,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -103,19 +101,36 @@ type Engine struct {
 	ix      *bm25.Index
 	weights *walk.Weights
 	n       int
+	tune    Tuning
+	fusion  [numChannels]float64 // the channels' fusion weights, from tune
 	pool    sync.Pool
 }
 
+// An EngineOption configures an engine New makes.
+type EngineOption func(*Engine)
+
+// WithTuning makes the engine rank with t instead of DefaultTuning.
+func WithTuning(t Tuning) EngineOption {
+	return func(e *Engine) { e.tune = t }
+}
+
 // New makes an engine over an open snapshot.
-func New(s *snapshot.Snapshot) (*Engine, error) {
+func New(s *snapshot.Snapshot, opts ...EngineOption) (*Engine, error) {
 	ix, err := s.BM25()
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", s.Path(), err)
 	}
-	e := &Engine{s: s, ix: ix, weights: walk.DefaultWeights(), n: s.NumNodes()}
+	e := &Engine{s: s, ix: ix, weights: walk.DefaultWeights(), n: s.NumNodes(), tune: DefaultTuning()}
+	for _, o := range opts {
+		o(e)
+	}
+	e.fusion = e.tune.channelWeights()
 	e.pool.New = func() any { return e.newWorkspace() }
 	return e, nil
 }
+
+// Tuning returns the weights the engine ranks with.
+func (e *Engine) Tuning() Tuning { return e.tune }
 
 // Snapshot is the snapshot the engine reads.
 func (e *Engine) Snapshot() *snapshot.Snapshot { return e.s }
@@ -290,136 +305,4 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	}
 	res.Stats.ElapsedUS = time.Since(start).Microseconds()
 	return res, nil
-}
-
-// tuning holds the scoring weights. The defaults are the HITS-mode weights
-// of the seed document plus Match, the strength of the direct evidence
-// (the candidate's fused seed-channel score relative to the best), which
-// the seed document's binary distance stood in for. KNOWING_TUNE
-// ("match=0.3,hitsSeed=0.1") overrides them for experiments.
-type tuning struct {
-	Blast, Confidence, Recency, Distance, Match float64
-	// Cover weighs the share of the task's words found in a candidate's
-	// qualified name.
-	Cover                          float64
-	HitsSeed, HitsHub, HitsPenalty float64
-	TestPenalty                    float64
-	// ValuePenalty multiplies the score of fields, variables and
-	// constants: tasks need types and callables far more often (on the
-	// dev tasks 7% of returned fields and constants were relevant, 24% of
-	// methods, 30% of classes). Implementation details (isDetail) get it
-	// too: 0 of 15 returned Python type aliases were relevant.
-	ValuePenalty float64
-	// EnumPenalty multiplies the score of enum types, which are mostly
-	// vocabularies of values: on the dev tasks none of the 16 enums
-	// returned in a top 10 was relevant, while their code holds 169
-	// enums to 487 structs and the ground truth 2 to 38.
-	EnumPenalty float64
-	// TypeBoost gives a type candidate this share of its best member's
-	// score (relative to the best candidate), capped at that member's
-	// score: methods that match a task point at their class.
-	TypeBoost float64
-	// Fusion weights of the seed channels.
-	Tiered, BM25, Equiv, Path, Alias, Vector float64
-	// Focus promotes the package holding most of the fused evidence to
-	// the front of the seeds (1) or not (0).
-	Focus float64
-	// ParentBoost adds this share of a member's container's score (the
-	// container ranked as a candidate), normalised by the best score.
-	ParentBoost float64
-	// Stem is the boost of terms that share a long task word's first five
-	// letters (0: no expansion).
-	Stem float64
-	// Base is the boost of a task verb's base form (opened → open;
-	// 0: none).
-	Base float64
-	// StemTiered: the tiered prefix tier uses a long word's first five
-	// letters when they start at most this many distinct names (0: never).
-	StemTiered float64
-	// Late decays a component's BM25 boost with its position in the
-	// task: 1/(1 + Late*pos/10).
-	Late float64
-	// WeakEquiv is how many symbols a weakly matched concept (one
-	// single-word phrase) may contribute per target name (strong: 3).
-	WeakEquiv float64
-	// CommonDF drops a one-word keyword found in more than this share of
-	// the documents (the project's own name, a package prefix).
-	CommonDF float64
-}
-
-var tune = loadTuning(tuning{
-	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7,
-	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6, EnumPenalty: 0.8, TypeBoost: 0.2,
-	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, Base: 0.6, StemTiered: 10, Late: 0.6,
-})
-
-func loadTuning(t tuning) tuning {
-	spec := os.Getenv("KNOWING_TUNE")
-	for _, kv := range strings.Split(spec, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
-		if !ok {
-			continue
-		}
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			continue
-		}
-		switch strings.ToLower(k) {
-		case "blast":
-			t.Blast = x
-		case "confidence":
-			t.Confidence = x
-		case "recency":
-			t.Recency = x
-		case "distance":
-			t.Distance = x
-		case "match":
-			t.Match = x
-		case "cover":
-			t.Cover = x
-		case "hitsseed":
-			t.HitsSeed = x
-		case "hitshub":
-			t.HitsHub = x
-		case "hitspenalty":
-			t.HitsPenalty = x
-		case "enumpenalty":
-			t.EnumPenalty = x
-		case "testpenalty":
-			t.TestPenalty = x
-		case "valuepenalty":
-			t.ValuePenalty = x
-		case "tiered":
-			t.Tiered = x
-		case "bm25":
-			t.BM25 = x
-		case "equiv":
-			t.Equiv = x
-		case "path":
-			t.Path = x
-		case "alias":
-			t.Alias = x
-		case "vector":
-			t.Vector = x
-		case "commondf":
-			t.CommonDF = x
-		case "focus":
-			t.Focus = x
-		case "weakequiv":
-			t.WeakEquiv = x
-		case "parentboost":
-			t.ParentBoost = x
-		case "stem":
-			t.Stem = x
-		case "base":
-			t.Base = x
-		case "stemtiered":
-			t.StemTiered = x
-		case "typeboost":
-			t.TypeBoost = x
-		case "late":
-			t.Late = x
-		}
-	}
-	return t
 }

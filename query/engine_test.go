@@ -100,7 +100,9 @@ func tinyShop(files ...snapshot.File) (*shop, func(q string, k snapshot.Kind, fi
 	return s, func(q string, k snapshot.Kind, file int32, doc string) { s.add(q, k, file, 0, "", doc) }
 }
 
-func (s *shop) engine(t testing.TB) *Engine {
+// engine writes the shop's snapshot and makes an engine over it with
+// opts.
+func (s *shop) engine(t testing.TB, opts ...EngineOption) *Engine {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "shop.snap")
 	if err := snapshot.Write(path, s.g, nil); err != nil {
@@ -111,7 +113,7 @@ func (s *shop) engine(t testing.TB) *Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { snap.Close() })
-	e, err := New(snap)
+	e, err := New(snap, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -278,7 +278,7 @@ func (e *Engine) equivChannel(ws *workspace, lower string, allow snapshot.Flags,
 			// One single-word phrase ("build", "route") is weak evidence:
 			// the seed document gates concepts on two phrases or a
 			// multi-word one.
-			perTarget = int(tune.WeakEquiv)
+			perTarget = int(e.tune.WeakEquiv)
 			if perTarget == 0 {
 				continue
 			}

@@ -2,24 +2,22 @@ package query
 
 import "github.com/knowing-dev/knowing/snapshot"
 
-// channelWeight is each channel's weight in reciprocal-rank fusion. Path
-// context does not compete in fusion: it seeds the walk at low weight.
-var channelWeight = [numChannels]float64{chTiered: tune.Tiered, chBM25: tune.BM25, chEquiv: tune.Equiv, chPath: tune.Path,
-	chInterface: 1.0, chAlias: tune.Alias, chVector: tune.Vector}
-
+// rrfK damps the reciprocal ranks of fusion: a rank r counts
+// 1/(rrfK+r), so the first places of a list differ little.
 const rrfK = 60
 
 // fuse merges the channels' ranked lists by weighted reciprocal-rank
-// fusion (step 4): a node at rank r of channel c gains
-// channelWeight[c]/(rrfK+r). The implementors of matched interfaces and
-// traits then join as a channel of their own.
+// fusion (step 4): a node at 1-based rank r of channel c gains
+// e.fusion[c]/(rrfK+r), the channel's weight (Tuning) over its damped
+// rank. The implementors of matched interfaces and traits then join as a
+// channel of their own.
 func (e *Engine) fuse(ws *workspace, lists *[numChannels][]uint32) {
 	for c := 0; c < numChannels; c++ {
 		for r, id := range lists[c] {
 			cd := ws.get(id)
 			if cd.rank[c] == 0 {
 				cd.rank[c] = int32(r + 1)
-				cd.fused += channelWeight[c] / float64(rrfK+r+1)
+				cd.fused += e.fusion[c] / float64(rrfK+r+1)
 			}
 		}
 	}
@@ -49,7 +47,7 @@ func (e *Engine) interfaceSeeds(ws *workspace) {
 			if c.rank[chInterface] == 0 {
 				r++
 				c.rank[chInterface] = int32(r)
-				c.fused += channelWeight[chInterface] / float64(rrfK+r)
+				c.fused += e.fusion[chInterface] / float64(rrfK+r)
 				added++
 			}
 		}

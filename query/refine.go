@@ -24,10 +24,10 @@ func (e *Engine) refine(kw *Keywords) {
 const minCommonDocs = 50
 
 // commonLimit is the document frequency above which a one-word keyword
-// is too common to search for (tune.CommonDF of the documents, at least
+// is too common to search for (Tuning.CommonDF of the documents, at least
 // minCommonDocs).
 func (e *Engine) commonLimit() int {
-	return max(int(tune.CommonDF*float64(e.ix.NumDocs())), minCommonDocs)
+	return max(int(e.tune.CommonDF*float64(e.ix.NumDocs())), minCommonDocs)
 }
 
 // dropCommon removes one-word keywords that occur in a large share of the
@@ -92,7 +92,7 @@ func (e *Engine) fillComponents(kw *Keywords) {
 		if df > 0 || strings.ContainsAny(lw, "._:/") {
 			return false
 		}
-		if len(lw) >= stemMinLen && tune.Stem > 0 {
+		if len(lw) >= stemMinLen && e.tune.Stem > 0 {
 			exp = e.ix.ExpandPrefix(lw[:5], exp[:0], 1)
 			return len(exp) == 0
 		}

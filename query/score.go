@@ -46,7 +46,7 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		if maxF > 0 {
 			p.Match = cd.fused / maxF
 		}
-		if tune.Cover != 0 && len(kw.Pos) > 0 {
+		if e.tune.Cover != 0 && len(kw.Pos) > 0 {
 			p.Cover = float64(e.coverage(ws, cd.id)) / float64(min(len(kw.Pos), 4))
 		}
 		p.Confidence = e.inConfidence(cd.id)
@@ -58,38 +58,38 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		}
 		switch {
 		case cd.seed && cd.auth > 0.05:
-			p.AuthorityAdj += float64(cd.auth) * tune.HitsSeed
+			p.AuthorityAdj += float64(cd.auth) * e.tune.HitsSeed
 		case !cd.seed && cd.auth > 0.2:
-			p.AuthorityAdj -= float64(cd.auth) * tune.HitsPenalty
+			p.AuthorityAdj -= float64(cd.auth) * e.tune.HitsPenalty
 		}
 		if cd.seed && cd.hub > 0.1 {
-			p.AuthorityAdj += float64(cd.hub) * tune.HitsHub
+			p.AuthorityAdj += float64(cd.hub) * e.tune.HitsHub
 		}
-		s := p.Blast*tune.Blast + p.Confidence*tune.Confidence + p.Recency*tune.Recency +
-			p.Distance*tune.Distance + p.Match*tune.Match + p.Cover*tune.Cover + p.AuthorityAdj
+		s := p.Blast*e.tune.Blast + p.Confidence*e.tune.Confidence + p.Recency*e.tune.Recency +
+			p.Distance*e.tune.Distance + p.Match*e.tune.Match + p.Cover*e.tune.Cover + p.AuthorityAdj
 		p.Kind = 1
 		switch e.s.Kind(cd.id) {
 		case snapshot.KindField, snapshot.KindVariable, snapshot.KindConstant:
-			p.Kind = tune.ValuePenalty
+			p.Kind = e.tune.ValuePenalty
 		case snapshot.KindTypeAlias, snapshot.KindFunction:
 			if e.isDetail(cd.id) {
-				p.Kind = tune.ValuePenalty // scored like a value
+				p.Kind = e.tune.ValuePenalty // scored like a value
 			}
 		case snapshot.KindEnum:
-			p.Kind = tune.EnumPenalty
+			p.Kind = e.tune.EnumPenalty
 		}
 		s *= p.Kind
 		p.TestPenalty = 1
 		if e.s.Flags(cd.id)&auxFlags&^allow != 0 {
-			p.TestPenalty = tune.TestPenalty
-			s *= tune.TestPenalty
+			p.TestPenalty = e.tune.TestPenalty
+			s *= e.tune.TestPenalty
 		}
 		p.Final = s
 		cd.score, cd.parts = s, p
 		out = append(out, cd)
 	}
 	slices.SortFunc(out, byScore)
-	if tune.ParentBoost > 0 {
+	if e.tune.ParentBoost > 0 {
 		e.boostMembers(ws, out)
 	}
 	return out
@@ -150,12 +150,12 @@ func (e *Engine) boostMembers(ws *workspace, out []*candidate) {
 				continue
 			}
 			if p := ws.lookup(it.Node()); p != nil && p.score > 0 && e.s.Kind(it.Node()).IsType() {
-				add[i] = tune.ParentBoost * p.score / best
+				add[i] = e.tune.ParentBoost * p.score / best
 			}
 			break
 		}
 	}
-	if tune.TypeBoost > 0 {
+	if e.tune.TypeBoost > 0 {
 		for i, cd := range out {
 			if !e.s.Kind(cd.id).IsType() {
 				continue
@@ -172,7 +172,7 @@ func (e *Engine) boostMembers(ws *workspace, out []*candidate) {
 			}
 			// The type rises toward its best member, never past it: when
 			// the task names the member, the member stays first.
-			boost := min(tune.TypeBoost*bestM/best, bestM-cd.score-add[i])
+			boost := min(e.tune.TypeBoost*bestM/best, bestM-cd.score-add[i])
 			if boost > 0 {
 				add[i] += boost
 			}

@@ -157,9 +157,9 @@ func TestEnumPenalty(t *testing.T) {
 	if en, st := rankOf(res, "cfg.Jobs"), rankOf(res, "opt.Jobs"); st == 0 || en != 0 && en < st {
 		t.Errorf("%q: the enum ranks %d, the struct %d; want the struct first", task, en, st)
 	}
-	defer func(p float64) { tune.EnumPenalty = p }(tune.EnumPenalty)
-	tune.EnumPenalty = 1
-	res = query(t, e, task)
+	flat := DefaultTuning()
+	flat.EnumPenalty = 1
+	res = query(t, s.engine(t, WithTuning(flat)), task)
 	if en, st := rankOf(res, "cfg.Jobs"), rankOf(res, "opt.Jobs"); en == 0 || en > st {
 		t.Errorf("%q without the penalty: the enum ranks %d, the struct %d; the test proves nothing unless the enum leads", task, en, st)
 	}

@@ -116,7 +116,7 @@ func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
 			return 0 // written as code in the task: the strongest evidence
 		}
 		r := 0
-		if pkgOf[i] != best && tune.Focus > 0 {
+		if pkgOf[i] != best && e.tune.Focus > 0 {
 			r += 2
 		}
 		if prefType && !e.s.Kind(ws.cand[order[i]].id).IsType() {
