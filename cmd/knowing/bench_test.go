@@ -49,7 +49,7 @@ func BenchmarkQueryFixtures(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	e, err := query.New(s)
+	e, err := newEngine(s)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func TestDevCorpora(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		e, err := query.New(s)
+		e, err := newEngine(s)
 		if err != nil {
 			t.Fatal(err)
 		}
