@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowing-dev/knowing/eval"
 	"github.com/knowing-dev/knowing/query"
-	"github.com/knowing-dev/knowing/query/eval"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 

@@ -8,8 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/knowing-dev/knowing/eval"
 	"github.com/knowing-dev/knowing/query"
-	"github.com/knowing-dev/knowing/query/eval"
 )
 
 const evalHelp = `Usage: knowing eval --snap SNAP --fixtures DIR [flags]
