@@ -294,10 +294,11 @@ func (e *Engine) coverage(ws *workspace, id uint32) int {
 	return n
 }
 
-// hasPart reports whether lower-case word w occurs in s, case-insensitively,
+// HasPart reports whether lower-case word w occurs in s, case-insensitively,
 // starting an identifier part: at the start, after a non-letter, or at a
-// lower-to-upper case change.
-func hasPart(s, w string) bool {
+// lower-to-upper case change. It is how a task word matches a name
+// ("store" is a part of MemoryStore and memory_store, not of restore).
+func HasPart(s, w string) bool {
 	if len(w) == 0 || len(w) > len(s) {
 		return false
 	}
@@ -320,7 +321,7 @@ func hasPart(s, w string) bool {
 	return false
 }
 
-// hasPartLower is hasPart with the lower-cased s given: occurrences are
+// hasPartLower is HasPart with the lower-cased s given: occurrences are
 // found by bytes.Index and checked for a part boundary in s.
 func hasPartLower(s string, lower []byte, w string) bool {
 	from := 0

@@ -70,8 +70,8 @@ func TestHasPart(t *testing.T) {
 		{"pkg.x", "longer", false},
 	}
 	for _, c := range cases {
-		if got := hasPart(c.s, c.w); got != c.want {
-			t.Errorf("hasPart(%q, %q) = %v", c.s, c.w, got)
+		if got := HasPart(c.s, c.w); got != c.want {
+			t.Errorf("HasPart(%q, %q) = %v", c.s, c.w, got)
 		}
 		if got := hasPartLower(c.s, []byte(strings.ToLower(c.s)), c.w); got != c.want {
 			t.Errorf("hasPartLower(%q, %q) = %v", c.s, c.w, got)

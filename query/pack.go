@@ -90,6 +90,14 @@ func (e *Engine) pack(ws *workspace, ranked []*candidate, opt Options) ([]Item, 
 	return items, total
 }
 
+// Item describes node id as a result with the given score, which it
+// rounds as the engine's results are, and its tokens (the estimate
+// packing uses; no doc summary).
+func (e *Engine) Item(id uint32, score float64) Item {
+	return e.item(&candidate{id: id, score: score}, e.tokens(id))
+}
+
+// item describes a ranked candidate as a result costing tok tokens.
 func (e *Engine) item(cd *candidate, tok int) Item {
 	id := cd.id
 	start, end := e.s.Lines(id)

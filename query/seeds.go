@@ -25,6 +25,13 @@ func (k *Keywords) aux() snapshot.Flags {
 	return f
 }
 
+// Eligible reports whether node id may be a result for a task with
+// keywords kw at all, as keep does for the engine's own results: a
+// ranking of the whole index (a baseline) filters with it.
+func (e *Engine) Eligible(id uint32, kw *Keywords) bool {
+	return e.keep(id, kw.aux())
+}
+
 // keep reports nodes that may be results or seeds at all: not files,
 // packages, externals or noise, and no auxiliary code the task does not
 // allow.
