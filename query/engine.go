@@ -1,28 +1,3 @@
-// Package query turns a task in plain words into the code symbols that
-// matter, ranked and packed into a token budget, over a memory-mapped
-// snapshot.
-//
-// The pipeline (see the seed documents for the measurements behind it):
-//
-//  1. Keywords: exact, compounds, components, paths (ExtractKeywords).
-//  2. Seed channels, each a ranked list: tiered name matching through the
-//     name FSTs, BM25 over the multi-field index, equivalence classes
-//     (concept phrases → symbol names), and path context (types in folders
-//     the task names, used only as low-weight walk seeds).
-//  3. Weighted reciprocal-rank fusion (k = 60), implementors of matched
-//     interfaces, noise filtering, size-adaptive seed count, type-seed
-//     preference on large graphs, focus on the most cohesive package.
-//  4. Random walk with restart (forward push, alpha 0.2) from the seeds.
-//  5. HITS on the top 200 walk nodes.
-//  6. Scoring: blast radius (walk score), confidence, recency (no data
-//     source yet: neutral), distance, HITS authority adjustments; the
-//     penalty on tests and on examples and benchmarks, unless the task is
-//     about them.
-//  7. Density packing into the token budget.
-//
-// An Engine is safe for concurrent use; each query borrows a workspace.
-// Results are deterministic: the same snapshot and task give the same
-// ranking at any GOMAXPROCS.
 package query
 
 import (
@@ -48,8 +23,8 @@ type Options struct {
 	Budget int // token budget for packing (default 50,000)
 	// Trace records per-symbol explanations (used by Why).
 	Trace bool
-	// Vector turns on the hashed-vector channel (off by default: neutral
-	// in the earlier system's measurements).
+	// Vector turns on the hashed-vector channel (off by default: it
+	// lowered the dev and gostd figures, EVAL.md).
 	Vector bool
 	// Docs fills each result's Doc with the opening of its doc comment
 	// (see Summary) and counts it in the result's tokens.
