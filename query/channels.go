@@ -43,7 +43,10 @@ func (e *Engine) channels(ws *workspace, kw *Keywords, task string, vector bool)
 	return lists
 }
 
-// Caps of the tiered channel (seed document, tiered keyword matching).
+// Caps of the name-matching tiers (exact, prefix, substring, component
+// fallback) and of the BM25 channel: how long each tier runs and how many
+// symbols it keeps. A BM25 channel of 50 instead of 30 lowered dev P@10
+// while it raised gostd's (EVAL.md, Experiments).
 const (
 	prefixUntil    = 15 // run the prefix tier while fewer results
 	prefixCap      = 30
