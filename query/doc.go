@@ -9,11 +9,12 @@
 // code. EVAL.md holds the measurements behind the choices, and the
 // variants tried and dropped.
 //
-//  1. Task reading, keywords.go and frames.go: ExtractKeywords reads
-//     exact names (backticks), compounds, components, paths, the names
-//     the task writes as code, and whether it is about tests or
-//     examples; frames.go parses stack frames (Python, Java, Go, Ruby,
-//     C#, JavaScript) and file:line positions. No index is needed.
+//  1. Task reading, keywords.go: ExtractKeywords reads exact names
+//     (backticks), compounds, components, paths, the names the task
+//     writes as code, and whether it is about tests or examples, with
+//     the tokenizer of tokens.go and the word lists of vocabulary.go;
+//     frames.go parses stack frames (Python, Java, Go, Ruby, C#,
+//     JavaScript) and file:line positions. No index is needed.
 //  2. Refinement against the index, refine.go (Engine.refine): words in
 //     too many documents go, words nothing matches give their places to
 //     the task's next words, and the acronyms, dotted names, stack frames
