@@ -70,7 +70,8 @@ type Result struct {
 	trace   *trace
 }
 
-// Engine answers queries over one open snapshot.
+// Engine answers queries over one open snapshot. It is safe for
+// concurrent use.
 type Engine struct {
 	s       *snapshot.Snapshot
 	ix      *bm25.Index
@@ -110,6 +111,69 @@ func (e *Engine) Tuning() Tuning { return e.tune }
 // Snapshot is the snapshot the engine reads.
 func (e *Engine) Snapshot() *snapshot.Snapshot { return e.s }
 
+// Query runs the pipeline for a task: the steps of the package
+// documentation, in order, on a workspace from the engine's pool.
+func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, error) {
+	start := time.Now()
+	if strings.TrimSpace(task) == "" {
+		return nil, ErrEmptyTask
+	}
+	if opt.Limit <= 0 {
+		opt.Limit = 20
+	}
+	if opt.Budget <= 0 {
+		opt.Budget = 50000
+	}
+	kw := ExtractKeywords(task) // step 1, keywords.go
+	e.refine(&kw)               // step 2, refine.go
+	res := &Result{}
+	res.Stats.Keywords = append(append(append([]string{}, kw.Exact...), kw.Compounds...), kw.Components...)
+	if kw.Empty() {
+		res.Stats.Message = "the task has no words to search for (only stop words or symbols)"
+		res.Stats.ElapsedUS = time.Since(start).Microseconds()
+		res.Results = []Item{}
+		return res, nil
+	}
+	ws := e.pool.Get().(*workspace)
+	defer e.pool.Put(ws)
+	ws.reset()
+	ws.setWords(&kw)
+	var tr *trace
+	if opt.Trace {
+		tr = &trace{keywords: kw}
+		res.trace = tr
+	}
+
+	lists := e.channels(ws, &kw, task, opt.Vector) // step 3, channels.go
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	e.fuse(ws, &lists)              // step 4, fusion.go
+	seeds := e.selectSeeds(ws, &kw) // step 5, seeds.go
+	res.Stats.Candidates = len(ws.cand)
+	res.Stats.Seeds = len(seeds)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Stats.Walked, res.Stats.Pushes = e.walkFrom(ws, seeds, lists[chPath]) // step 6, walk.go
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ranked := e.score(ws, &kw)             // step 7, score.go
+	items, used := e.pack(ws, ranked, opt) // step 8, pack.go
+	res.Results = items
+	res.Stats.Packed = len(items)
+	res.Stats.Tokens = used
+	if tr != nil {
+		tr.capture(e, ws, lists, seeds, ranked)
+	}
+	res.Stats.ElapsedUS = time.Since(start).Microseconds()
+	return res, nil
+}
+
+// workspace is one query's scratch state, sized to the snapshot's nodes
+// and reused by the queries that borrow it in turn: its per-node tables
+// are stamped with an epoch, so emptying them is O(1).
 type workspace struct {
 	searcher *bm25.Searcher
 	walk     *walk.Workspace
@@ -156,6 +220,8 @@ func (ws *workspace) addToSet(id uint32) bool {
 	return true
 }
 
+// newWorkspace makes a workspace for the engine's snapshot (the pool's
+// New).
 func (e *Engine) newWorkspace() *workspace {
 	return &workspace{
 		searcher: bm25.NewSearcher(e.ix),
@@ -184,6 +250,7 @@ type candidate struct {
 	parts scoreParts
 }
 
+// reset empties the candidates and the coverage cache for a new query.
 func (ws *workspace) reset() {
 	ws.epoch++
 	if ws.epoch == 0 {
@@ -216,68 +283,10 @@ func (ws *workspace) setWords(kw *Keywords) {
 	slices.Sort(ws.words)
 }
 
+// lookup returns the candidate for id, or nil if id is none.
 func (ws *workspace) lookup(id uint32) *candidate {
 	if ws.stamp[id] != ws.epoch {
 		return nil
 	}
 	return &ws.cand[ws.slot[id]]
-}
-
-// Query runs the pipeline for a task.
-func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, error) {
-	start := time.Now()
-	if strings.TrimSpace(task) == "" {
-		return nil, ErrEmptyTask
-	}
-	if opt.Limit <= 0 {
-		opt.Limit = 20
-	}
-	if opt.Budget <= 0 {
-		opt.Budget = 50000
-	}
-	kw := ExtractKeywords(task)
-	e.refine(&kw)
-	res := &Result{}
-	res.Stats.Keywords = append(append(append([]string{}, kw.Exact...), kw.Compounds...), kw.Components...)
-	if kw.Empty() {
-		res.Stats.Message = "the task has no words to search for (only stop words or symbols)"
-		res.Stats.ElapsedUS = time.Since(start).Microseconds()
-		res.Results = []Item{}
-		return res, nil
-	}
-	ws := e.pool.Get().(*workspace)
-	defer e.pool.Put(ws)
-	ws.reset()
-	ws.setWords(&kw)
-	var tr *trace
-	if opt.Trace {
-		tr = &trace{keywords: kw}
-		res.trace = tr
-	}
-
-	lists := e.channels(ws, &kw, task, opt.Vector)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	e.fuse(ws, &lists)
-	seeds := e.selectSeeds(ws, &kw)
-	res.Stats.Candidates = len(ws.cand)
-	res.Stats.Seeds = len(seeds)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	res.Stats.Walked, res.Stats.Pushes = e.walkFrom(ws, seeds, lists[chPath])
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	ranked := e.score(ws, &kw)
-	items, used := e.pack(ws, ranked, opt)
-	res.Results = items
-	res.Stats.Packed = len(items)
-	res.Stats.Tokens = used
-	if tr != nil {
-		tr.capture(e, ws, lists, seeds, ranked)
-	}
-	res.Stats.ElapsedUS = time.Since(start).Microseconds()
-	return res, nil
 }

@@ -12,9 +12,10 @@ func (e *Engine) tokens(id uint32) int {
 	return (n + 3) / 4
 }
 
-// pack picks symbols by score density (score per token, times the walk
-// proximity to the power 0.3) until the budget is spent, then returns them
-// in score order, at most Limit.
+// pack picks symbols by score density (step 8): score per token, times
+// the walk proximity to the power 0.3, until the budget is spent; it
+// returns them in score order, at most Limit, with their doc summaries
+// when asked for (Options.Docs) and the budget leaves room.
 func (e *Engine) pack(ws *workspace, ranked []*candidate, opt Options) ([]Item, int) {
 	const proximityExp = 0.3
 	type pick struct {

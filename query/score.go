@@ -20,8 +20,8 @@ type scoreParts struct {
 // order.
 const recencyNeutral = 0.3
 
-// score computes final scores for every candidate with walk mass or a
-// seed role, and returns them best first.
+// score computes final scores (step 7) for every candidate with walk
+// mass, fused evidence or a seed role, and returns them best first.
 func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 	maxP := float32(0)
 	maxF := 0.0

@@ -7,75 +7,8 @@ import (
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
-// auxFlags mark code that serves the project rather than being it: tests
-// and examples. Such code is no walk seed, comes after real code among
-// name matches and is scored down (TestPenalty), unless the task asks for
-// it (Keywords.aux).
-const auxFlags = snapshot.FlagTest | snapshot.FlagExample
-
-// aux returns the auxiliary flags (auxFlags) the task asks for.
-func (k *Keywords) aux() snapshot.Flags {
-	var f snapshot.Flags
-	if k.Tests {
-		f |= snapshot.FlagTest
-	}
-	if k.Examples {
-		f |= snapshot.FlagExample
-	}
-	return f
-}
-
-// Eligible reports whether node id may be a result for a task with
-// keywords kw at all, as keep does for the engine's own results: a
-// ranking of the whole index (a baseline) filters with it.
-func (e *Engine) Eligible(id uint32, kw *Keywords) bool {
-	return e.keep(id, kw.aux())
-}
-
-// keep reports nodes that may be results or seeds at all: not files,
-// packages, externals or noise, and no auxiliary code the task does not
-// allow.
-func (e *Engine) keep(id uint32, allow snapshot.Flags) bool {
-	k := e.s.Kind(id)
-	if k == snapshot.KindFile || k == snapshot.KindPackage || k == snapshot.KindExternal || k == snapshot.KindUnknown {
-		return false
-	}
-	f := e.s.Flags(id)
-	if f.Noise() {
-		return false
-	}
-	if f&auxFlags&^allow != 0 {
-		return false
-	}
-	name := e.s.Name(id)
-	if len(name) <= 2 && !shortOK[strings.ToLower(name)] {
-		return false
-	}
-	if k == snapshot.KindModule && e.namespace(id) {
-		return false
-	}
-	return true
-}
-
-// namespace reports a module that holds no code of its own, only other
-// modules and types: Ruby's `module Rack` around a class, reopened in
-// every file that adds one. It groups code as a package does and, like a
-// package, is never a result (on the dev and held-out tasks no such module
-// in a top 10 was relevant).
-func (e *Engine) namespace(id uint32) bool {
-	it := e.s.Neighbors(id, snapshot.Out)
-	for it.Next() {
-		if it.Type() == snapshot.EdgeContains && !e.s.Kind(it.Node()).IsType() {
-			return false
-		}
-	}
-	return true
-}
-
-var shortOK = map[string]bool{"id": true, "ok": true, "db": true, "ip": true, "io": true, "go": true, "do": true, "os": true, "ui": true, "fs": true}
-
 // selectSeeds filters and orders the fused candidates and returns the walk
-// seeds: best fused first, the most cohesive package promoted, types
+// seeds (step 5): best fused first, the most cohesive package promoted, types
 // preferred on large graphs; a symbol the task writes as code (a stack
 // frame, a call, a backticked name) is never demoted.
 func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
@@ -165,3 +98,70 @@ func (e *Engine) packageKey(id uint32) string {
 	}
 	return ""
 }
+
+// auxFlags mark code that serves the project rather than being it: tests
+// and examples. Such code is no walk seed, comes after real code among
+// name matches and is scored down (TestPenalty), unless the task asks for
+// it (Keywords.aux).
+const auxFlags = snapshot.FlagTest | snapshot.FlagExample
+
+// aux returns the auxiliary flags (auxFlags) the task asks for.
+func (k *Keywords) aux() snapshot.Flags {
+	var f snapshot.Flags
+	if k.Tests {
+		f |= snapshot.FlagTest
+	}
+	if k.Examples {
+		f |= snapshot.FlagExample
+	}
+	return f
+}
+
+// Eligible reports whether node id may be a result for a task with
+// keywords kw at all, as keep does for the engine's own results: a
+// ranking of the whole index (a baseline) filters with it.
+func (e *Engine) Eligible(id uint32, kw *Keywords) bool {
+	return e.keep(id, kw.aux())
+}
+
+// keep reports nodes that may be results or seeds at all: not files,
+// packages, externals or noise, and no auxiliary code the task does not
+// allow.
+func (e *Engine) keep(id uint32, allow snapshot.Flags) bool {
+	k := e.s.Kind(id)
+	if k == snapshot.KindFile || k == snapshot.KindPackage || k == snapshot.KindExternal || k == snapshot.KindUnknown {
+		return false
+	}
+	f := e.s.Flags(id)
+	if f.Noise() {
+		return false
+	}
+	if f&auxFlags&^allow != 0 {
+		return false
+	}
+	name := e.s.Name(id)
+	if len(name) <= 2 && !shortOK[strings.ToLower(name)] {
+		return false
+	}
+	if k == snapshot.KindModule && e.namespace(id) {
+		return false
+	}
+	return true
+}
+
+// namespace reports a module that holds no code of its own, only other
+// modules and types: Ruby's `module Rack` around a class, reopened in
+// every file that adds one. It groups code as a package does and, like a
+// package, is never a result (on the dev and held-out tasks no such module
+// in a top 10 was relevant).
+func (e *Engine) namespace(id uint32) bool {
+	it := e.s.Neighbors(id, snapshot.Out)
+	for it.Next() {
+		if it.Type() == snapshot.EdgeContains && !e.s.Kind(it.Node()).IsType() {
+			return false
+		}
+	}
+	return true
+}
+
+var shortOK = map[string]bool{"id": true, "ok": true, "db": true, "ip": true, "io": true, "go": true, "do": true, "os": true, "ui": true, "fs": true}
