@@ -8,9 +8,8 @@ import (
 
 // Tuning holds the weights of fusion and scoring and the thresholds of
 // keyword refinement. An Engine owns one, fixed when it is made
-// (WithTuning); DefaultTuning gives the defaults, the values measured
-// best on the dev tasks (EVAL.md, Experiments, records the variants
-// tried against them).
+// (WithTuning); DefaultTuning gives the defaults, and EVAL.md
+// (Experiments) records the variants measured against them.
 //
 // The score of a candidate is (Σ component × weight + authority
 // adjustment) × kind factor × test penalty, plus a member or type boost
