@@ -44,7 +44,7 @@ func (e *Engine) aliasChannel(ws *workspace, tiered []uint32) []uint32 {
 				}
 				name := e.s.Name(it.Node())
 				for j, w := range words {
-					if (want&^seen)&(1<<j) != 0 && hasPart(name, w) {
+					if (want&^seen)&(1<<j) != 0 && HasPart(name, w) {
 						seen |= 1 << j
 					}
 				}

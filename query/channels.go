@@ -10,7 +10,43 @@ import (
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
-// Caps of the tiered channel (seed document, tiered keyword matching).
+// The seed channels, in the order fusion reads them.
+const (
+	chTiered = iota
+	chBM25
+	chEquiv
+	chPath
+	chInterface
+	chAlias
+	chVector
+	numChannels
+)
+
+var channelNames = [numChannels]string{"tiered", "bm25", "equivalence", "path", "interface", "graph-alias", "vector"}
+
+// channels runs the seed channels over the task (step 3) and returns
+// each channel's ranked list. Path context is no fusion channel: it seeds
+// the walk at low weight (walk). The hashed-vector channel runs only when
+// asked for (Options.Vector).
+func (e *Engine) channels(ws *workspace, kw *Keywords, task string, vector bool) [numChannels][]uint32 {
+	lower := strings.ToLower(task)
+	lists := [numChannels][]uint32{}
+	lists[chTiered] = e.tiered(ws, kw)
+	lists[chBM25] = e.bm25Channel(ws, kw)
+	lists[chEquiv] = e.equivChannel(ws, lower, kw.aux(), len(lists[chTiered])+len(lists[chBM25]))
+	lists[chPath] = e.pathChannel(ws, kw)
+	lists[chAlias] = e.aliasChannel(ws, lists[chTiered])
+	if vector {
+		pool := append(append([]uint32{}, lists[chTiered]...), lists[chBM25]...)
+		lists[chVector] = e.vectorChannel(ws, kw, pool)
+	}
+	return lists
+}
+
+// Caps of the name-matching tiers (exact, prefix, substring, component
+// fallback) and of the BM25 channel: how long each tier runs and how many
+// symbols it keeps. A BM25 channel of 50 instead of 30 lowered dev P@10
+// while it raised gostd's (EVAL.md, Experiments).
 const (
 	prefixUntil    = 15 // run the prefix tier while fewer results
 	prefixCap      = 30
@@ -105,15 +141,15 @@ func (e *Engine) prefix(ws *workspace, kw string, limit int, allow snapshot.Flag
 		kw = kw[i+1:]
 	}
 	ws.ids = ws.ids[:0]
-	if tune.StemTiered > 0 && len(kw) >= 7 && !strings.ContainsAny(kw, "_") {
+	if e.tune.StemTiered > 0 && len(kw) >= 7 && !strings.ContainsAny(kw, "_") {
 		// A long word's stem (resolution → resol(ve|ver)), unless the
 		// stem is so common in this codebase that it names too much.
 		stem, keys := kw[:5], 0
 		ws.nameIt.Reset(stem)
-		for keys <= int(tune.StemTiered) && ws.nameIt.Next() {
+		for keys <= int(e.tune.StemTiered) && ws.nameIt.Next() {
 			keys++
 		}
-		if keys <= int(tune.StemTiered) {
+		if keys <= int(e.tune.StemTiered) {
 			kw = stem
 		}
 	}
@@ -261,10 +297,11 @@ func (e *Engine) coverage(ws *workspace, id uint32) int {
 	return n
 }
 
-// hasPart reports whether lower-case word w occurs in s, case-insensitively,
+// HasPart reports whether lower-case word w occurs in s, case-insensitively,
 // starting an identifier part: at the start, after a non-letter, or at a
-// lower-to-upper case change.
-func hasPart(s, w string) bool {
+// lower-to-upper case change. It is how a task word matches a name
+// ("store" is a part of MemoryStore and memory_store, not of restore).
+func HasPart(s, w string) bool {
 	if len(w) == 0 || len(w) > len(s) {
 		return false
 	}
@@ -287,7 +324,7 @@ func hasPart(s, w string) bool {
 	return false
 }
 
-// hasPartLower is hasPart with the lower-cased s given: occurrences are
+// hasPartLower is HasPart with the lower-cased s given: occurrences are
 // found by bytes.Index and checked for a part boundary in s.
 func hasPartLower(s string, lower []byte, w string) bool {
 	from := 0
@@ -377,20 +414,20 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 	}
 	for _, c := range kw.Components {
 		boost := float32(1)
-		if tune.Late > 0 {
+		if e.tune.Late > 0 {
 			// Words far into a long task weigh less than its opening.
-			boost = float32(1 / (1 + tune.Late*float64(kw.Pos[c])/10))
+			boost = float32(1 / (1 + e.tune.Late*float64(kw.Pos[c])/10))
 		}
 		addTerms(c, 0, boost)
 	}
 	for _, p := range kw.Paths {
 		addTerms(p, 1<<bm25.FieldPath|1<<bm25.FieldConcepts, 1)
 	}
-	if tune.Base > 0 {
+	if e.tune.Base > 0 {
 		// A verb's base form, where the index has it: opened → open,
 		// parsed → parse, stopped → stop, copied → copy, reading → read.
 		for _, c := range kw.Components {
-			if len(c) >= stemMinLen && tune.Stem > 0 {
+			if len(c) >= stemMinLen && e.tune.Stem > 0 {
 				continue // the stem expansion below covers it
 			}
 			ws.bases = verbBases(c, ws.bases[:0])
@@ -400,12 +437,12 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 					continue
 				}
 				seen[key] = true
-				q = append(q, bm25.QueryTerm{Text: t, Boost: float32(tune.Base)})
+				q = append(q, bm25.QueryTerm{Text: t, Boost: float32(e.tune.Base)})
 				break
 			}
 		}
 	}
-	if tune.Stem > 0 {
+	if e.tune.Stem > 0 {
 		// Morphology without a word list: a long word's first letters,
 		// expanded through the term dictionary ("resolution" → resolve,
 		// resolver; "compilation" → compile, compiler), at low weight.
@@ -425,7 +462,7 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 					continue
 				}
 				seen[key] = true
-				q = append(q, bm25.QueryTerm{Text: t, Boost: float32(tune.Stem)})
+				q = append(q, bm25.QueryTerm{Text: t, Boost: float32(e.tune.Stem)})
 				n++
 			}
 		}

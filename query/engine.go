@@ -1,40 +1,10 @@
-// Package query turns a task in plain words into the code symbols that
-// matter, ranked and packed into a token budget, over a memory-mapped
-// snapshot.
-//
-// The pipeline (see the seed documents for the measurements behind it):
-//
-//  1. Keywords: exact, compounds, components, paths (ExtractKeywords).
-//  2. Seed channels, each a ranked list: tiered name matching through the
-//     name FSTs, BM25 over the multi-field index, equivalence classes
-//     (concept phrases → symbol names), and path context (types in folders
-//     the task names, used only as low-weight walk seeds).
-//  3. Weighted reciprocal-rank fusion (k = 60), implementors of matched
-//     interfaces, noise filtering, size-adaptive seed count, type-seed
-//     preference on large graphs, focus on the most cohesive package.
-//  4. Random walk with restart (forward push, alpha 0.2) from the seeds.
-//  5. HITS on the top 200 walk nodes.
-//  6. Scoring: blast radius (walk score), confidence, recency (no data
-//     source yet: neutral), distance, HITS authority adjustments; the
-//     penalty on tests and on examples and benchmarks, unless the task is
-//     about them.
-//  7. Density packing into the token budget.
-//
-// An Engine is safe for concurrent use; each query borrows a workspace.
-// Results are deterministic: the same snapshot and task give the same
-// ranking at any GOMAXPROCS.
 package query
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"os"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -53,8 +23,8 @@ type Options struct {
 	Budget int // token budget for packing (default 50,000)
 	// Trace records per-symbol explanations (used by Why).
 	Trace bool
-	// Vector turns on the hashed-vector channel (off by default: neutral
-	// in the earlier system's measurements).
+	// Vector turns on the hashed-vector channel (off by default: it
+	// lowered the dev and gostd figures, EVAL.md).
 	Vector bool
 	// Docs fills each result's Doc with the opening of its doc comment
 	// (see Summary) and counts it in the result's tokens.
@@ -100,29 +70,110 @@ type Result struct {
 	trace   *trace
 }
 
-// Engine answers queries over one open snapshot.
+// Engine answers queries over one open snapshot. It is safe for
+// concurrent use.
 type Engine struct {
 	s       *snapshot.Snapshot
 	ix      *bm25.Index
 	weights *walk.Weights
 	n       int
+	tune    Tuning
+	fusion  [numChannels]float64 // the channels' fusion weights, from tune
 	pool    sync.Pool
 }
 
+// An EngineOption configures an engine New makes.
+type EngineOption func(*Engine)
+
+// WithTuning makes the engine rank with t instead of DefaultTuning.
+func WithTuning(t Tuning) EngineOption {
+	return func(e *Engine) { e.tune = t }
+}
+
 // New makes an engine over an open snapshot.
-func New(s *snapshot.Snapshot) (*Engine, error) {
+func New(s *snapshot.Snapshot, opts ...EngineOption) (*Engine, error) {
 	ix, err := s.BM25()
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", s.Path(), err)
 	}
-	e := &Engine{s: s, ix: ix, weights: walk.DefaultWeights(), n: s.NumNodes()}
+	e := &Engine{s: s, ix: ix, weights: walk.DefaultWeights(), n: s.NumNodes(), tune: DefaultTuning()}
+	for _, o := range opts {
+		o(e)
+	}
+	e.fusion = e.tune.channelWeights()
 	e.pool.New = func() any { return e.newWorkspace() }
 	return e, nil
 }
 
+// Tuning returns the weights the engine ranks with.
+func (e *Engine) Tuning() Tuning { return e.tune }
+
 // Snapshot is the snapshot the engine reads.
 func (e *Engine) Snapshot() *snapshot.Snapshot { return e.s }
 
+// Query runs the pipeline for a task: the steps of the package
+// documentation, in order, on a workspace from the engine's pool.
+func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, error) {
+	start := time.Now()
+	if strings.TrimSpace(task) == "" {
+		return nil, ErrEmptyTask
+	}
+	if opt.Limit <= 0 {
+		opt.Limit = 20
+	}
+	if opt.Budget <= 0 {
+		opt.Budget = 50000
+	}
+	kw := ExtractKeywords(task) // step 1, keywords.go
+	e.refine(&kw)               // step 2, refine.go
+	res := &Result{}
+	res.Stats.Keywords = append(append(append([]string{}, kw.Exact...), kw.Compounds...), kw.Components...)
+	if kw.Empty() {
+		res.Stats.Message = "the task has no words to search for (only stop words or symbols)"
+		res.Stats.ElapsedUS = time.Since(start).Microseconds()
+		res.Results = []Item{}
+		return res, nil
+	}
+	ws := e.pool.Get().(*workspace)
+	defer e.pool.Put(ws)
+	ws.reset()
+	ws.setWords(&kw)
+	var tr *trace
+	if opt.Trace {
+		tr = &trace{keywords: kw}
+		res.trace = tr
+	}
+
+	lists := e.channels(ws, &kw, task, opt.Vector) // step 3, channels.go
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	e.fuse(ws, &lists)              // step 4, fusion.go
+	seeds := e.selectSeeds(ws, &kw) // step 5, seeds.go
+	res.Stats.Candidates = len(ws.cand)
+	res.Stats.Seeds = len(seeds)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Stats.Walked, res.Stats.Pushes = e.walkFrom(ws, seeds, lists[chPath]) // step 6, walk.go
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ranked := e.score(ws, &kw)             // step 7, score.go
+	items, used := e.pack(ws, ranked, opt) // step 8, pack.go
+	res.Results = items
+	res.Stats.Packed = len(items)
+	res.Stats.Tokens = used
+	if tr != nil {
+		tr.capture(e, ws, lists, seeds, ranked)
+	}
+	res.Stats.ElapsedUS = time.Since(start).Microseconds()
+	return res, nil
+}
+
+// workspace is one query's scratch state, sized to the snapshot's nodes
+// and reused by the queries that borrow it in turn: its per-node tables
+// are stamped with an epoch, so emptying them is O(1).
 type workspace struct {
 	searcher *bm25.Searcher
 	walk     *walk.Workspace
@@ -169,6 +220,8 @@ func (ws *workspace) addToSet(id uint32) bool {
 	return true
 }
 
+// newWorkspace makes a workspace for the engine's snapshot (the pool's
+// New).
 func (e *Engine) newWorkspace() *workspace {
 	return &workspace{
 		searcher: bm25.NewSearcher(e.ix),
@@ -197,34 +250,7 @@ type candidate struct {
 	parts scoreParts
 }
 
-// scoreParts is the breakdown of a final score.
-type scoreParts struct {
-	Blast, Confidence, Recency, Distance, Match, Cover, AuthorityAdj, TestPenalty, Final float64
-	// Kind is the kind multiplier (1, or the value penalty for fields,
-	// variables, constants and details); Boost what boostMembers added.
-	Kind, Boost float64
-}
-
-const (
-	chTiered = iota
-	chBM25
-	chEquiv
-	chPath
-	chInterface
-	chAlias
-	chVector
-	numChannels
-)
-
-var channelNames = [numChannels]string{"tiered", "bm25", "equivalence", "path", "interface", "graph-alias", "vector"}
-
-// channelWeight is each channel's weight in reciprocal-rank fusion. Path
-// context does not compete in fusion: it seeds the walk at low weight.
-var channelWeight = [numChannels]float64{chTiered: tune.Tiered, chBM25: tune.BM25, chEquiv: tune.Equiv, chPath: tune.Path,
-	chInterface: 1.0, chAlias: tune.Alias, chVector: tune.Vector}
-
-const rrfK = 60
-
+// reset empties the candidates and the coverage cache for a new query.
 func (ws *workspace) reset() {
 	ws.epoch++
 	if ws.epoch == 0 {
@@ -257,1017 +283,10 @@ func (ws *workspace) setWords(kw *Keywords) {
 	slices.Sort(ws.words)
 }
 
+// lookup returns the candidate for id, or nil if id is none.
 func (ws *workspace) lookup(id uint32) *candidate {
 	if ws.stamp[id] != ws.epoch {
 		return nil
 	}
 	return &ws.cand[ws.slot[id]]
-}
-
-// Query runs the pipeline for a task.
-func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, error) {
-	start := time.Now()
-	if strings.TrimSpace(task) == "" {
-		return nil, ErrEmptyTask
-	}
-	if opt.Limit <= 0 {
-		opt.Limit = 20
-	}
-	if opt.Budget <= 0 {
-		opt.Budget = 50000
-	}
-	kw := ExtractKeywords(task)
-	e.dropCommon(&kw)
-	e.fillComponents(&kw)
-	e.keepAcronyms(&kw)
-	e.keepReferences(&kw)
-	e.keepFrames(&kw)
-	e.keepLocations(&kw)
-	res := &Result{}
-	res.Stats.Keywords = append(append(append([]string{}, kw.Exact...), kw.Compounds...), kw.Components...)
-	if kw.Empty() {
-		res.Stats.Message = "the task has no words to search for (only stop words or symbols)"
-		res.Stats.ElapsedUS = time.Since(start).Microseconds()
-		res.Results = []Item{}
-		return res, nil
-	}
-	ws := e.pool.Get().(*workspace)
-	defer e.pool.Put(ws)
-	ws.reset()
-	ws.setWords(&kw)
-	var tr *trace
-	if opt.Trace {
-		tr = &trace{keywords: kw}
-		res.trace = tr
-	}
-
-	lower := strings.ToLower(task)
-	lists := [numChannels][]uint32{}
-	lists[chTiered] = e.tiered(ws, &kw)
-	lists[chBM25] = e.bm25Channel(ws, &kw)
-	lists[chEquiv] = e.equivChannel(ws, lower, kw.aux(), len(lists[chTiered])+len(lists[chBM25]))
-	lists[chPath] = e.pathChannel(ws, &kw)
-	lists[chAlias] = e.aliasChannel(ws, lists[chTiered])
-	if opt.Vector {
-		pool := append(append([]uint32{}, lists[chTiered]...), lists[chBM25]...)
-		lists[chVector] = e.vectorChannel(ws, &kw, pool)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	for c := 0; c < numChannels; c++ {
-		for r, id := range lists[c] {
-			cd := ws.get(id)
-			if cd.rank[c] == 0 {
-				cd.rank[c] = int32(r + 1)
-				cd.fused += channelWeight[c] / float64(rrfK+r+1)
-			}
-		}
-	}
-	e.interfaceSeeds(ws)
-	seeds := e.selectSeeds(ws, &kw)
-	res.Stats.Candidates = len(ws.cand)
-	res.Stats.Seeds = len(seeds)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-
-	// Path context joins the walk as low-weight seeds.
-	walkSeeds := make([]walk.Seed, 0, len(seeds)+len(lists[chPath]))
-	for i, id := range seeds {
-		w := float32(1.0 - 0.6*float64(i)/float64(max(1, len(seeds)-1)))
-		walkSeeds = append(walkSeeds, walk.Seed{Node: id, Weight: w})
-	}
-	for _, id := range lists[chPath] {
-		walkSeeds = append(walkSeeds, walk.Seed{Node: id, Weight: 0.3})
-	}
-	top := ws.walk.RWR(e.s.Graph(), e.weights, walkSeeds, walk.Options{Alpha: 0.2, TopK: hitsSize})
-	res.Stats.Pushes = ws.walk.Stats().Pushes
-	res.Stats.Walked = len(top)
-	nodes := make([]uint32, len(top))
-	for i, sc := range top {
-		nodes[i] = sc.Node
-	}
-	auth, hub := ws.walk.HITS(e.s.Graph(), e.weights, nodes, 20)
-	for i, sc := range top {
-		cd := ws.get(sc.Node)
-		cd.walkP = sc.Score
-		cd.auth, cd.hub = auth[i], hub[i]
-	}
-	for _, id := range seeds {
-		if cd := ws.lookup(id); cd != nil && cd.walkP == 0 {
-			cd.walkP = ws.walk.Score(id)
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	ranked := e.score(ws, &kw)
-	items, used := e.pack(ws, ranked, opt)
-	res.Results = items
-	res.Stats.Packed = len(items)
-	res.Stats.Tokens = used
-	if tr != nil {
-		tr.capture(e, ws, lists, seeds, ranked)
-	}
-	res.Stats.ElapsedUS = time.Since(start).Microseconds()
-	return res, nil
-}
-
-const hitsSize = 200
-
-// minCommonDocs is the document frequency up to which a task word is never
-// dropped as common (see dropCommon).
-const minCommonDocs = 50
-
-// commonLimit is the document frequency above which a one-word keyword
-// is too common to search for (tune.CommonDF of the documents, at least
-// minCommonDocs).
-func (e *Engine) commonLimit() int {
-	return max(int(tune.CommonDF*float64(e.ix.NumDocs())), minCommonDocs)
-}
-
-// dropCommon removes one-word keywords that occur in a large share of the
-// documents: the project's own name and package prefixes are in every
-// qualified name and point nowhere. In a small repository a share is a
-// handful of documents, and every task word would be common: a word in
-// at most minCommonDocs documents is kept whatever the share, and when
-// every word would go, all stay.
-func (e *Engine) dropCommon(kw *Keywords) {
-	limit := e.commonLimit()
-	common := func(w string) bool {
-		return !strings.ContainsAny(w, "._:/") && e.ix.DocFreq(strings.ToLower(w)) > limit && !isCompound(w)
-	}
-	// One look-up per word: the words to drop as bits (the lists are
-	// capped far below 64 words; any beyond are kept).
-	var drop [2]uint64
-	lists := [2]*[]string{&kw.Components, &kw.Compounds}
-	kept := len(kw.Exact)+len(kw.Paths) > 0
-	for l, list := range lists {
-		for i, w := range *list {
-			if i < 64 && common(w) {
-				drop[l] |= 1 << i
-			} else {
-				kept = true
-			}
-		}
-	}
-	if !kept {
-		return // every word would go: all stay
-	}
-	for l, list := range lists {
-		out := (*list)[:0]
-		for i, w := range *list {
-			if i >= 64 || drop[l]&(1<<i) == 0 {
-				out = append(out, w)
-			}
-		}
-		*list = out
-	}
-	for w := range kw.Pos {
-		if !slices.Contains(kw.Components, w) {
-			delete(kw.Pos, w) // Pos stays the set of components
-		}
-	}
-}
-
-// fillComponents gives the places of components that nothing in the index
-// can match to the task's next words (Keywords.spare): a word no document
-// holds, too short for the BM25 stem expansion or with nothing to expand
-// to, is a slot lost ("unquoted", "reject"), while a long task's last
-// words often carry its subject ("… and enforce strict parsing"). Spare
-// words that are common or unmatched themselves are skipped.
-func (e *Engine) fillComponents(kw *Keywords) {
-	if len(kw.spare) == 0 {
-		return
-	}
-	var exp []string
-	// unmatched: no document holds the lower-case word lw (df 0), and
-	// none of the terms its first five letters start, when it is long
-	// enough for the BM25 stem expansion.
-	unmatched := func(lw string, df int) bool {
-		if df > 0 || strings.ContainsAny(lw, "._:/") {
-			return false
-		}
-		if len(lw) >= stemMinLen && tune.Stem > 0 {
-			exp = e.ix.ExpandPrefix(lw[:5], exp[:0], 1)
-			return len(exp) == 0
-		}
-		return true
-	}
-	out := kw.Components[:0]
-	for _, c := range kw.Components {
-		lc := strings.ToLower(c)
-		if unmatched(lc, e.ix.DocFreq(lc)) {
-			delete(kw.Pos, c)
-			continue
-		}
-		out = append(out, c)
-	}
-	kw.Components = out
-	limit := e.commonLimit()
-	for i, w := range kw.spare {
-		if len(kw.Components) >= maxComponents {
-			break
-		}
-		lw := strings.ToLower(w)
-		df := e.ix.DocFreq(lw)
-		if df > limit || unmatched(lw, df) || slices.Contains(kw.Components, w) {
-			continue
-		}
-		kw.Components = append(kw.Components, w)
-		kw.Pos[w] = kw.sparePos[i]
-	}
-}
-
-// keepReferences promotes to Exact the task's dotted names written as
-// plain words (Keywords.References) that end the qualified name of a
-// symbol in the index, as a name in backticks would be: "app.use" is
-// lib.application.app.use, "site.process" Jekyll.Site.process. Dotted
-// prose that names no symbol (a domain, "e.g") stays words.
-func (e *Engine) keepReferences(kw *Keywords) {
-	var ids []uint32
-	for _, r := range kw.References {
-		if len(kw.Exact) >= maxExact {
-			return
-		}
-		if slices.Contains(kw.Exact, r) {
-			continue
-		}
-		last := r[strings.LastIndexByte(r, '.')+1:]
-		ids = e.s.LookupName(strings.ToLower(last), ids[:0])
-		found := false
-		for _, id := range ids {
-			if found = qnameEndsWith(e.s.QName(id), r); found {
-				break
-			}
-		}
-		if !found {
-			continue
-		}
-		for _, p := range splitQualified(r) {
-			if len(kw.Exact) < maxExact && !slices.Contains(kw.Exact, p) {
-				kw.Exact = append(kw.Exact, p)
-			}
-		}
-		if !IsCode(kw.Code, last) {
-			kw.Code = append(kw.Code, last)
-		}
-		// The member's name is a task word even when prose would drop it
-		// (the "use" of app.use): symbols named with it cover the task.
-		kw.addWord(strings.ToLower(last))
-	}
-}
-
-// keepFrames promotes to Exact the symbols a stack trace's frames name
-// (Keywords.Frames): the function of that name in the frame's file, the
-// one whose lines hold the frame's line when several do. A trace of an
-// installed copy (site-packages/requests/sessions.py) finds the
-// repository's file (src/requests/sessions.py) by its last elements.
-func (e *Engine) keepFrames(kw *Keywords) {
-	var ids []uint32
-	for _, f := range kw.Frames {
-		if len(kw.Exact) >= maxExact {
-			return
-		}
-		ids = e.s.LookupName(strings.ToLower(f.Name), ids[:0])
-		in := ids[:0]
-		for _, id := range ids {
-			if fi := e.s.FileIndex(id); fi >= 0 && samePathTail(e.s.FilePath(int(fi)), f.Path) {
-				in = append(in, id)
-			}
-		}
-		if f.Line > 0 {
-			at := in[:0]
-			for _, id := range in {
-				if lo, hi := e.s.Lines(id); uint32(f.Line) >= lo && uint32(f.Line) <= hi {
-					at = append(at, id)
-				}
-			}
-			if len(at) > 0 {
-				in = at
-			}
-		}
-		for i, id := range in {
-			if i == 2 || len(kw.Exact) >= maxExact {
-				break
-			}
-			if q := e.s.QName(id); !slices.Contains(kw.Exact, q) {
-				kw.Exact = append(kw.Exact, q)
-			}
-		}
-	}
-}
-
-// keepLocations promotes to Exact the innermost symbol at each file:line
-// position the task quotes (Keywords.Locations): the file found as a
-// frame's is, by the last elements of its path, at most two files for a
-// bare file name that several folders have.
-func (e *Engine) keepLocations(kw *Keywords) {
-	var ids []uint32
-	for _, loc := range kw.Locations {
-		files := 0
-		for fi := 0; fi < e.s.NumFiles() && files < 2; fi++ {
-			if len(kw.Exact) >= maxExact {
-				return
-			}
-			if !samePathTail(e.s.FilePath(fi), loc.Path) {
-				continue
-			}
-			files++
-			ids = e.s.AppendFileNodes(fi, ids[:0])
-			best, span := uint32(0), uint32(0)
-			found := false
-			for _, id := range ids {
-				lo, hi := e.s.Lines(id)
-				if uint32(loc.Line) < lo || uint32(loc.Line) > hi {
-					continue
-				}
-				if !found || hi-lo < span {
-					best, span, found = id, hi-lo, true
-				}
-			}
-			if q := e.s.QName(best); found && !slices.Contains(kw.Exact, q) {
-				kw.Exact = append(kw.Exact, q)
-			}
-		}
-	}
-}
-
-// addWord makes w a word symbols' names cover (Keywords.Pos), at the
-// front, unless it is one already.
-func (k *Keywords) addWord(w string) {
-	if len(w) < 2 {
-		return
-	}
-	if _, ok := k.Pos[w]; ok {
-		return
-	}
-	if k.Pos == nil {
-		k.Pos = map[string]int{}
-	}
-	k.Pos[w] = 0
-}
-
-// samePathTail reports whether a trace's file path names the repository
-// file repoPath: their last two elements agree (one, if either has only
-// one).
-func samePathTail(repoPath, tracePath string) bool {
-	tracePath = strings.ReplaceAll(tracePath, "\\", "/")
-	for k := 0; k < 2; k++ {
-		i := strings.LastIndexByte(repoPath, '/')
-		j := strings.LastIndexByte(tracePath, '/')
-		if repoPath[i+1:] != tracePath[j+1:] {
-			return false
-		}
-		if i < 0 || j < 0 {
-			return true
-		}
-		repoPath, tracePath = repoPath[:i], tracePath[:j]
-	}
-	return true
-}
-
-// qnameEndsWith reports whether qualified name q ends with the dotted
-// name r, ignoring case, at a boundary between its elements.
-func qnameEndsWith(q, r string) bool {
-	if len(q) < len(r) || !strings.EqualFold(q[len(q)-len(r):], r) {
-		return false
-	}
-	if len(q) == len(r) {
-		return true
-	}
-	c := q[len(q)-len(r)-1]
-	return c == '.' || c == '/' || c == ':'
-}
-
-// maxAcronymsKept bounds the acronyms a task adds to its components.
-const maxAcronymsKept = 2
-
-// keepAcronyms adds to the components the task's acronyms that the index
-// has as a term, but not as a common one: "server-sent events" finds
-// streamSSE; "the last known state" makes no lks.
-func (e *Engine) keepAcronyms(kw *Keywords) {
-	limit := e.commonLimit()
-	kept := 0
-	for _, a := range kw.Acronyms {
-		if kept == maxAcronymsKept {
-			break
-		}
-		if slices.Contains(kw.Components, a.Text) {
-			continue
-		}
-		if df := e.ix.DocFreq(a.Text); df == 0 || df > limit {
-			continue
-		}
-		kw.Components = append(kw.Components, a.Text)
-		kw.Pos[a.Text] = a.Pos
-		kept++
-	}
-}
-
-// auxFlags mark code that serves the project rather than being it: tests
-// and examples. Such code is no walk seed, comes after real code among
-// name matches and is scored down (TestPenalty), unless the task asks for
-// it (Keywords.aux).
-const auxFlags = snapshot.FlagTest | snapshot.FlagExample
-
-// aux returns the auxiliary flags (auxFlags) the task asks for.
-func (k *Keywords) aux() snapshot.Flags {
-	var f snapshot.Flags
-	if k.Tests {
-		f |= snapshot.FlagTest
-	}
-	if k.Examples {
-		f |= snapshot.FlagExample
-	}
-	return f
-}
-
-// keep reports nodes that may be results or seeds at all: not files,
-// packages, externals or noise, and no auxiliary code the task does not
-// allow.
-func (e *Engine) keep(id uint32, allow snapshot.Flags) bool {
-	k := e.s.Kind(id)
-	if k == snapshot.KindFile || k == snapshot.KindPackage || k == snapshot.KindExternal || k == snapshot.KindUnknown {
-		return false
-	}
-	f := e.s.Flags(id)
-	if f.Noise() {
-		return false
-	}
-	if f&auxFlags&^allow != 0 {
-		return false
-	}
-	name := e.s.Name(id)
-	if len(name) <= 2 && !shortOK[strings.ToLower(name)] {
-		return false
-	}
-	if k == snapshot.KindModule && e.namespace(id) {
-		return false
-	}
-	return true
-}
-
-// namespace reports a module that holds no code of its own, only other
-// modules and types: Ruby's `module Rack` around a class, reopened in
-// every file that adds one. It groups code as a package does and, like a
-// package, is never a result (on the dev and held-out tasks no such module
-// in a top 10 was relevant).
-func (e *Engine) namespace(id uint32) bool {
-	it := e.s.Neighbors(id, snapshot.Out)
-	for it.Next() {
-		if it.Type() == snapshot.EdgeContains && !e.s.Kind(it.Node()).IsType() {
-			return false
-		}
-	}
-	return true
-}
-
-var shortOK = map[string]bool{"id": true, "ok": true, "db": true, "ip": true, "io": true, "go": true, "do": true, "os": true, "ui": true, "fs": true}
-
-// selectSeeds filters and orders the fused candidates and returns the walk
-// seeds: best fused first, the most cohesive package promoted, types
-// preferred on large graphs; a symbol the task writes as code (a stack
-// frame, a call, a backticked name) is never demoted.
-func (e *Engine) selectSeeds(ws *workspace, kw *Keywords) []uint32 {
-	var order []int
-	allow := kw.aux()
-	for i := range ws.cand {
-		if ws.cand[i].fused > 0 && e.keep(ws.cand[i].id, allow) {
-			order = append(order, i)
-		}
-	}
-	sort.Slice(order, func(a, b int) bool {
-		x, y := &ws.cand[order[a]], &ws.cand[order[b]]
-		if x.fused != y.fused {
-			return x.fused > y.fused
-		}
-		return x.id < y.id
-	})
-	if len(order) > 40 {
-		order = order[:40]
-	}
-	maxSeeds := 15
-	switch {
-	case e.n > 40000:
-		maxSeeds = 25
-	case e.n > 10000:
-		maxSeeds = 20
-	}
-	// Focus: the package holding most of the top candidates goes first.
-	pkgCount := ws.pkgCount
-	clear(pkgCount)
-	pkgOf := make([]string, len(order))
-	for i, ci := range order {
-		pkgOf[i] = e.packageKey(ws.cand[ci].id)
-		pkgCount[pkgOf[i]] += ws.cand[ci].fused
-	}
-	best, bestN := "", 0.0
-	for i := range order {
-		if c := pkgCount[pkgOf[i]]; c > bestN {
-			best, bestN = pkgOf[i], c
-		}
-	}
-	prefType := e.n > 50000
-	rankOf := func(i int) int {
-		if IsCode(kw.Code, e.s.Name(ws.cand[order[i]].id)) {
-			return 0 // written as code in the task: the strongest evidence
-		}
-		r := 0
-		if pkgOf[i] != best && tune.Focus > 0 {
-			r += 2
-		}
-		if prefType && !e.s.Kind(ws.cand[order[i]].id).IsType() {
-			r++
-		}
-		return r
-	}
-	idx := make([]int, len(order))
-	for i := range idx {
-		idx[i] = i
-	}
-	// Keep the single best match first whatever its package: it is the
-	// strongest evidence the task gives.
-	sort.SliceStable(idx[min(1, len(idx)):], func(a, b int) bool {
-		a, b = a+1, b+1
-		return rankOf(idx[a]) < rankOf(idx[b])
-	})
-	seeds := make([]uint32, 0, maxSeeds)
-	for _, i := range idx {
-		if len(seeds) == maxSeeds {
-			break
-		}
-		cd := &ws.cand[order[i]]
-		cd.seed = true
-		seeds = append(seeds, cd.id)
-	}
-	return seeds
-}
-
-// packageKey groups a node with its package: the folder of its file.
-func (e *Engine) packageKey(id uint32) string {
-	fi := e.s.FileIndex(id)
-	if fi < 0 {
-		return ""
-	}
-	p := e.s.FilePath(int(fi))
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[:i]
-	}
-	return ""
-}
-
-// interfaceSeeds adds the implementors of matched interfaces and traits.
-func (e *Engine) interfaceSeeds(ws *workspace) {
-	n := len(ws.cand)
-	r := 0
-	for i := 0; i < n; i++ {
-		cd := ws.cand[i]
-		if cd.fused == 0 {
-			continue
-		}
-		k := e.s.Kind(cd.id)
-		if k != snapshot.KindInterface && k != snapshot.KindTrait {
-			continue
-		}
-		it := e.s.Neighbors(cd.id, snapshot.In)
-		added := 0
-		for it.Next() && added < 10 {
-			if it.Type() != snapshot.EdgeImplements {
-				continue
-			}
-			c := ws.get(it.Node())
-			if c.rank[chInterface] == 0 {
-				r++
-				c.rank[chInterface] = int32(r)
-				c.fused += channelWeight[chInterface] / float64(rrfK+r)
-				added++
-			}
-		}
-	}
-}
-
-// tuning holds the scoring weights. The defaults are the HITS-mode weights
-// of the seed document plus Match, the strength of the direct evidence
-// (the candidate's fused seed-channel score relative to the best), which
-// the seed document's binary distance stood in for. KNOWING_TUNE
-// ("match=0.3,hitsSeed=0.1") overrides them for experiments.
-type tuning struct {
-	Blast, Confidence, Recency, Distance, Match float64
-	// Cover weighs the share of the task's words found in a candidate's
-	// qualified name.
-	Cover                          float64
-	HitsSeed, HitsHub, HitsPenalty float64
-	TestPenalty                    float64
-	// ValuePenalty multiplies the score of fields, variables and
-	// constants: tasks need types and callables far more often (on the
-	// dev tasks 7% of returned fields and constants were relevant, 24% of
-	// methods, 30% of classes). Implementation details (isDetail) get it
-	// too: 0 of 15 returned Python type aliases were relevant.
-	ValuePenalty float64
-	// EnumPenalty multiplies the score of enum types, which are mostly
-	// vocabularies of values: on the dev tasks none of the 16 enums
-	// returned in a top 10 was relevant, while their code holds 169
-	// enums to 487 structs and the ground truth 2 to 38.
-	EnumPenalty float64
-	// TypeBoost gives a type candidate this share of its best member's
-	// score (relative to the best candidate), capped at that member's
-	// score: methods that match a task point at their class.
-	TypeBoost float64
-	// Fusion weights of the seed channels.
-	Tiered, BM25, Equiv, Path, Alias, Vector float64
-	// Focus promotes the package holding most of the fused evidence to
-	// the front of the seeds (1) or not (0).
-	Focus float64
-	// ParentBoost adds this share of a member's container's score (the
-	// container ranked as a candidate), normalised by the best score.
-	ParentBoost float64
-	// Stem is the boost of terms that share a long task word's first five
-	// letters (0: no expansion).
-	Stem float64
-	// Base is the boost of a task verb's base form (opened → open;
-	// 0: none).
-	Base float64
-	// StemTiered: the tiered prefix tier uses a long word's first five
-	// letters when they start at most this many distinct names (0: never).
-	StemTiered float64
-	// Late decays a component's BM25 boost with its position in the
-	// task: 1/(1 + Late*pos/10).
-	Late float64
-	// WeakEquiv is how many symbols a weakly matched concept (one
-	// single-word phrase) may contribute per target name (strong: 3).
-	WeakEquiv float64
-	// CommonDF drops a one-word keyword found in more than this share of
-	// the documents (the project's own name, a package prefix).
-	CommonDF float64
-}
-
-var tune = loadTuning(tuning{
-	Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7,
-	HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6, EnumPenalty: 0.8, TypeBoost: 0.2,
-	Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, Base: 0.6, StemTiered: 10, Late: 0.6,
-})
-
-func loadTuning(t tuning) tuning {
-	spec := os.Getenv("KNOWING_TUNE")
-	for _, kv := range strings.Split(spec, ",") {
-		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
-		if !ok {
-			continue
-		}
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			continue
-		}
-		switch strings.ToLower(k) {
-		case "blast":
-			t.Blast = x
-		case "confidence":
-			t.Confidence = x
-		case "recency":
-			t.Recency = x
-		case "distance":
-			t.Distance = x
-		case "match":
-			t.Match = x
-		case "cover":
-			t.Cover = x
-		case "hitsseed":
-			t.HitsSeed = x
-		case "hitshub":
-			t.HitsHub = x
-		case "hitspenalty":
-			t.HitsPenalty = x
-		case "enumpenalty":
-			t.EnumPenalty = x
-		case "testpenalty":
-			t.TestPenalty = x
-		case "valuepenalty":
-			t.ValuePenalty = x
-		case "tiered":
-			t.Tiered = x
-		case "bm25":
-			t.BM25 = x
-		case "equiv":
-			t.Equiv = x
-		case "path":
-			t.Path = x
-		case "alias":
-			t.Alias = x
-		case "vector":
-			t.Vector = x
-		case "commondf":
-			t.CommonDF = x
-		case "focus":
-			t.Focus = x
-		case "weakequiv":
-			t.WeakEquiv = x
-		case "parentboost":
-			t.ParentBoost = x
-		case "stem":
-			t.Stem = x
-		case "base":
-			t.Base = x
-		case "stemtiered":
-			t.StemTiered = x
-		case "typeboost":
-			t.TypeBoost = x
-		case "late":
-			t.Late = x
-		}
-	}
-	return t
-}
-
-// recencyNeutral stands in for runtime recency, which knowing has no data
-// source for: every symbol gets the same value, so it does not change the
-// order.
-const recencyNeutral = 0.3
-
-// score computes final scores for every candidate with walk mass or a
-// seed role, and returns them best first.
-func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
-	maxP := float32(0)
-	maxF := 0.0
-	for i := range ws.cand {
-		maxP = max(maxP, ws.cand[i].walkP)
-		maxF = max(maxF, ws.cand[i].fused)
-	}
-	var out []*candidate
-	allow := kw.aux()
-	for i := range ws.cand {
-		cd := &ws.cand[i]
-		if cd.walkP == 0 && !cd.seed && cd.fused == 0 {
-			continue
-		}
-		if !e.keep(cd.id, allow) && !(cd.seed && e.keep(cd.id, auxFlags)) {
-			continue
-		}
-		var p scoreParts
-		if maxP > 0 {
-			p.Blast = float64(cd.walkP / maxP)
-		}
-		if maxF > 0 {
-			p.Match = cd.fused / maxF
-		}
-		if tune.Cover != 0 && len(kw.Pos) > 0 {
-			p.Cover = float64(e.coverage(ws, cd.id)) / float64(min(len(kw.Pos), 4))
-		}
-		p.Confidence = e.inConfidence(cd.id)
-		p.Recency = recencyNeutral
-		if cd.seed {
-			p.Distance = 1
-		} else {
-			p.Distance = 0.5
-		}
-		switch {
-		case cd.seed && cd.auth > 0.05:
-			p.AuthorityAdj += float64(cd.auth) * tune.HitsSeed
-		case !cd.seed && cd.auth > 0.2:
-			p.AuthorityAdj -= float64(cd.auth) * tune.HitsPenalty
-		}
-		if cd.seed && cd.hub > 0.1 {
-			p.AuthorityAdj += float64(cd.hub) * tune.HitsHub
-		}
-		s := p.Blast*tune.Blast + p.Confidence*tune.Confidence + p.Recency*tune.Recency +
-			p.Distance*tune.Distance + p.Match*tune.Match + p.Cover*tune.Cover + p.AuthorityAdj
-		p.Kind = 1
-		switch e.s.Kind(cd.id) {
-		case snapshot.KindField, snapshot.KindVariable, snapshot.KindConstant:
-			p.Kind = tune.ValuePenalty
-		case snapshot.KindTypeAlias, snapshot.KindFunction:
-			if e.isDetail(cd.id) {
-				p.Kind = tune.ValuePenalty // scored like a value
-			}
-		case snapshot.KindEnum:
-			p.Kind = tune.EnumPenalty
-		}
-		s *= p.Kind
-		p.TestPenalty = 1
-		if e.s.Flags(cd.id)&auxFlags&^allow != 0 {
-			p.TestPenalty = tune.TestPenalty
-			s *= tune.TestPenalty
-		}
-		p.Final = s
-		cd.score, cd.parts = s, p
-		out = append(out, cd)
-	}
-	slices.SortFunc(out, byScore)
-	if tune.ParentBoost > 0 {
-		e.boostMembers(ws, out)
-	}
-	return out
-}
-
-// byScore orders candidates best first, ties by id: a total order, so
-// the sort is deterministic.
-func byScore(a, b *candidate) int {
-	if a.score != b.score {
-		if a.score > b.score {
-			return -1
-		}
-		return 1
-	}
-	return cmp.Compare(a.id, b.id)
-}
-
-// isDetail reports a function declared inside another callable (a
-// closure, a decorator's inner function) or a type alias with no members
-// (a TypeVar, a Union, Rust's type X = Y): names a task rarely means.
-func (e *Engine) isDetail(id uint32) bool {
-	switch e.s.Kind(id) {
-	case snapshot.KindFunction:
-		it := e.s.Neighbors(id, snapshot.Out)
-		for it.Next() {
-			if it.Type() == snapshot.EdgeMemberOf && e.s.Kind(it.Node()).IsCallable() {
-				return true
-			}
-		}
-	case snapshot.KindTypeAlias:
-		if e.s.Lang(id) == snapshot.LangGo {
-			return false // type T U defines a new type, enum-like or with methods
-		}
-		it := e.s.Neighbors(id, snapshot.Out)
-		for it.Next() {
-			if it.Type() == snapshot.EdgeContains {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// boostMembers adds to each member a share of its container's score, when
-// the container is itself a candidate, and to each type a share of its best
-// member's (TypeBoost), then re-sorts.
-func (e *Engine) boostMembers(ws *workspace, out []*candidate) {
-	if len(out) == 0 || out[0].score <= 0 {
-		return
-	}
-	best := out[0].score
-	add := make([]float64, len(out))
-	for i, cd := range out {
-		it := e.s.Neighbors(cd.id, snapshot.Out)
-		for it.Next() {
-			if it.Type() != snapshot.EdgeMemberOf {
-				continue
-			}
-			if p := ws.lookup(it.Node()); p != nil && p.score > 0 && e.s.Kind(it.Node()).IsType() {
-				add[i] = tune.ParentBoost * p.score / best
-			}
-			break
-		}
-	}
-	if tune.TypeBoost > 0 {
-		for i, cd := range out {
-			if !e.s.Kind(cd.id).IsType() {
-				continue
-			}
-			bestM := 0.0
-			it := e.s.Neighbors(cd.id, snapshot.Out)
-			for it.Next() {
-				if it.Type() != snapshot.EdgeContains {
-					continue
-				}
-				if m := ws.lookup(it.Node()); m != nil && m.score > bestM {
-					bestM = m.score
-				}
-			}
-			// The type rises toward its best member, never past it: when
-			// the task names the member, the member stays first.
-			boost := min(tune.TypeBoost*bestM/best, bestM-cd.score-add[i])
-			if boost > 0 {
-				add[i] += boost
-			}
-		}
-	}
-	for i, cd := range out {
-		cd.score += add[i]
-		cd.parts.Boost = add[i]
-		cd.parts.Final = cd.score
-	}
-	slices.SortFunc(out, byScore)
-}
-
-// inConfidence is the highest confidence of the edges into id.
-func (e *Engine) inConfidence(id uint32) float64 {
-	it := e.s.Neighbors(id, snapshot.In)
-	best := float32(0)
-	for i := 0; i < 64 && it.Next(); i++ {
-		t := it.Type()
-		if t == snapshot.EdgeContains || t == snapshot.EdgeMemberOf {
-			continue
-		}
-		if c := it.Confidence(); c > best {
-			best = c
-		}
-	}
-	if best == 0 {
-		return 0.5
-	}
-	return float64(best)
-}
-
-// tokens estimates what a symbol costs in a prompt: qualified name, kind
-// and signature at about four characters a token.
-func (e *Engine) tokens(id uint32) int {
-	n := len(e.s.QName(id)) + len(e.s.Kind(id).String()) + e.s.SignatureLen(id) + 8
-	return (n + 3) / 4
-}
-
-// pack picks symbols by score density (score per token, times the walk
-// proximity to the power 0.3) until the budget is spent, then returns them
-// in score order, at most Limit.
-func (e *Engine) pack(ws *workspace, ranked []*candidate, opt Options) ([]Item, int) {
-	const proximityExp = 0.3
-	type pick struct {
-		cd      *candidate
-		tok     int
-		density float64
-	}
-	picks := make([]pick, 0, len(ranked))
-	maxP := float32(0)
-	for _, cd := range ranked {
-		if cd.walkP > maxP {
-			maxP = cd.walkP
-		}
-	}
-	for _, cd := range ranked {
-		t := e.tokens(cd.id)
-		prox := 1.0
-		if maxP > 0 && !cd.seed {
-			prox = math.Pow(float64(cd.walkP/maxP), proximityExp)
-		}
-		picks = append(picks, pick{cd, t, cd.score / float64(t) * prox})
-	}
-	order := make([]int, len(picks))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		x, y := picks[order[a]], picks[order[b]]
-		if x.density != y.density {
-			return x.density > y.density
-		}
-		return x.cd.score > y.cd.score
-	})
-	chosen := make([]bool, len(picks))
-	used, count := 0, 0
-	for _, i := range order {
-		if used+picks[i].tok > opt.Budget {
-			continue
-		}
-		chosen[i] = true
-		used += picks[i].tok
-		count++
-	}
-	items := make([]Item, 0, min(count, opt.Limit))
-	total := 0
-	for i, p := range picks { // picks are in score order
-		if !chosen[i] {
-			continue
-		}
-		if len(items) == opt.Limit {
-			break
-		}
-		items = append(items, e.item(p.cd, p.tok))
-		total += p.tok
-	}
-	if opt.Docs {
-		// The summaries were not known when the picks were made: they
-		// fill what the results leave of the budget, best result first.
-		for i := range items {
-			it := &items[i]
-			doc, err := e.s.Doc(it.ID)
-			if err != nil || doc == "" {
-				continue
-			}
-			sum := Summary(doc)
-			if extra := (len(sum) + 3) / 4; total+extra <= opt.Budget {
-				it.Doc = sum
-				it.Tokens += extra
-				total += extra
-			}
-		}
-	}
-	return items, total
-}
-
-func (e *Engine) item(cd *candidate, tok int) Item {
-	id := cd.id
-	start, end := e.s.Lines(id)
-	it := Item{
-		ID: id, Symbol: e.s.QName(id), Name: e.s.Name(id), Kind: e.s.Kind(id).String(),
-		Lang: e.s.Lang(id).String(), Line: int(start), EndLine: int(end),
-		Score: math.Round(cd.score*10000) / 10000, Tokens: tok, Seed: cd.seed,
-	}
-	if fi := e.s.FileIndex(id); fi >= 0 {
-		it.File = e.s.FilePath(int(fi))
-	}
-	if sig, err := e.s.Signature(id); err == nil {
-		it.Signature = sig
-	}
-	return it
 }

@@ -275,10 +275,10 @@ func (e *Engine) equivChannel(ws *workspace, lower string, allow snapshot.Flags,
 	for _, cm := range matches {
 		perTarget := 3
 		if !cm.strong {
-			// One single-word phrase ("build", "route") is weak evidence:
-			// the seed document gates concepts on two phrases or a
-			// multi-word one.
-			perTarget = int(tune.WeakEquiv)
+			// One single-word phrase ("build", "route") is weak evidence
+			// (strong: two phrases or a multi-word one): one symbol per
+			// target instead of three raised dev P@10 and MRR (EVAL.md).
+			perTarget = int(e.tune.WeakEquiv)
 			if perTarget == 0 {
 				continue
 			}

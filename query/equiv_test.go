@@ -133,9 +133,9 @@ func TestVerbBaseFindsSymbol(t *testing.T) {
 	if rankOf(query(t, e, task), "db.Open") == 0 {
 		t.Errorf("%q did not find db.Open", task)
 	}
-	defer func(b float64) { tune.Base = b }(tune.Base)
-	tune.Base = 0
-	if rankOf(query(t, e, task), "db.Open") != 0 {
+	noBase := DefaultTuning()
+	noBase.Base = 0
+	if rankOf(query(t, s.engine(t, WithTuning(noBase)), task), "db.Open") != 0 {
 		t.Errorf("%q found db.Open without base forms: the test proves nothing", task)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -61,23 +60,6 @@ type Keywords struct {
 	sparePos []int
 }
 
-// Location is a file, as the task writes it, and a 1-based line.
-type Location struct {
-	Path string
-	Line int
-}
-
-// maxLocations bounds the file:line positions of one task the engine
-// resolves.
-const maxLocations = 8
-
-// Frame is a function a stack trace names, with its file as the trace
-// writes it (absolute or relative) and line (0: unknown).
-type Frame struct {
-	Name, Path string
-	Line       int
-}
-
 // Acronym is a candidate acronym of the task and where its words start.
 type Acronym struct {
 	Text string
@@ -106,29 +88,6 @@ const (
 	maxPaths      = 6
 )
 
-// stopWords are English function words and words every task uses.
-var stopWords = set(`a an the and or but if then else of to in on at by for from with without into onto
-over under about as is are was were be been being do does did done doing has have had having it its
-this that these those there here which what when where why how who whom whose i we you he she they me
-us them my our your his her their not no nor so than too very can could should would will shall may
-might must also just only some any all each every both either neither other another such same own
-more most less least many much few lot lots one two three first second last new old like via per
-etc eg ie e.g i.e way ways thing things something anything everything nothing let lets make makes made
-need needs needed want wants wanted use used uses using get gets got getting see sees seen look looks
-happen happens happened currently now instead still even really actually always never sometimes
-work works working worked case cases because while until after before since though although whether
-able unable properly correctly correct wrong right good bad better best please thanks thank hi hello
-code codebase project repo repository file files function functions method methods class classes
-support supports supported supporting part parts
-don doesn didn isn aren wasn weren won shouldn couldn wouldn hasn haven`)
-
-// programWords are programming words too common in code to point anywhere.
-var programWords = set(`func fn def var let const type types err nil null none true false
-return returns new self this`)
-
-// hookWords name when a lifecycle hook runs; they are stop words alone.
-var hookWords = set(`before after`)
-
 // shouted reports a word written in capitals (GET, POST, URL): the writer
 // means the identifier or constant, even when the word is a stop word in
 // prose.
@@ -144,57 +103,14 @@ func shouted(s string) bool {
 	return true
 }
 
-// actionVerbs open a task; the noun after one is the task's focus. They
-// say what to do to the code, not what it does: verbs that name a
-// capability (validate, register, convert, migrate) are the task's
-// subject, as Validator, RegisterModule and Converter are, and stay
-// keywords. "configure" stays here: "how does X configure logging" is
-// about logging.
-var actionVerbs = set(`add adds adding implement implements implementing build create creates creating
-make write writes fix fixes fixing update updates updating refactor refactors refactoring change changes
-modify remove removes removing delete deletes rename renames move moves extract replace replaces
-improve improves optimize optimise speed support handle handles debug investigate find show explain
-understand check checks ensure allow allows enable enables disable disables prevent prevents introduce
-extend expose document test tests configure
-where how`)
-
-// abbreviations expand short forms developers type into the words code uses.
-var abbreviations = map[string][]string{
-	"ctx": {"context"}, "cfg": {"config", "configuration"}, "conf": {"config"}, "config": {"configuration"},
-	"svc": {"service"}, "srv": {"server"}, "req": {"request"}, "res": {"response"}, "resp": {"response"},
-	"msg": {"message"}, "err": {"error"}, "auth": {"authentication", "authorization"}, "authn": {"authentication"},
-	"authz": {"authorization"}, "db": {"database"}, "repo": {"repository"}, "env": {"environment"},
-	"args": {"arguments"}, "arg": {"argument"}, "params": {"parameters"}, "param": {"parameter"},
-	"dir": {"directory"}, "dirs": {"directories"}, "init": {"initialize"}, "impl": {"implementation"},
-	"info": {"information"}, "conn": {"connection"}, "tx": {"transaction"}, "txn": {"transaction"},
-	"addr": {"address"}, "buf": {"buffer"}, "fmt": {"format"}, "idx": {"index"}, "len": {"length"},
-	"num": {"number"}, "pkg": {"package"}, "tmpl": {"template"}, "tpl": {"template"}, "util": {"utility"},
-	"utils": {"utilities"}, "val": {"value"}, "async": {"asynchronous"}, "sync": {"synchronize"},
-	"deps": {"dependencies"}, "dep": {"dependency"}, "perm": {"permission"}, "perms": {"permissions"},
-	"cli": {"command"}, "cmd": {"command"}, "opts": {"options"}, "opt": {"option"}, "doc": {"document"},
-	"docs": {"documentation"}, "ws": {"websocket"}, "url": {"uri"}, "uri": {"url"}, "tls": {"ssl"},
-	"ssl": {"tls"}, "jwt": {"token"}, "api": {"endpoint"}, "mw": {"middleware"}, "gc": {"garbage"},
-	"io": {"input", "output"}, "fs": {"filesystem"}, "regex": {"regexp"}, "regexp": {"regex"},
-	"stdin": {"input"}, "stdout": {"output"}, "stderr": {"error"}, "k8s": {"kubernetes"},
-	"maximum": {"max"}, "minimum": {"min"}, "limit": {"max"}, "limits": {"max"},
-}
-
-func set(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
-
 // IsStopWord reports words that carry no search signal.
 func IsStopWord(w string) bool {
 	w = strings.ToLower(w)
 	return stopWords[w] || programWords[w]
 }
 
-// ExtractKeywords reads a task description. It is linear in the text and
-// examines at most the first 64 KiB.
+// ExtractKeywords reads a task description (step 1); it needs no index.
+// It is linear in the text and examines at most the first 64 KiB.
 func ExtractKeywords(task string) Keywords {
 	if len(task) > maxScan {
 		cut := maxScan
@@ -214,15 +130,6 @@ func ExtractKeywords(task string) Keywords {
 	b.words(toks)
 	return b.finish()
 }
-
-// testWords mark a task about tests.
-var testWords = set(`test tests testing tested unittest unittests spec specs fixture fixtures mock mocks
-assert assertion assertions coverage benchmark benchmarks`)
-
-// exampleWords mark a task about examples, demos or benchmarks: code
-// that uses the project (snapshot.FlagExample). "example" after "for"
-// ("for example, …") does not count.
-var exampleWords = set(`example examples demo demos tutorial tutorials sample samples benchmark benchmarks bench`)
 
 // intents reports whether the task talks about tests and about examples,
 // outside quoted spans: "make 'cargo test' faster" quotes a command, it
@@ -263,73 +170,6 @@ func intents(task string) (tests, examples bool) {
 	}
 	check()
 	return tests, examples
-}
-
-// token is one run of identifier-ish characters with what follows it.
-type token struct {
-	text      string // as written: letters, digits, _ . : / - $ ? !
-	parenNext bool   // followed by "("
-	quoted    bool   // inside quotes
-	brk       bool   // a sentence or line break comes before it
-}
-
-// tokenize splits text on white space and punctuation, keeping dotted,
-// slashed and :: paths together.
-func tokenize(s string) []token {
-	var out []token
-	i := 0
-	quote := false
-	brk := true
-	for i < len(s) {
-		r, w := utf8.DecodeRuneInString(s[i:])
-		if r == '"' || r == '\'' && (i == 0 || !isWordRune(prevRune(s, i))) {
-			quote = !quote
-			brk = true
-		}
-		if !isWordRune(r) {
-			if r != ' ' && r != '\t' && r != '-' {
-				brk = true
-			}
-			i += w
-			continue
-		}
-		j := i
-		for j < len(s) {
-			r2, w2 := utf8.DecodeRuneInString(s[j:])
-			if isWordRune(r2) || (r2 == '.' || r2 == '/' || r2 == ':' || r2 == '-') && j+w2 < len(s) && isWordRuneAt(s, j+w2) ||
-				(r2 == ':' && j+1 < len(s) && s[j+1] == ':') {
-				j += w2
-				continue
-			}
-			break
-		}
-		t := strings.Trim(s[i:j], ".:/-")
-		if t != "" {
-			// Code calls have the parenthesis right after the name;
-			// "parameters (properly escaped)" is prose.
-			out = append(out, token{text: t, parenNext: j < len(s) && s[j] == '(', quoted: quote, brk: brk})
-			brk = false
-		}
-		if j == i {
-			j += w
-		}
-		i = j
-	}
-	return out
-}
-
-func prevRune(s string, i int) rune {
-	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return r
-}
-
-func isWordRune(r rune) bool {
-	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
-}
-
-func isWordRuneAt(s string, i int) bool {
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return isWordRune(r) || r == ':'
 }
 
 type kwBuilder struct {
@@ -420,37 +260,6 @@ func IsCode(code []string, name string) bool {
 	return false
 }
 
-// contractions are the short forms code gives words a task writes in
-// full: "query parameters" are queryParams, a "directory listing" is a
-// dirListing. They are used in bigrams only, after the bigrams as
-// written: alone, most are names of hundreds of unrelated symbols (err,
-// req, str, id), and adding them as components lowered dev P@10 on three
-// of five repositories (EVAL.md).
-var contractions = map[string][]string{
-	"directory": {"dir"}, "directories": {"dirs"}, "message": {"msg"}, "messages": {"msgs"},
-	"context": {"ctx"}, "configuration": {"config", "cfg"}, "argument": {"arg"}, "arguments": {"args"},
-	"parameter": {"param"}, "parameters": {"params"}, "initialize": {"init"}, "initialization": {"init"},
-	"information": {"info"}, "connection": {"conn"}, "connections": {"conns"}, "address": {"addr"},
-	"buffer": {"buf"}, "length": {"len"}, "number": {"num"}, "package": {"pkg"}, "packages": {"pkgs"},
-	"template": {"tmpl"}, "temporary": {"temp", "tmp"}, "utility": {"util"}, "utilities": {"utils"},
-	"dependency": {"dep"}, "dependencies": {"deps"}, "permission": {"perm"}, "permissions": {"perms"},
-	"command": {"cmd"}, "option": {"opt"}, "options": {"opts"}, "environment": {"env"},
-	"repository": {"repo"}, "database": {"db"}, "request": {"req"}, "response": {"resp"},
-	"error": {"err"}, "implementation": {"impl"}, "specification": {"spec"}, "reference": {"ref"},
-	"references": {"refs"}, "attribute": {"attr"}, "attributes": {"attrs"}, "expression": {"expr"},
-	"previous": {"prev"}, "source": {"src"}, "destination": {"dst", "dest"}, "position": {"pos"},
-	"statistics": {"stats"}, "allocate": {"alloc"}, "allocation": {"alloc"}, "character": {"char"},
-	"characters": {"chars"}, "execute": {"exec"}, "generate": {"gen"}, "pointer": {"ptr"},
-	"sequence": {"seq"}, "string": {"str"}, "function": {"func", "fn"}, "variable": {"var"},
-	"object": {"obj"}, "document": {"doc"}, "synchronize": {"sync"}, "asynchronous": {"async"},
-	"application": {"app"}, "authentication": {"auth"}, "authorization": {"auth"}, "library": {"lib"},
-	"identifier": {"id"}, "maximum": {"max"}, "minimum": {"min"}, "integer": {"int"},
-	"boolean": {"bool"}, "description": {"desc"}, "signature": {"sig"}, "certificate": {"cert"},
-	"certificates": {"certs"}, "credentials": {"creds"}, "administrator": {"admin"},
-	"hexadecimal": {"hex"}, "calculate": {"calc"}, "manager": {"mgr"}, "value": {"val"},
-	"values": {"vals"}, "iterator": {"iter"}, "index": {"idx"}, "current": {"cur"},
-}
-
 // contracted adds the bigrams of content words x and y with either or
 // both contracted (walk + directory: WalkDir, walk_dir).
 func (b *kwBuilder) contracted(x, y string) {
@@ -498,18 +307,6 @@ func (b *kwBuilder) addPart(w string) {
 	}
 }
 
-func isNumber(s string) bool {
-	if strings.HasPrefix(s, "0x") {
-		return true
-	}
-	for _, r := range s {
-		if !unicode.IsDigit(r) && r != '.' && r != 'x' {
-			return false
-		}
-	}
-	return true
-}
-
 // backticks takes `identifier` spans as exact symbol references.
 func (b *kwBuilder) backticks(s string) {
 	for {
@@ -539,256 +336,6 @@ func (b *kwBuilder) backticks(s string) {
 	}
 }
 
-// splitQualified returns the identifier and, for a qualified one, its
-// terminal and Container.member forms: "flask.app.Flask.route" →
-// [flask.app.Flask.route Flask.route route].
-func splitQualified(s string) []string {
-	s = strings.ReplaceAll(s, "::", ".")
-	s = strings.ReplaceAll(s, "#", ".")
-	s = strings.Trim(s, ".()")
-	parts := strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '/' })
-	if len(parts) <= 1 {
-		return []string{s}
-	}
-	out := []string{parts[len(parts)-1]}
-	if q := strings.ToLower(parts[len(parts)-2]); q == "self" || q == "this" || q == "cls" || q == "super" {
-		return out
-	}
-	if len(parts) >= 2 {
-		out = append([]string{parts[len(parts)-2] + "." + parts[len(parts)-1]}, out...)
-	}
-	return out
-}
-
-// frames finds function names in stack traces and file paths in them:
-//
-//	File "app.py", line 12, in full_dispatch_request      (Python)
-//	at spark.Service.init(Service.java:120)                (Java)
-//	net/http.(*conn).serve(0xc000...)                       (Go)
-//	from lib/jekyll/page.rb:12:in `render'                 (Ruby)
-func (b *kwBuilder) frames(s string) {
-	// A frame's bare method name (read, get) is a name of many symbols:
-	// it comes after every frame's qualified names.
-	var bare []string
-	defer func() {
-		for _, n := range bare {
-			b.addCode(&b.comp, n, "c")
-		}
-	}()
-	for _, line := range strings.Split(s, "\n") {
-		t := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(t, "Traceback (most recent call"):
-			continue
-		case strings.HasPrefix(t, "File \"") && strings.Contains(t, ", in "):
-			p, rest, _ := strings.Cut(strings.TrimPrefix(t, "File \""), "\"")
-			b.addPath(p)
-			fn := strings.TrimSpace(t[strings.LastIndex(t, ", in ")+5:])
-			line := 0
-			if _, after, ok := strings.Cut(rest, "line "); ok {
-				line = leadingInt(after)
-			}
-			b.addFrame(fn, p, line)
-			bare = append(bare, fn)
-		case strings.HasPrefix(t, "at ") && strings.Contains(t, "(") && strings.Contains(t, ".java:"):
-			q := strings.TrimPrefix(t, "at ")
-			q = javaFrameName(q[:strings.IndexByte(q, '(')])
-			if f := t[strings.IndexByte(t, '(')+1:]; strings.Contains(f, ".java:") {
-				b.addPath(strings.TrimSuffix(f, ")")) // Service.java:120
-			}
-			b.addWholeFrame(q, &bare)
-		case strings.Contains(t, ".rb:") && strings.Contains(t, ":in "):
-			p := strings.TrimPrefix(t, "from ")
-			f, rest, _ := strings.Cut(p, ":")
-			b.addPath(f)
-			fn := t[strings.LastIndex(t, ":in ")+4:]
-			fn = strings.Trim(fn, "`'‘’ ")
-			if i := strings.LastIndexAny(fn, "#."); i >= 0 {
-				fn = fn[i+1:]
-			}
-			b.addFrame(fn, f, leadingInt(rest))
-			bare = append(bare, fn)
-		case strings.HasPrefix(t, "at ") && csFrame(t):
-			// at Ns.Type.<Invoke>d__3.MoveNext() in /src/Type.cs:line 34
-			q := csharpFrameName(t[3:strings.IndexByte(t, '(')])
-			if _, loc, ok := strings.Cut(t, ") in "); ok {
-				if f, line, ok := strings.Cut(loc, ":line "); ok {
-					b.addPath(f)
-					b.addLocation(f, leadingInt(line))
-				}
-			}
-			if strings.Contains(q, ".") {
-				b.addWholeFrame(q, &bare)
-			}
-		case strings.HasPrefix(t, "at ") && jsFrame(t):
-			// at Router.handle (/app/lib/router/index.js:284:7)
-			// at async Server.listen (file:///srv/app.mjs:10:3)
-			fn, loc, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(t, "at "), "async "), " (")
-			fn, _, _ = strings.Cut(fn, " [as ")
-			loc = strings.TrimPrefix(strings.TrimSuffix(loc, ")"), "file://")
-			f, rest, _ := strings.Cut(loc, ":")
-			b.addPath(f)
-			if i := strings.LastIndexByte(fn, '.'); i >= 0 {
-				fn = fn[i+1:]
-			}
-			if isIdent(strings.ReplaceAll(fn, "$", "_")) {
-				b.addFrame(fn, f, leadingInt(rest))
-				bare = append(bare, fn)
-			}
-		case strings.HasSuffix(t, ")") && strings.Contains(t, ".(") || goFrame(t):
-			q := t[:strings.IndexByte(t, '(')]
-			if strings.Contains(t, ".(") {
-				q = t[:strings.Index(t, ".(")]
-				rest := t[strings.Index(t, ".(")+2:]
-				if typ, after, ok := strings.Cut(rest, ")."); ok {
-					typ = strings.TrimPrefix(typ, "*")
-					m := after
-					if i := strings.IndexByte(m, '('); i >= 0 {
-						m = m[:i]
-					}
-					b.addCode(&b.comp, typ+"."+m, "c")
-					bare = append(bare, m)
-					continue
-				}
-			}
-			b.addQualified(q, &bare)
-		}
-	}
-}
-
-// maxFrames bounds the frames of one task the engine resolves.
-const maxFrames = 16
-
-// addFrame records a function of a trace and its file.
-func (b *kwBuilder) addFrame(fn, path string, line int) {
-	if fn == "" || path == "" || len(b.traceFrames) == maxFrames || strings.HasPrefix(fn, "<") {
-		return // <module>, <lambda>, <anonymous>
-	}
-	b.traceFrames = append(b.traceFrames, Frame{Name: fn, Path: path, Line: line})
-}
-
-// csFrame matches a .NET stack-trace line: "at Ns.Type.Method(args)",
-// with " in File.cs:line N" after it when symbols were loaded.
-func csFrame(t string) bool {
-	i := strings.IndexByte(t, '(')
-	if i < 4 || strings.ContainsAny(t[3:i], " \t") || !strings.Contains(t[3:i], ".") {
-		return false
-	}
-	return strings.Contains(t, ") in ") && strings.Contains(t, ":line ") || strings.HasSuffix(t, ")")
-}
-
-// csharpFrameName turns a .NET frame's method name into the source one:
-// an async method's or iterator's state machine (<Invoke>d__3.MoveNext)
-// and a lambda (<UseOcelotPipeline>b__0) stand for the method that wrote
-// them, a closure class (<>c__DisplayClass0_0) is left out, and generic
-// arity (List`1) is dropped.
-func csharpFrameName(q string) string {
-	var out []string
-	machine := false
-	for _, seg := range strings.Split(q, ".") {
-		if strings.HasPrefix(seg, "<") {
-			if name, _, ok := strings.Cut(seg[1:], ">"); ok && name != "" {
-				out = append(out, name)
-				machine = true
-			}
-			continue
-		}
-		if machine && seg == "MoveNext" {
-			continue
-		}
-		if i := strings.IndexByte(seg, '`'); i >= 0 {
-			seg = seg[:i]
-		}
-		if seg != "" {
-			out = append(out, seg)
-		}
-	}
-	return strings.Join(out, ".")
-}
-
-// jsFrame matches a JavaScript or TypeScript stack-trace line with a
-// function name: "at name (file.js:1:2)".
-func jsFrame(t string) bool {
-	i := strings.Index(t, " (")
-	if i < 0 || !strings.HasSuffix(t, ")") {
-		return false
-	}
-	loc := t[i+2 : len(t)-1]
-	f, _, ok := strings.Cut(strings.TrimPrefix(loc, "file://"), ":")
-	return ok && isFileName(f[strings.LastIndexByte(f, '/')+1:]) && !strings.HasSuffix(f, ".java")
-}
-
-// leadingInt returns the number s starts with, 0 if none.
-func leadingInt(s string) int {
-	n := 0
-	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1<<24; i++ {
-		n = n*10 + int(s[i]-'0')
-	}
-	return n
-}
-
-// addWholeFrame adds a frame's whole qualified name first, when it has
-// a package or namespace (it tells a nested class apart from its
-// namesakes: MapTypeAdapterFactory.Adapter.read), then as addQualified.
-func (b *kwBuilder) addWholeFrame(q string, bare *[]string) {
-	if strings.Count(q, ".") >= 2 {
-		b.addCode(&b.comp, q, "c")
-	}
-	b.addQualified(q, bare)
-}
-
-// addQualified adds a frame's Container.name now and its bare name to
-// bare, to be added after every frame's qualified names.
-func (b *kwBuilder) addQualified(q string, bare *[]string) {
-	parts := splitQualified(q)
-	for _, p := range parts[:len(parts)-1] {
-		b.addCode(&b.comp, p, "c")
-	}
-	*bare = append(*bare, parts[len(parts)-1])
-}
-
-// javaFrameName turns the binary name of a Java frame's method into the
-// source one: a nested class's '$' becomes '.', an anonymous class ($1)
-// is left out, and a lambda (lambda$register$0) stands for the method
-// that wrote it: com.x.Outer$Inner.read → com.x.Outer.Inner.read.
-func javaFrameName(q string) string {
-	if !strings.Contains(q, "$") {
-		return q
-	}
-	var out []string
-	for _, seg := range strings.Split(q, ".") {
-		if strings.HasPrefix(seg, "lambda$") {
-			if name, _, ok := strings.Cut(seg[len("lambda$"):], "$"); ok && name != "" {
-				out = append(out, name)
-			}
-			continue
-		}
-		for _, part := range strings.Split(seg, "$") {
-			if part != "" && !allDigits(part) {
-				out = append(out, part)
-			}
-		}
-	}
-	return strings.Join(out, ".")
-}
-
-// goFrame matches "pkg/path.Func(...)" lines of a Go panic trace.
-func goFrame(t string) bool {
-	i := strings.IndexByte(t, '(')
-	if i <= 0 || !strings.HasSuffix(t, ")") || strings.ContainsAny(t[:i], " \t") {
-		return false
-	}
-	return strings.Contains(t[:i], ".") && strings.Contains(t[:i], "/")
-}
-
-// addLocation records a file:line position (Keywords.Locations); a line
-// of 0 is none.
-func (b *kwBuilder) addLocation(path string, line int) {
-	if line > 0 && len(b.locations) < maxLocations {
-		b.locations = append(b.locations, Location{Path: path, Line: line})
-	}
-}
-
 func (b *kwBuilder) addPath(p string) {
 	p = strings.Trim(p, "\"'`()[]<>,;")
 	if i := strings.IndexByte(p, ':'); i > 0 && strings.Contains(p[:i], ".") {
@@ -799,26 +346,6 @@ func (b *kwBuilder) addPath(p string) {
 		return
 	}
 	b.add(&b.paths, p, "f")
-}
-
-var codeExt = set(`go py rb rs java cs js ts tsx jsx mjs cjs kt scala c h cc cpp hpp php swift erb yaml yml toml json md
-lock txt cfg ini xml html htm css scss sh gradle properties gemspec sql proto`)
-
-// stripLine removes a trailing ":line" or ":line:column" from a token.
-func stripLine(s string) string {
-	for k := 0; k < 2; k++ {
-		i := strings.LastIndexByte(s, ':')
-		if i <= 0 || !allDigits(s[i+1:]) {
-			break
-		}
-		s = s[:i]
-	}
-	return s
-}
-
-// allDigits reports a non-empty run of ASCII digits.
-func allDigits(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // isFileName reports a dotted token ending in a known file extension
@@ -900,62 +427,6 @@ func isVersionLike(parts []string) bool {
 func isAbbrev(s string) bool {
 	l := strings.ToLower(s)
 	return l == "e.g" || l == "i.e" || l == "etc" || len(s) <= 4
-}
-
-func isIdent(s string) bool {
-	for i, r := range s {
-		if !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) && i > 0) {
-			return false
-		}
-	}
-	return s != ""
-}
-
-func startsUpper(s string) bool {
-	r, _ := utf8.DecodeRuneInString(s)
-	return unicode.IsUpper(r)
-}
-
-// isCompound reports identifiers made of several words.
-func isCompound(s string) bool {
-	if strings.ContainsAny(s, "_") && strings.Trim(s, "_") != "" {
-		return len(splitWords(s)) > 1
-	}
-	return len(splitWords(s)) > 1
-}
-
-// splitWords splits an identifier on case changes, underscores and
-// hyphens; digits stay with the letters before them.
-func splitWords(s string) []string {
-	var out []string
-	rs := []rune(s)
-	start := 0
-	flush := func(end int) {
-		if end > start {
-			out = append(out, string(rs[start:end]))
-		}
-		start = end
-	}
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		if r == '_' || r == '-' || r == '$' || r == '?' || r == '!' {
-			flush(i)
-			start = i + 1
-			continue
-		}
-		if i > start && unicode.IsUpper(r) {
-			prev := rs[i-1]
-			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			if nextLower && i+2 == len(rs) && rs[i+1] == 's' {
-				nextLower = false // a plural acronym: URIs, IDs
-			}
-			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && nextLower {
-				flush(i)
-			}
-		}
-	}
-	flush(len(rs))
-	return out
 }
 
 // splitInto adds the word parts of an identifier as components.
@@ -1076,20 +547,6 @@ func (b *kwBuilder) words(toks []token) {
 	}
 }
 
-// verbCues are the words after which an action verb is a verb: "to
-// build", "and update", "should handle", "we check". After anything else
-// it names a thing: "parallel build jobs", "the update loop", "a file
-// handle", "health check".
-var verbCues = set(`to and or then please should must can could will would shall may might also not
-never always dont don't cannot i we you they let lets just first`)
-
-// determiners make the word after them a noun: "the update loop".
-var determiners = set(`the a an this that these those our my your its their each every any some no`)
-
-// auxiliaries open a question whose verb comes after its subject: "how
-// does caddy build a TLS configuration".
-var auxiliaries = set(`does do did can could should would will is are`)
-
 // verbPosition reports whether the action verb at toks[i] stands where a
 // verb does: opening a sentence or clause, after a verb cue, or as the
 // first action verb after an auxiliary in its sentence. "test" and "tests"
@@ -1114,14 +571,6 @@ func verbPosition(toks []token, i int, lw string) bool {
 		}
 	}
 	return false
-}
-
-func camel(w string) string {
-	if w == "" {
-		return w
-	}
-	r, n := utf8.DecodeRuneInString(w)
-	return string(unicode.ToUpper(r)) + w[n:]
 }
 
 func (b *kwBuilder) finish() Keywords {
@@ -1182,38 +631,6 @@ func capList(l []string, n int) []string {
 	}
 	return l
 }
-
-// hyphenated reports a word of letters joined by hyphens (server-sent,
-// cross-origin, X-Forwarded-For).
-func hyphenated(s string) bool {
-	if !strings.Contains(s, "-") {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c != '-' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
-			return false
-		}
-	}
-	return true
-}
-
-// httpStatus names the HTTP status codes tasks cite by number.
-var httpStatus = map[string]string{
-	"301": "MovedPermanently", "304": "NotModified", "400": "BadRequest", "401": "Unauthorized",
-	"403": "Forbidden", "404": "NotFound", "405": "MethodNotAllowed", "408": "RequestTimeout",
-	"409": "Conflict", "413": "RequestEntityTooLarge", "415": "UnsupportedMediaType",
-	"429": "TooManyRequests", "500": "InternalServerError", "502": "BadGateway",
-	"503": "ServiceUnavailable", "504": "GatewayTimeout",
-}
-
-// statusWordsBefore and statusWordsAfter are the words around a number
-// that make it an HTTP status: "return a 404", "404 page", "status 500".
-var (
-	statusWordsBefore = set(`a an the return returns returning returned send sends respond responds responding
-with status http code codes raise raises throw throws and or`)
-	statusWordsAfter = set(`response responses error errors status page pages code codes not and or for
-when instead unauthorized forbidden internal bad`)
-)
 
 // statusContext reports whether toks[i], a number, reads as an HTTP
 // status code: "500 requests" does not, "returns 500" and "500 errors" do.

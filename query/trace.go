@@ -85,7 +85,7 @@ func (tr *trace) capture(e *Engine, ws *workspace, lists [numChannels][]uint32, 
 		p := cd.parts
 		r.Blast, r.Confidence, r.Recency, r.Distance, r.Match, r.Cover = p.Blast, p.Confidence, p.Recency, p.Distance, p.Match, p.Cover
 		r.AuthorityAdj, r.TestPenalty, r.Score = p.AuthorityAdj, p.TestPenalty, cd.score
-		r.KindFactor, r.MemberBoost, r.Weights = p.Kind, p.Boost, currentWeights()
+		r.KindFactor, r.MemberBoost, r.Weights = p.Kind, p.Boost, e.scoreWeights()
 		tr.rows[cd.id] = r
 		return r
 	}
@@ -116,8 +116,10 @@ type Weights struct {
 	Cover      float64 `json:"cover"`
 }
 
-func currentWeights() Weights {
-	return Weights{tune.Blast, tune.Confidence, tune.Recency, tune.Distance, tune.Match, tune.Cover}
+// scoreWeights are the engine's score weights (Tuning).
+func (e *Engine) scoreWeights() Weights {
+	t := &e.tune
+	return Weights{t.Blast, t.Confidence, t.Recency, t.Distance, t.Match, t.Cover}
 }
 
 // ErrSymbolNotFound is returned by Why for a name no symbol has.
@@ -160,7 +162,7 @@ func (e *Engine) Why(ctx context.Context, task, symbol string, opt Options) ([]*
 			if f&snapshot.FlagTest == 0 {
 				what, about = "an example or benchmark", "examples"
 			}
-			ex.Notes = append(ex.Notes, fmt.Sprintf("in %s: penalised ×%g because the task is not about %s", what, tune.TestPenalty, about))
+			ex.Notes = append(ex.Notes, fmt.Sprintf("in %s: penalised ×%g because the task is not about %s", what, e.tune.TestPenalty, about))
 		}
 		if ex.Recency == 0 && ex.Score != 0 {
 			ex.Recency = recencyNeutral

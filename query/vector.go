@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// The hashed-vector channel (seed document 004): a task and a symbol are
-// compared as hashed character-trigram vectors of their words. It needs no
-// model and no index: it re-ranks the candidates the other channels found
-// plus the BM25 pool. Off by default (Options.Vector); the earlier system
-// measured vector channels as neutral.
+// The hashed-vector channel: a task and a symbol are compared as hashed
+// character-trigram vectors of their words. It needs no model and no
+// index: it re-ranks the candidates the other channels found plus the
+// BM25 pool. Off by default (Options.Vector): turned on, it lowered the
+// dev and gostd figures (EVAL.md, Experiments).
 const vecDim = 256
 
 func trigramVector(dst *[vecDim]float32, text string) {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowing-dev/knowing/eval"
 	"github.com/knowing-dev/knowing/query"
-	"github.com/knowing-dev/knowing/query/eval"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -49,7 +49,7 @@ func BenchmarkQueryFixtures(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	e, err := query.New(s)
+	e, err := newEngine(s)
 	if err != nil {
 		b.Fatal(err)
 	}

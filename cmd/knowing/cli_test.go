@@ -108,6 +108,36 @@ func TestBuildQueryInspectWhy(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "walk score") || !strings.Contains(out, "final rank") {
 		t.Errorf("why: %d %s %s", code, out, errs)
 	}
+	if !strings.Contains(out, "match=0.3,") || !strings.Contains(out, "commonDF=0.2") {
+		t.Errorf("why prints no weights:\n%s", out)
+	}
+	code, out, errs = knowing(t, "", "why", "--json", snap, "fetch an item from the memory store", "MemoryStore.Get")
+	var why struct {
+		Explanations []struct {
+			Symbol    string
+			FinalRank int `json:"final_rank"`
+		}
+		Tuning map[string]float64
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &why) != nil {
+		t.Fatalf("why --json: %d %s %s", code, out, errs)
+	}
+	if len(why.Explanations) != 1 || why.Explanations[0].Symbol != "example.com/shop/store.MemoryStore.Get" || why.Explanations[0].FinalRank == 0 {
+		t.Errorf("why --json explanations: %+v", why.Explanations)
+	}
+	if why.Tuning["match"] != 0.3 || why.Tuning["blast"] != 0.35 {
+		t.Errorf("why --json tuning: %v", why.Tuning)
+	}
+	// KNOWING_TUNE overrides weights, for experiments; a name that is
+	// no weight is an error.
+	t.Setenv("KNOWING_TUNE", "match=0.5")
+	if code, out, errs = knowing(t, "", "why", snap, "fetch an item from the memory store", "MemoryStore.Get"); code != 0 || !strings.Contains(out, "match=0.5,") {
+		t.Errorf("why with KNOWING_TUNE=match=0.5: %d %s %s", code, out, errs)
+	}
+	t.Setenv("KNOWING_TUNE", "mach=0.5")
+	if code, _, errs = knowing(t, "", "query", snap, "memory store"); code != 1 || !strings.Contains(errs, "KNOWING_TUNE") {
+		t.Errorf("query with KNOWING_TUNE=mach=0.5: %d %s", code, errs)
+	}
 }
 
 func TestErrors(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowing-dev/knowing/eval"
 	"github.com/knowing-dev/knowing/query"
-	"github.com/knowing-dev/knowing/query/eval"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -73,7 +73,7 @@ func TestDevCorpora(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		e, err := query.New(s)
+		e, err := newEngine(s)
 		if err != nil {
 			t.Fatal(err)
 		}

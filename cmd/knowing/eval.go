@@ -8,8 +8,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/knowing-dev/knowing/eval"
+	"github.com/knowing-dev/knowing/eval/baseline"
 	"github.com/knowing-dev/knowing/query"
-	"github.com/knowing-dev/knowing/query/eval"
 )
 
 const evalHelp = `Usage: knowing eval --snap SNAP --fixtures DIR [flags]
@@ -40,7 +41,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	verify := fs.Bool("verify", false, "check ground-truth symbols exist; run no queries")
 	quiet := fs.Bool("quiet", false, "print only the summary tables")
 	vector := fs.Bool("vector", false, "queries use the hashed-vector channel too")
-	baseline := fs.String("baseline", "", "rank with a `baseline` instead of the engine: grep (task words in qualified names)")
+	baseName := fs.String("baseline", "", "rank with a `baseline` instead of the engine: grep (task words in qualified names)")
 	pos, err := parse(fs, args, evalHelp, stderr)
 	if err != nil {
 		return err
@@ -88,8 +89,8 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	if *baseline != "" && *baseline != "grep" {
-		return usagef("unknown baseline %q: the one baseline is grep", *baseline)
+	if *baseName != "" && *baseName != "grep" {
+		return usagef("unknown baseline %q: the one baseline is grep", *baseName)
 	}
 	m := eval.Strict
 	if *lenient {
@@ -98,8 +99,8 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	retrieve := func(ctx context.Context, f eval.Fixture) ([]string, time.Duration, error) {
 		start := time.Now()
 		var items []query.Item
-		if *baseline == "grep" {
-			items, err = e.GrepBaseline(ctx, f.Description, eval.K)
+		if *baseName == "grep" {
+			items, err = baseline.Grep(ctx, e, f.Description, eval.K)
 		} else {
 			var res *query.Result
 			res, err = e.Query(ctx, f.Description, query.Options{Limit: eval.K, Vector: *vector})

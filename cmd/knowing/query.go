@@ -48,12 +48,27 @@ func openEngine(path string) (*snapshot.Snapshot, *query.Engine, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	e, err := query.New(s)
+	e, err := newEngine(s)
 	if err != nil {
 		s.Close()
 		return nil, nil, err
 	}
 	return s, e, nil
+}
+
+// newEngine makes an engine over s with the default weights, or with
+// those $KNOWING_TUNE overrides ("match=0.3,hitsSeed=0.1"; knowing why
+// prints every weight in this form), for experiments.
+func newEngine(s *snapshot.Snapshot) (*query.Engine, error) {
+	spec := os.Getenv("KNOWING_TUNE")
+	if spec == "" {
+		return query.New(s)
+	}
+	t, err := query.ParseTuning(spec, query.DefaultTuning())
+	if err != nil {
+		return nil, fmt.Errorf("KNOWING_TUNE: %w", err)
+	}
+	return query.New(s, query.WithTuning(t))
 }
 
 // openSnapshot opens a snapshot; a missing one gets the command that
@@ -187,6 +202,20 @@ factor × test penalty (tests, examples and benchmarks, unless the task
 is about them), plus a share of its container's (or, for a type,
 its best member's) score.
 
+It also prints every weight the engine ranks with (the defaults, or
+those $KNOWING_TUNE overrides: "match=0.3,hitsSeed=0.1"), in the form
+KNOWING_TUNE takes.
+
+Output formats:
+  text   one block per symbol with that name, then the weights
+  json   {"explanations": [{"symbol", "kind", "file", "line", "channels",
+          "fused_score", "fused_rank", "seed", "seed_rank", "walk_score",
+          "hits_authority", "hits_hub", "blast_radius", "confidence",
+          "recency", "distance", "match", "cover", "authority_adjustment",
+          "test_penalty", "kind_factor", "member_boost", "weights",
+          "score", "final_rank", "notes"}],
+          "tuning": {"blast", "confidence", ...: every weight}}
+
 Flags:
 `
 
@@ -210,8 +239,9 @@ func cmdWhy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	tuning := e.Tuning()
 	if *asJSON {
-		return writeJSON(stdout, exps)
+		return writeJSON(stdout, whyReport{Explanations: exps, Tuning: tuning})
 	}
 	for _, x := range exps {
 		fmt.Fprintf(stdout, "%s (%s) %s:%d\n", x.Symbol, x.Kind, x.File, x.Line)
@@ -241,7 +271,31 @@ func cmdWhy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "  note:          %s\n", n)
 		}
 	}
+	writeTuning(stdout, tuning)
 	return nil
+}
+
+// whyReport is why's JSON output.
+type whyReport struct {
+	Explanations []*query.Explanation `json:"explanations"`
+	Tuning       query.Tuning         `json:"tuning"`
+}
+
+// writeTuning prints the weights in KNOWING_TUNE's form, a few to a line.
+func writeTuning(w io.Writer, t query.Tuning) {
+	fmt.Fprintln(w, "weights (KNOWING_TUNE form):")
+	line := ""
+	for _, kv := range strings.Split(t.String(), ",") {
+		if line != "" && len(line)+1+len(kv) > 72 {
+			fmt.Fprintf(w, "  %s,\n", line)
+			line = ""
+		}
+		if line != "" {
+			line += ","
+		}
+		line += kv
+	}
+	fmt.Fprintf(w, "  %s\n", line)
 }
 
 const inspectHelp = `Usage: knowing inspect [--json] SNAP

@@ -9,9 +9,9 @@ import (
 )
 
 // benchFixtures is the shared bench, beside the repository: ../shared
-// relative to the repository root, which is three levels above this
+// relative to the repository root, which is one level above this
 // package's folder.
-const benchFixtures = "../../../shared/bench/fixtures"
+const benchFixtures = "../../shared/bench/fixtures"
 
 func TestLoadBenchFixtures(t *testing.T) {
 	if _, err := os.Stat(benchFixtures); err != nil {
@@ -217,7 +217,7 @@ func TestLoadDir(t *testing.T) {
 }
 
 func TestLoadRepoTestdata(t *testing.T) {
-	dir := "../../testdata/eval"
+	dir := "../testdata/eval"
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("no testdata: %v", err)
 	}

@@ -3,7 +3,8 @@
 // qualified names it returns, and writes reports and a quality gate.
 //
 // It depends only on the standard library and gopkg.in/yaml.v3; the query
-// engine plugs in through [Retriever].
+// engine plugs in through [Retriever], and so does the grep baseline of
+// package eval/baseline, the floor any ranking must beat.
 //
 // # Fixtures
 //
@@ -67,19 +68,18 @@
 //
 // # Lenient matching
 //
-// [Lenient] reproduces the leniency of the earlier system's isRelevant,
-// whose published figures it is meant to be compared with. Q matches G
-// when Q matches strictly, or when either holds:
+// [Lenient] is a looser relevance test, for comparison with figures
+// counted that way (EVAL.md gives both). Q matches G when Q matches
+// strictly, or when either holds:
 //
 //  1. A class counts for its methods (members): Q contains, at a part
 //     boundary, G or one of the reduced forms strict matching tries,
 //     followed by "." and a member name. G Filters is matched by Q
 //     Jekyll.Filters.markdownify; G mcp.Server by
-//     internal/mcp.Server.registerTools. The direction is the earlier
-//     system's (its strings.Contains(Q, G)): a returned member credits a
-//     ground-truth container, a returned container does not credit a
-//     ground-truth member, so Q X.Filters still does not match G
-//     Filters.markdownify.
+//     internal/mcp.Server.registerTools. The direction is that of a
+//     substring test of G in Q: a returned member credits a ground-truth
+//     container, a returned container does not credit a ground-truth
+//     member, so Q X.Filters still does not match G Filters.markdownify.
 //  2. A method counts for a same-named method on another type that shares
 //     a qualifier: G has at least two parts, Q's last part equals G's last
 //     part, and some identifier of Q before its last part (split at '.'
@@ -90,7 +90,7 @@
 //     QuerySet.filter is still not matched by Q Library.filter (nothing
 //     shared).
 //
-// Unlike the earlier raw substring test, both rules compare whole parts:
+// Unlike a raw substring test, both rules compare whole parts:
 // G main is not matched by Q cargo.bin.main_helper, even leniently.
 //
 // # Metrics

@@ -17,8 +17,9 @@ type Matcher interface {
 // Strict is the default matcher; see the package documentation.
 var Strict Matcher = strictMatcher{}
 
-// Lenient is the matcher of the earlier system's published figures; see the
-// package documentation.
+// Lenient is the looser matcher: a returned member also counts for its
+// ground-truth container, and a method for a same-named method of a type
+// that shares a qualifier; see the package documentation.
 var Lenient Matcher = lenientMatcher{}
 
 // MatcherByName returns the built-in matcher called name ("strict" or
