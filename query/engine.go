@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/knowing-dev/knowing/bm25"
 	"github.com/knowing-dev/knowing/snapshot"
@@ -41,10 +42,10 @@ type Item struct {
 	File      string `json:"file"`
 	Line      int    `json:"line"`
 	EndLine   int    `json:"end_line"`
-	Signature string `json:"signature,omitempty"`
+	Signature string `json:"signature"`
 	// Doc is the opening of the doc comment (Options.Docs), at most
 	// SummaryMax bytes.
-	Doc    string  `json:"doc,omitempty"`
+	Doc    string  `json:"doc"`
 	Score  float64 `json:"score"`
 	Tokens int     `json:"tokens"`
 	Seed   bool    `json:"seed"`
@@ -126,6 +127,14 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	}
 	kw := ExtractKeywords(task) // step 1, keywords.go
 	e.refine(&kw)               // step 2, refine.go
+	if kw.Empty() {
+		// A task of stop words only ("Hello", "Close") may still name a
+		// symbol: take its words as exact names when the index has them.
+		if names := ExtractKeywords(asNames(task)); e.hasAnyName(names.Exact) {
+			kw = names
+			e.refine(&kw)
+		}
+	}
 	res := &Result{}
 	res.Stats.Keywords = append(append(append([]string{}, kw.Exact...), kw.Compounds...), kw.Components...)
 	if kw.Empty() {
@@ -289,4 +298,29 @@ func (ws *workspace) lookup(id uint32) *candidate {
 		return nil
 	}
 	return &ws.cand[ws.slot[id]]
+}
+
+// hasAnyName reports whether a symbol has one of names as its name.
+func (e *Engine) hasAnyName(names []string) bool {
+	var ids []uint32
+	for _, n := range names {
+		if ids = e.s.LookupName(strings.ToLower(n), ids[:0]); len(ids) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// asNames writes each identifier-like word of task in backticks, the form
+// in which the keyword reader takes a word as an exact name.
+func asNames(task string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(task, func(r rune) bool {
+		return !(r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	}) {
+		if w = strings.Trim(w, "."); len(w) > 1 {
+			b.WriteString(" `" + w + "`")
+		}
+	}
+	return b.String()
 }
