@@ -9,8 +9,10 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/knowing-dev/knowing/query"
 	"github.com/knowing-dev/knowing/snapshot"
@@ -41,10 +43,10 @@ Output formats:
 Flags:
 `
 
-// openEngine opens a snapshot and makes an engine, with errors that say
-// what to do.
+// openEngine opens a snapshot, checked against damage, and makes an
+// engine, with errors that say what to do.
 func openEngine(path string) (*snapshot.Snapshot, *query.Engine, error) {
-	s, err := openSnapshot(path)
+	s, err := openSnapshot(path, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -71,25 +73,71 @@ func newEngine(s *snapshot.Snapshot) (*query.Engine, error) {
 	return query.New(s, query.WithTuning(t))
 }
 
-// openSnapshot opens a snapshot; a missing one gets the command that
-// makes it.
-func openSnapshot(path string) (*snapshot.Snapshot, error) {
-	s, err := snapshot.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("snapshot %s does not exist; create it with: knowing build --repo DIR %s", path, path)
+// openSnapshot opens a snapshot: with checked, through
+// snapshot.OpenChecked, so that a damaged file is refused rather than
+// answered from. Its errors say what to do: a missing or foreign file gets
+// the command that makes a snapshot, a folder the build command for it, a
+// damaged one the rebuild.
+func openSnapshot(path string, checked bool) (*snapshot.Snapshot, error) {
+	open := snapshot.Open
+	if checked {
+		open = snapshot.OpenChecked
 	}
-	return s, err
+	s, err := open(path)
+	if err == nil {
+		return s, nil
+	}
+	if st, serr := os.Stat(path); serr == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s is a folder, not a snapshot; to index the repository there: knowing build --repo %s repo.snap", path, path)
+	}
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("snapshot %s does not exist; create it with: knowing build --repo DIR %s", path, path)
+	case errors.Is(err, snapshot.ErrBadMagic):
+		return nil, fmt.Errorf("%s is not a knowing snapshot; make one with: knowing build --repo DIR OUT.snap", path)
+	case errors.Is(err, snapshot.ErrCorrupt), errors.Is(err, snapshot.ErrTruncated):
+		return nil, fmt.Errorf("snapshot %s is damaged, so nothing is answered from it (%v); rebuild it with: knowing build --repo DIR %s", path, err, path)
+	}
+	return nil, err
 }
+
+// maxStdinTask bounds a task read from stdin.
+const maxStdinTask = 4 << 20
 
 func readTask(arg string, stdin io.Reader) (string, error) {
 	if arg != "-" {
 		return arg, nil
 	}
-	b, err := io.ReadAll(io.LimitReader(stdin, 4<<20))
+	b, err := io.ReadAll(io.LimitReader(stdin, maxStdinTask+1))
 	if err != nil {
 		return "", fmt.Errorf("reading the task from stdin: %w", err)
 	}
+	if len(b) > maxStdinTask {
+		return "", fmt.Errorf("the task on stdin is over %d MiB; give its first part, e.g. head -c 1000000", maxStdinTask>>20)
+	}
 	return string(b), nil
+}
+
+// snapAndTask reads a command line of SNAP and a task (and, for why, tail
+// more arguments after it) as a user types it: the task's words may come
+// unquoted ("knowing query x.snap where are cookies parsed"), and a
+// snapshot given after the task is pointed out.
+func snapAndTask(cmd string, pos []string, tail int, usage string) (snap, task string, rest []string, err error) {
+	if len(pos) < 2+tail {
+		return "", "", nil, usagef("%s (got %d arguments)", usage, len(pos))
+	}
+	snap, rest = pos[0], pos[len(pos)-tail:]
+	task = strings.Join(pos[1:len(pos)-tail], " ")
+	if _, err := os.Stat(snap); err != nil {
+		for _, p := range pos[1:] {
+			if strings.HasSuffix(p, ".snap") {
+				if _, err := os.Stat(p); err == nil {
+					return "", "", nil, usagef("the snapshot comes first: knowing %s %s \"%s\"", cmd, p, snap)
+				}
+			}
+		}
+	}
+	return snap, task, rest, nil
 }
 
 // openTask reads the task argument ("-" for stdin) and opens the
@@ -122,8 +170,15 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 {
-		return usagef(`want SNAP and "task" (got %d arguments)`, len(pos))
+	snap, taskArg, _, err := snapAndTask("query", pos, 0, `want SNAP and "task"`)
+	if err != nil {
+		return err
+	}
+	if *limit < 1 {
+		return usagef("--limit must be at least 1 (got %d)", *limit)
+	}
+	if *budget < 1 {
+		return usagef("--budget must be at least 1 token (got %d)", *budget)
 	}
 	if *asJSON {
 		*format = "json"
@@ -134,7 +189,7 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	// One query allocates its workspace (about 60 bytes a node) and
 	// exits: a collection would find nothing to free (see deferGC).
 	deferGC(gcDeferLimit)
-	task, s, e, err := openTask(pos[0], pos[1], stdin)
+	task, s, e, err := openTask(snap, taskArg, stdin)
 	if err != nil {
 		return err
 	}
@@ -145,7 +200,11 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	switch *format {
 	case "json":
-		return writeJSON(stdout, res)
+		out := queryJSON{Result: res}
+		if m, err := s.Meta(); err == nil {
+			out.Repo = m.RepoRoot
+		}
+		return writeJSON(stdout, out)
 	case "markdown":
 		writeMarkdown(stdout, task, res)
 	default:
@@ -157,17 +216,24 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// queryJSON is query's --json output: the result with the root of the
+// repository its files are relative to.
+type queryJSON struct {
+	Repo string `json:"repo"`
+	*query.Result
+}
+
 func writeText(w io.Writer, res *query.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for i, it := range res.Results {
-		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s:%d\n", i+1, it.Score, it.Kind, it.Symbol, it.File, it.Line)
+		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s:%d\n", i+1, it.Score, it.Kind, clean(it.Symbol), clean(it.File), it.Line)
 		// The signature and the summary are each a line's last cell,
 		// which tabwriter leaves out of the column widths.
 		if it.Signature != "" {
-			fmt.Fprintf(tw, "\t\t\t  %s\n", it.Signature)
+			fmt.Fprintf(tw, "\t\t\t  %s\n", clean(it.Signature))
 		}
 		if it.Doc != "" {
-			fmt.Fprintf(tw, "\t\t\t  // %s\n", it.Doc)
+			fmt.Fprintf(tw, "\t\t\t  %s %s\n", commentMarker(it.Lang), clean(it.Doc))
 		}
 	}
 	tw.Flush()
@@ -179,16 +245,59 @@ func writeMarkdown(w io.Writer, task string, res *query.Result) {
 	if len(t) > 200 {
 		t = t[:200] + "…"
 	}
-	fmt.Fprintf(w, "## Code relevant to: %s\n\n", strings.ReplaceAll(t, "\n", " "))
+	fmt.Fprintf(w, "## Code relevant to: %s\n\n", clean(strings.ReplaceAll(t, "\n", " ")))
 	for i, it := range res.Results {
-		fmt.Fprintf(w, "%d. `%s` (%s) — `%s:%d`\n", i+1, it.Symbol, it.Kind, it.File, it.Line)
+		fmt.Fprintf(w, "%d. `%s` (%s) — `%s:%d`\n", i+1, clean(it.Symbol), it.Kind, clean(it.File), it.Line)
 		if it.Doc != "" {
-			fmt.Fprintf(w, "   %s\n", it.Doc)
+			fmt.Fprintf(w, "   %s\n", clean(it.Doc))
 		}
 		if it.Signature != "" {
-			fmt.Fprintf(w, "   ```\n   %s\n   ```\n", it.Signature)
+			fmt.Fprintf(w, "   ```%s\n   %s\n   ```\n", fenceLang(it.Lang), clean(it.Signature))
 		}
 	}
+}
+
+// clean makes text from the repository safe for a terminal: control
+// characters (an escape sequence in a file name or a doc comment could
+// retitle the terminal, or worse) and invalid UTF-8 are written as Go
+// escapes.
+func clean(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError
+}
+
+// commentMarker is how the language writes a line comment, to show a doc
+// summary as a reader of that language would see it.
+func commentMarker(lang string) string {
+	switch lang {
+	case "python", "ruby":
+		return "#"
+	}
+	return "//"
+}
+
+// fenceLang names a language for a markdown code fence.
+func fenceLang(lang string) string {
+	switch lang {
+	case "go", "python", "javascript", "typescript", "rust", "java", "ruby", "csharp":
+		return lang
+	}
+	return ""
 }
 
 const whyHelp = `Usage: knowing why [flags] SNAP "task" SYMBOL
@@ -226,16 +335,17 @@ func cmdWhy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 3 {
-		return usagef(`want SNAP, "task" and SYMBOL (got %d arguments)`, len(pos))
+	snap, taskArg, rest, err := snapAndTask("why", pos, 1, `want SNAP, "task" and SYMBOL`)
+	if err != nil {
+		return err
 	}
 	deferGC(gcDeferLimit) // as in cmdQuery
-	task, s, e, err := openTask(pos[0], pos[1], stdin)
+	task, s, e, err := openTask(snap, taskArg, stdin)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	exps, err := e.Why(context.Background(), task, pos[2], query.Options{})
+	exps, err := e.Why(context.Background(), task, rest[0], query.Options{})
 	if err != nil {
 		return err
 	}
@@ -330,7 +440,7 @@ func cmdInspect(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("want one snapshot path (got %d arguments)", len(pos))
 	}
-	s, err := openSnapshot(pos[0])
+	s, err := openSnapshot(pos[0], false)
 	if err != nil {
 		return err
 	}
