@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -82,7 +81,7 @@ func yamlError(path string, err error) error {
 // entry, a tier other than easy, medium or hard, or a second YAML document
 // is an error naming the file.
 func LoadFile(path string) (Fixture, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSmall(path)
 	if err != nil {
 		return Fixture{}, err
 	}

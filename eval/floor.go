@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -34,7 +33,7 @@ type Floor struct {
 
 // LoadFloor reads a Floor from a YAML file.
 func LoadFloor(path string) (Floor, error) {
-	data, err := os.ReadFile(path)
+	data, err := readSmall(path)
 	if err != nil {
 		return Floor{}, err
 	}
