@@ -1,13 +1,9 @@
 package python
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"sync"
-
-	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/knowing-dev/knowing/extract"
 )
@@ -21,18 +17,29 @@ import (
 // the repository root), so that Import.Path matches the Package of the
 // file that defines the module.
 
-// repoCache holds file-system answers and parsed package re-exports for
-// one repository build. Safe for concurrent use.
+// repoCache answers the questions of module layout for one build: where
+// a package starts, where an absolute import's top-level name lives, what
+// a package's __init__.py re-exports. What it works out is kept in the
+// build's Repo (extract.Memo), so that it lives as long as the build and
+// is shared by all its files. A nil repoCache (no Repo) knows no files.
 type repoCache struct {
-	root string
 	repo *extract.Repo
+}
 
-	mu     sync.RWMutex
-	tops   map[[2]string]topResult // import base, top-level name → location
-	pkgTop map[string]string       // folder → highest package folder above it ("" none)
+// The keys of what a repoCache keeps in the Repo.
+type (
+	cacheKey  struct{}
+	topKey    [2]string // import base, top-level name → topResult
+	pkgTopKey string    // folder → highest package folder above it ("" none)
+	reexKey   string    // package folder → *reexports of its __init__.py
+)
 
-	rmu  sync.Mutex
-	reex map[string]*reexports // package folder → its __init__ re-exports
+// cacheFor returns the cache of a repository build, nil for none.
+func cacheFor(repo *extract.Repo) *repoCache {
+	if repo == nil {
+		return nil
+	}
+	return extract.Memo(repo, cacheKey{}, func() *repoCache { return &repoCache{repo: repo} })
 }
 
 const (
@@ -52,40 +59,6 @@ const (
 	topMod        // base/top.py
 	topNS         // base/top/ without __init__.py (namespace package at the root)
 )
-
-var (
-	cacheMu sync.Mutex
-	caches  []*repoCacheEntry // most recent last; a few builds at a time
-)
-
-type repoCacheEntry struct {
-	repo *extract.Repo
-	c    *repoCache
-}
-
-// cacheFor returns the cache of a repository build. The last few builds
-// are kept; an evicted one is rebuilt on demand (it is only a cache).
-func cacheFor(repo *extract.Repo) *repoCache {
-	if repo == nil {
-		return nil
-	}
-	cacheMu.Lock()
-	defer cacheMu.Unlock()
-	for i, e := range caches {
-		if e.repo == repo {
-			if i != len(caches)-1 {
-				caches = append(append(caches[:i:i], caches[i+1:]...), e)
-			}
-			return e.c
-		}
-	}
-	c := &repoCache{root: repo.Root, repo: repo, tops: map[[2]string]topResult{}, pkgTop: map[string]string{}, reex: map[string]*reexports{}}
-	caches = append(caches, &repoCacheEntry{repo, c})
-	if len(caches) > 4 {
-		caches = append(caches[:0:0], caches[1:]...)
-	}
-	return c
-}
 
 func joinRel(dir, name string) string {
 	if dir == "" || dir == "." {
@@ -131,23 +104,17 @@ func (c *repoCache) topPkgDir(dir string) (string, bool) {
 	if c == nil || dir == "" || dir == "." {
 		return "", false
 	}
-	c.mu.RLock()
-	t, ok := c.pkgTop[dir]
-	c.mu.RUnlock()
-	if ok {
-		return t, t != ""
-	}
-	t, found := c.topPkgDir(parentDir(dir))
-	if !found && c.isPkgDir(dir) {
-		t, found = dir, true
-	}
-	if !found {
-		t = ""
-	}
-	c.mu.Lock()
-	c.pkgTop[dir] = t
-	c.mu.Unlock()
-	return t, found
+	t := extract.Memo(c.repo, pkgTopKey(dir), func() string {
+		t, found := c.topPkgDir(parentDir(dir))
+		if !found && c.isPkgDir(dir) {
+			t, found = dir, true
+		}
+		if !found {
+			t = ""
+		}
+		return t
+	})
+	return t, t != ""
 }
 
 func parentDir(d string) string {
@@ -197,18 +164,7 @@ func (c *repoCache) locateTop(fileDir, top string) topResult {
 	// The search starts at the file's import base and depends on nothing
 	// else of fileDir: the files of one package share their results.
 	base := c.importBase(fileDir)
-	key := [2]string{base, top}
-	c.mu.RLock()
-	r, ok := c.tops[key]
-	c.mu.RUnlock()
-	if ok {
-		return r
-	}
-	r = c.findTop(base, top)
-	c.mu.Lock()
-	c.tops[key] = r
-	c.mu.Unlock()
-	return r
+	return extract.Memo(c.repo, topKey{base, top}, func() topResult { return c.findTop(base, top) })
 }
 
 // findTop searches for top from the import base d up to the root.
@@ -279,19 +235,19 @@ type rawImport struct {
 
 type nameAlias struct{ name, alias string }
 
-// readImport turns an import statement node of t into a rawImport list.
-func readImport(k *kinds, t *extract.FlatTree, n int32) []rawImport {
+// readImport turns an import statement node of b into a rawImport list.
+func readImport(b *extract.Base, n int32) []rawImport {
 	var out []rawImport
-	switch k.of(t, n) {
+	switch b.Code(n) {
 	case kImport:
-		for ch := t.FirstChild(n); ch >= 0; ch = t.N[ch].Next {
+		for ch := b.FirstChild(n); ch >= 0; ch = b.N[ch].Next {
 			name, alias := "", ""
-			switch k.of(t, ch) {
+			switch b.Code(ch) {
 			case kDottedName:
-				name = t.Text(ch)
+				name = b.Text(ch)
 			case kAliasedImport:
-				name = t.Text(t.Field(ch, k.fName))
-				alias = t.Text(t.Field(ch, k.fAlias))
+				name = b.Text(b.Field(ch, fName))
+				alias = b.Text(b.Field(ch, fAlias))
 			default:
 				continue
 			}
@@ -301,29 +257,29 @@ func readImport(k *kinds, t *extract.FlatTree, n int32) []rawImport {
 		}
 	case kImportFrom:
 		ri := rawImport{from: true}
-		for ch := t.FirstChild(n); ch >= 0; ch = t.N[ch].Next {
-			switch field := t.N[ch].Field; {
-			case field == k.fModuleName:
-				if k.of(t, ch) == kRelativeImport {
-					for rc := t.FirstChild(ch); rc >= 0; rc = t.N[rc].Next {
-						switch k.of(t, rc) {
+		for ch := b.FirstChild(n); ch >= 0; ch = b.N[ch].Next {
+			switch field := b.N[ch].Field; {
+			case field == fModuleName:
+				if b.Code(ch) == kRelativeImport {
+					for rc := b.FirstChild(ch); rc >= 0; rc = b.N[rc].Next {
+						switch b.Code(rc) {
 						case kImportPrefix:
-							ri.level = strings.Count(t.Text(rc), ".")
+							ri.level = strings.Count(b.Text(rc), ".")
 						case kDottedName:
-							ri.module = stripSpace(t.Text(rc))
+							ri.module = stripSpace(b.Text(rc))
 						}
 					}
 				} else {
-					ri.module = stripSpace(t.Text(ch))
+					ri.module = stripSpace(b.Text(ch))
 				}
-			case field == k.fName:
-				switch k.of(t, ch) {
+			case field == fName:
+				switch b.Code(ch) {
 				case kDottedName:
-					ri.names = append(ri.names, nameAlias{name: stripSpace(t.Text(ch))})
+					ri.names = append(ri.names, nameAlias{name: stripSpace(b.Text(ch))})
 				case kAliasedImport:
-					ri.names = append(ri.names, nameAlias{name: stripSpace(t.Text(t.Field(ch, k.fName))), alias: t.Text(t.Field(ch, k.fAlias))})
+					ri.names = append(ri.names, nameAlias{name: stripSpace(b.Text(b.Field(ch, fName))), alias: b.Text(b.Field(ch, fAlias))})
 				}
-			case k.of(t, ch) == kWildcard:
+			case b.Code(ch) == kWildcard:
 				ri.star = true
 			}
 		}
@@ -365,16 +321,6 @@ func parentKey(k string) string {
 		return k[:i]
 	}
 	return ""
-}
-
-func joinKey(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "." + b
 }
 
 // target is what a name imported from a module stands for.
@@ -419,22 +365,14 @@ func (c *repoCache) reexportDepth(fs, pkgKey, name string, depth int) (target, b
 }
 
 func (c *repoCache) reexportsOf(fs, pkgKey string) *reexports {
-	c.rmu.Lock()
-	re := c.reex[fs]
-	if re == nil {
-		re = &reexports{}
-		c.reex[fs] = re
-	}
-	c.rmu.Unlock()
+	re := extract.Memo(c.repo, reexKey(fs), func() *reexports { return &reexports{} })
 	re.once.Do(func() { re.names = c.readReexports(fs, pkgKey, re) })
 	return re
 }
 
-var pyLang = sitter.NewLanguage(tspythonLanguage())
-
 func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]target {
 	names := map[string]target{}
-	src, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(joinRel(fs, "__init__.py"))))
+	src, err := c.repo.ReadMeta(joinRel(fs, "__init__.py"))
 	if err != nil || len(src) == 0 {
 		return names
 	}
@@ -442,16 +380,15 @@ func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]t
 	if tree == nil {
 		return names
 	}
-	t := flatten(tree.RootNode(), src)
+	b := newBase(tree.RootNode(), src)
 	tree.Close()
-	defer t.Release()
-	k := kindTable()
+	defer b.Release()
 	var visit func(n int32, depth int)
 	visit = func(n int32, depth int) {
-		for ch := t.FirstChild(n); ch >= 0; ch = t.N[ch].Next {
-			switch k.of(t, ch) {
+		for ch := b.FirstChild(n); ch >= 0; ch = b.N[ch].Next {
+			switch b.Code(ch) {
 			case kImport, kImportFrom:
-				for _, ri := range readImport(k, t, ch) {
+				for _, ri := range readImport(&b, ch) {
 					c.addReexport(fs, pkgKey, ri, names, re)
 				}
 			case kIf, kTry, kElse, kElif, kExcept, kFinally, kBlock, kWith:
@@ -479,7 +416,7 @@ func (c *repoCache) addReexport(fs, pkgKey string, ri rawImport, names map[strin
 	var base modLoc
 	if ri.level > 0 {
 		k, d := relativeBase(pkgKey, true, fs, ri.level)
-		base = modLoc{key: joinKey(k, ri.module), fs: joinRel(d, strings.ReplaceAll(ri.module, ".", "/")), inRepo: true}
+		base = modLoc{key: extract.JoinName(k, ri.module), fs: joinRel(d, strings.ReplaceAll(ri.module, ".", "/")), inRepo: true}
 		if ri.module == "" {
 			base.fs = d
 		}
@@ -498,7 +435,7 @@ func (c *repoCache) addReexport(fs, pkgKey string, ri rawImport, names map[strin
 			local = na.name
 		}
 		if base.inRepo && c.isModule(joinRel(base.fs, na.name)) {
-			names[local] = target{key: joinKey(base.key, na.name), fs: joinRel(base.fs, na.name), inRepo: true}
+			names[local] = target{key: extract.JoinName(base.key, na.name), fs: joinRel(base.fs, na.name), inRepo: true}
 			continue
 		}
 		names[local] = target{key: base.key, fs: base.fs, name: na.name, inRepo: base.inRepo}

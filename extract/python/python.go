@@ -108,12 +108,10 @@ type check struct {
 	class int32 // -1: name must be a function or class of the file; else a method of this class
 }
 
-type ex struct {
-	f *extract.File
-	t *extract.FlatTree // the file's syntax tree
-	r *extract.FileResult
-	k *kinds
-	c *repoCache
+// extractor reads one file.
+type extractor struct {
+	extract.Base
+	c *repoCache // nil without a Repo
 
 	dir    string
 	mod    string
@@ -137,45 +135,34 @@ type ex struct {
 }
 
 func extractPython(f *extract.File, r *extract.FileResult) {
-	x := &ex{
-		f: f, r: r, k: kindTable(), c: cacheFor(f.Repo),
+	x := &extractor{
+		Base: newBase(f.Root, f.Src), c: cacheFor(f.Repo),
 		bind: map[string]*binding{}, seenImp: map[extract.Import]bool{}, modVars: map[string]string{},
 		top: map[string]int32{}, defined: map[string]bool{}, methods: map[int32]map[string]int32{},
 		fields: map[int32]map[string]int32{}, enums: map[int32]bool{},
 		fieldExt: map[int32]map[string]bool{}, annotated: map[int32]bool{}, closed: map[int32]bool{},
 		test: r.Flags&snapshot.FlagTest != 0,
 	}
+	x.F, x.R = f, r
+	defer x.Release()
 	x.dir = path.Dir(f.Path)
 	if x.dir == "." {
 		x.dir = ""
 	}
 	x.mod, x.isInit = moduleKey(x.c, f.Path)
 	r.Package, r.Scope = x.mod, ""
-	x.t = flatten(f.Root, f.Src)
-	defer x.t.Release()
 	const root = 0
 	x.walk(root, ctx{from: -1, parent: -1, class: -1})
 	x.finish()
 }
 
-// of is the kind code of n (kOther for -1).
-func (x *ex) of(n int32) uint8 { return x.k.of(x.t, n) }
-
-// text is the source text of n ("" for -1).
-func (x *ex) text(n int32) string { return x.t.Text(n) }
-
-func (x *ex) add(s extract.Symbol) int32 {
-	x.r.Symbols = append(x.r.Symbols, s)
-	return int32(len(x.r.Symbols) - 1)
+// ref records a reference out of symbol from and returns its index.
+func (x *extractor) ref(from int32, kind extract.RefKind, name, qual, qt string, line uint32) int {
+	return x.AddRef(extract.Ref{From: from, Kind: kind, Name: name, Qual: qual, QualType: qt, Line: line})
 }
 
-func (x *ex) ref(from int32, kind extract.RefKind, name, qual, qt string, line uint32) int {
-	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: kind, Name: name, Qual: qual, QualType: qt, Line: line})
-	return len(x.r.Refs) - 1
-}
-
-func (x *ex) exported(name string, parent int32) snapshot.Flags {
-	if parent >= 0 && x.r.Symbols[parent].Kind.IsCallable() {
+func (x *extractor) exported(name string, parent int32) snapshot.Flags {
+	if parent >= 0 && x.R.Symbols[parent].Kind.IsCallable() {
 		return 0
 	}
 	if strings.HasPrefix(name, "_") && !isDunder(name) {
@@ -188,7 +175,7 @@ func (x *ex) exported(name string, parent int32) snapshot.Flags {
 // types of this file's functions, and references whose condition failed (a
 // builtin name the file does not define, an argument that names no
 // function or method of the file).
-func (x *ex) finish() {
+func (x *extractor) finish() {
 	x.resolveFixtures()
 	x.localResults()
 	if len(x.checks) == 0 {
@@ -204,21 +191,21 @@ func (x *ex) finish() {
 			drop[ch.ref] = true
 		}
 	}
-	out := x.r.Refs[:0]
-	for i, rf := range x.r.Refs {
+	out := x.R.Refs[:0]
+	for i, rf := range x.R.Refs {
 		if !drop[i] {
 			out = append(out, rf)
 		}
 	}
-	x.r.Refs = out
+	x.R.Refs = out
 }
 
 // localResults replaces "call:self.m" and "call:f" types with the result
 // type of m or f when this file declares it (self.config =
 // self.make_config() with make_config -> Config).
-func (x *ex) localResults() {
-	for i := range x.r.Symbols {
-		s := &x.r.Symbols[i]
+func (x *extractor) localResults() {
+	for i := range x.R.Symbols {
+		s := &x.R.Symbols[i]
 		for step := 0; step < 3 && strings.HasPrefix(s.Type, "call:"); step++ {
 			t := x.localResult(int32(i), s.Type[len("call:"):])
 			if t == "" {
@@ -229,7 +216,7 @@ func (x *ex) localResults() {
 	}
 }
 
-func (x *ex) localResult(si int32, call string) string {
+func (x *extractor) localResult(si int32, call string) string {
 	qual, name, dotted := strings.Cut(call, ".")
 	var fn int32 = -1
 	cls := int32(-1)
@@ -240,8 +227,8 @@ func (x *ex) localResult(si int32, call string) string {
 			fn = id
 		}
 	case qual == "self" || qual == "cls":
-		for p := x.r.Symbols[si].Parent; p >= 0; p = x.r.Symbols[p].Parent {
-			if x.r.Symbols[p].Kind.IsType() {
+		for p := x.R.Symbols[si].Parent; p >= 0; p = x.R.Symbols[p].Parent {
+			if x.R.Symbols[p].Kind.IsType() {
 				cls = p
 				break
 			}
@@ -253,14 +240,14 @@ func (x *ex) localResult(si int32, call string) string {
 	if fn < 0 || fn == si {
 		return ""
 	}
-	f := &x.r.Symbols[fn]
+	f := &x.R.Symbols[fn]
 	switch {
 	case f.Kind.IsType():
 		return f.Name
 	case !f.Kind.IsCallable():
 		return ""
 	case f.Type == "Self" && cls >= 0:
-		return x.r.Symbols[cls].Name
+		return x.R.Symbols[cls].Name
 	}
 	return f.Type
 }
@@ -274,14 +261,14 @@ event_loop subtests`)
 // resolveFixtures turns fixture parameters into "the result of the fixture
 // function": defined in this file, or in the nearest conftest.py, which is
 // imported under a name no code can spell.
-func (x *ex) resolveFixtures() {
+func (x *extractor) resolveFixtures() {
 	if len(x.fixtures) == 0 {
 		return
 	}
 	conftest := ""
 	if x.c != nil {
 		d := x.dir
-		if path.Base(x.f.Path) == "conftest.py" {
+		if path.Base(x.F.Path) == "conftest.py" {
 			d = parentDir(d)
 			if x.dir == "" {
 				d = "\x00"
@@ -300,7 +287,7 @@ func (x *ex) resolveFixtures() {
 	}
 	used := false
 	for _, i := range x.fixtures {
-		rf := &x.r.Refs[i]
+		rf := &x.R.Refs[i]
 		name := strings.TrimPrefix(rf.QualType, vFix)
 		switch {
 		case x.defined[name]:
@@ -320,12 +307,11 @@ func (x *ex) resolveFixtures() {
 const conftestAlias = "__conftest__"
 
 // walk visits a statement or expression (none for -1).
-func (x *ex) walk(n int32, c ctx) {
+func (x *extractor) walk(n int32, c ctx) {
 	if n < 0 {
 		return
 	}
-	t := x.t
-	switch x.of(n) {
+	switch x.Code(n) {
 	case kFuncDef:
 		x.function(n, n, nil, c)
 		return
@@ -333,14 +319,14 @@ func (x *ex) walk(n int32, c ctx) {
 		x.class(n, n, nil, c)
 		return
 	case kDecorated:
-		def := t.Field(n, x.k.fDefinition)
+		def := x.Field(n, fDefinition)
 		var decos []int32
-		for ch := t.FirstNamed(n); ch >= 0; ch = t.NextNamed(ch) {
-			if x.of(ch) == kDecorator {
+		for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
+			if x.Code(ch) == kDecorator {
 				decos = append(decos, ch)
 			}
 		}
-		switch x.of(def) {
+		switch x.Code(def) {
 		case kFuncDef:
 			x.function(def, n, decos, c)
 		case kClassDef:
@@ -348,7 +334,7 @@ func (x *ex) walk(n int32, c ctx) {
 		}
 		return
 	case kImport, kImportFrom:
-		for _, ri := range readImport(x.k, t, n) {
+		for _, ri := range readImport(&x.Base, n) {
 			x.addImport(ri)
 		}
 		return
@@ -356,8 +342,8 @@ func (x *ex) walk(n int32, c ctx) {
 		kTrue, kFalse, kEllipsis, kStringContent, kPass, kKeywordIdentifier:
 		return
 	case kExprStmt:
-		for ch := t.FirstNamed(n); ch >= 0; ch = t.NextNamed(ch) {
-			if x.of(ch) == kAssignment {
+		for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
+			if x.Code(ch) == kAssignment {
 				x.assign(ch, n, c)
 			} else {
 				x.walk(ch, c)
@@ -378,7 +364,7 @@ func (x *ex) walk(n int32, c ctx) {
 		return
 	case kFor:
 		if c.sc != nil {
-			x.bindNames(t.Field(n, x.k.fLeft), c.sc)
+			x.bindNames(x.Field(n, fLeft), c.sc)
 		}
 	case kWithItem:
 		x.withItem(n, c)
@@ -387,13 +373,13 @@ func (x *ex) walk(n int32, c ctx) {
 		x.except(n, c)
 		return
 	case kNamedExpr:
-		v := t.Field(n, x.k.fValue)
+		v := x.Field(n, fValue)
 		if v >= 0 {
 			x.walk(v, c)
 		}
 		if c.sc != nil {
-			if nm := t.Field(n, x.k.fName); nm >= 0 {
-				x.setLocal(c.sc, x.text(nm), x.valueType(v, c))
+			if nm := x.Field(n, fName); nm >= 0 {
+				x.setLocal(c.sc, x.Text(nm), x.valueType(v, c))
 			}
 		}
 		return
@@ -410,7 +396,7 @@ func (x *ex) walk(n int32, c ctx) {
 		x.typeAlias(n, c)
 		return
 	}
-	for ch := t.FirstNamed(n); ch >= 0; ch = t.NextNamed(ch) {
+	for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
 		x.walk(ch, c)
 	}
 }
@@ -418,19 +404,19 @@ func (x *ex) walk(n int32, c ctx) {
 // returned infers an unannotated function's result type from what it
 // returns (or, for a pytest fixture, yields): a class instance, a typed
 // local, self.
-func (x *ex) returned(n int32, c ctx) {
+func (x *extractor) returned(n int32, c ctx) {
 	if c.from < 0 || x.annotated[c.from] || c.sc == nil {
 		return
 	}
-	e := only(x.t, n)
+	e := x.only(n)
 	if e < 0 {
 		return
 	}
-	s := &x.r.Symbols[c.from]
+	s := &x.R.Symbols[c.from]
 	if !s.Kind.IsCallable() || s.Type != "" {
 		return
 	}
-	if x.of(e) == kIdentifier && c.sc.isSelf(x.text(e)) && !c.sc.clsParam {
+	if x.Code(e) == kIdentifier && c.sc.isSelf(x.Text(e)) && !c.sc.clsParam {
 		s.Type = "Self"
 		return
 	}
@@ -447,15 +433,15 @@ type decoInfo struct {
 	static, classm, prop, overload, accessor bool
 }
 
-func (x *ex) decoFlags(decos []int32, name string) decoInfo {
+func (x *extractor) decoFlags(decos []int32, name string) decoInfo {
 	var d decoInfo
 	for _, deco := range decos {
 		e := x.decoExpr(deco)
 		if e < 0 {
 			continue
 		}
-		if x.of(e) == kCall {
-			e = x.t.Field(e, x.k.fFunction)
+		if x.Code(e) == kCall {
+			e = x.Field(e, fFunction)
 		}
 		ch := x.chain(e)
 		switch lastPart(ch) {
@@ -476,9 +462,9 @@ func (x *ex) decoFlags(decos []int32, name string) decoInfo {
 	return d
 }
 
-func (x *ex) decoExpr(d int32) int32 {
-	for ch := x.t.FirstNamed(d); ch >= 0; ch = x.t.NextNamed(ch) {
-		if x.of(ch) != kComment {
+func (x *extractor) decoExpr(d int32) int32 {
+	for ch := x.FirstNamed(d); ch >= 0; ch = x.NextNamed(ch) {
+		if x.Code(ch) != kComment {
 			return ch
 		}
 	}
@@ -486,20 +472,19 @@ func (x *ex) decoExpr(d int32) int32 {
 }
 
 // header is a def or class header, on one line: up to its colon.
-func (x *ex) header(def int32) string {
-	t := x.t
-	start, end := t.N[def].Start, t.N[def].End
+func (x *extractor) header(def int32) string {
+	start, end := x.N[def].Start, x.N[def].End
 	// The colon is the first one between the def's named children: the
 	// tree holds no anonymous tokens, and no other token at this level
 	// has a colon (those of annotations, lambdas and slices are inside
 	// named children).
-	for from, ch := start, t.FirstChild(def); ; ch = t.N[ch].Next {
-		to := t.N[def].End
+	for from, ch := start, x.FirstChild(def); ; ch = x.N[ch].Next {
+		to := x.N[def].End
 		if ch >= 0 {
-			to = t.N[ch].Start
+			to = x.N[ch].Start
 		}
-		if from <= to && int(to) <= len(t.Src) {
-			if i := bytes.IndexByte(t.Src[from:to], ':'); i >= 0 {
+		if from <= to && int(to) <= len(x.Src) {
+			if i := bytes.IndexByte(x.Src[from:to], ':'); i >= 0 {
 				end = from + uint32(i)
 				break
 			}
@@ -507,23 +492,23 @@ func (x *ex) header(def int32) string {
 		if ch < 0 {
 			break
 		}
-		from = t.N[ch].End
+		from = x.N[ch].End
 	}
-	if end > uint32(len(t.Src)) || start > end {
+	if end > uint32(len(x.Src)) || start > end {
 		return ""
 	}
-	return strings.Join(strings.Fields(string(t.Src[start:end])), " ")
+	return strings.Join(strings.Fields(string(x.Src[start:end])), " ")
 }
 
 // signature is the header with its decorators, on one line.
-func (x *ex) signature(def int32, decos []int32) string {
+func (x *extractor) signature(def int32, decos []int32) string {
 	h := x.header(def)
 	if len(h) > 240 {
 		return capText(h, 240)
 	}
 	var b strings.Builder
 	for _, deco := range decos {
-		d := extract.FirstLine(x.text(deco))
+		d := extract.FirstLine(x.Text(deco))
 		if len(d) > 80 {
 			d = capText(d, 80)
 		}
@@ -538,20 +523,20 @@ func (x *ex) signature(def int32, decos []int32) string {
 }
 
 // blockDoc is the docstring opening a block.
-func (x *ex) blockDoc(body int32) string {
+func (x *extractor) blockDoc(body int32) string {
 	if body < 0 {
 		return ""
 	}
-	for n := x.t.FirstChild(body); n >= 0; n = x.t.N[n].Next {
-		switch x.of(n) {
+	for n := x.FirstChild(body); n >= 0; n = x.N[n].Next {
+		switch x.Code(n) {
 		case kComment:
 		case kExprStmt:
-			if s := only(x.t, n); x.of(s) == kString {
-				return docstring(x.text(s))
+			if s := x.only(n); x.Code(s) == kString {
+				return docstring(x.Text(s))
 			}
 			return ""
 		default:
-			if x.t.N[n].Named {
+			if x.N[n].Named {
 				return ""
 			}
 		}
@@ -560,23 +545,22 @@ func (x *ex) blockDoc(body int32) string {
 }
 
 // comments is the block of comment lines right above n, at its indentation.
-func (x *ex) comments(n int32) string {
-	t := x.t
-	line := t.Line(n)
-	col := column(t, n)
-	p := t.N[n].Prev
+func (x *extractor) comments(n int32) string {
+	line := x.Line(n)
+	col := x.column(n)
+	p := x.N[n].Prev
 	if p < 0 {
-		if par := t.N[n].Parent; par >= 0 && x.of(par) == kBlock {
-			p = t.N[par].Prev
+		if par := x.N[n].Parent; par >= 0 && x.Code(par) == kBlock {
+			p = x.N[par].Prev
 		}
 	}
 	var parts []string
-	next := t.N[n].Start
-	for p >= 0 && x.of(p) == kComment && t.EndLine(p)+1 >= line && column(t, p) == col && len(parts) < 40 &&
-		!t.LeftOut(t.N[p].End, next) { // a token between the two ends the doc
-		parts = append(parts, cleanComment(x.text(p)))
-		line, next = t.Line(p), t.N[p].Start
-		p = t.N[p].Prev
+	next := x.N[n].Start
+	for p >= 0 && x.Code(p) == kComment && x.EndLine(p)+1 >= line && x.column(p) == col && len(parts) < 40 &&
+		!x.LeftOut(x.N[p].End, next) { // a token between the two ends the doc
+		parts = append(parts, cleanComment(x.Text(p)))
+		line, next = x.Line(p), x.N[p].Start
+		p = x.N[p].Prev
 	}
 	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
 		parts[i], parts[j] = parts[j], parts[i]
@@ -585,21 +569,20 @@ func (x *ex) comments(n int32) string {
 }
 
 // attrDoc documents an attribute: #: comments above, or a string below.
-func (x *ex) attrDoc(stmt int32) string {
+func (x *extractor) attrDoc(stmt int32) string {
 	if d := x.comments(stmt); d != "" {
 		return d
 	}
-	if nx := nextNamedSibling(x.t, stmt); x.of(nx) == kExprStmt {
-		if s := only(x.t, nx); x.of(s) == kString {
-			return docstring(x.text(s))
+	if nx := x.nextNamedSibling(stmt); x.Code(nx) == kExprStmt {
+		if s := x.only(nx); x.Code(s) == kString {
+			return docstring(x.Text(s))
 		}
 	}
 	return ""
 }
 
-func (x *ex) function(def, outer int32, decos []int32, c ctx) {
-	t := x.t
-	name := x.text(t.Field(def, x.k.fName))
+func (x *extractor) function(def, outer int32, decos []int32, c ctx) {
+	name := x.Text(x.Field(def, fName))
 	if name == "" {
 		return
 	}
@@ -608,14 +591,14 @@ func (x *ex) function(def, outer int32, decos []int32, c ctx) {
 		return // a typing stub; the implementation follows
 	}
 	isMethod := c.class >= 0
-	body := t.Field(def, x.k.fBody)
-	ret := t.Field(def, x.k.fReturnType)
+	body := x.Field(def, fBody)
+	ret := x.Field(def, fReturnType)
 	var id int32 = -1
 	if d.accessor && isMethod {
 		if m, ok := x.methods[c.class][name]; ok {
 			id = m // a property's setter or deleter: part of the property
-			if e := t.EndLine(def); e > x.r.Symbols[id].End {
-				x.r.Symbols[id].End = e
+			if e := x.EndLine(def); e > x.R.Symbols[id].End {
+				x.R.Symbols[id].End = e
 			}
 		}
 	}
@@ -628,7 +611,7 @@ func (x *ex) function(def, outer int32, decos []int32, c ctx) {
 			}
 		}
 		s := extract.Symbol{
-			Name: name, Kind: kind, Parent: c.parent, Start: t.Line(outer), End: t.EndLine(def),
+			Name: name, Kind: kind, Parent: c.parent, Start: x.Line(outer), End: x.EndLine(def),
 			Signature: x.signature(def, decos), Doc: x.blockDoc(body), Flags: x.exported(name, c.parent),
 		}
 		if s.Doc == "" {
@@ -637,7 +620,7 @@ func (x *ex) function(def, outer int32, decos []int32, c ctx) {
 		if ret >= 0 {
 			s.Type = typeOnly(x.typeName(ret))
 		}
-		id = x.add(s)
+		id = x.Add(s)
 		if ret >= 0 {
 			x.annotated[id] = true
 		}
@@ -672,7 +655,7 @@ func (x *ex) function(def, outer int32, decos []int32, c ctx) {
 			sc.cls, sc.clsParam = c.class, d.classm
 		}
 	}
-	x.params(t.Field(def, x.k.fParameters), id, sc, hasSelf, d.classm, dc)
+	x.params(x.Field(def, fParameters), id, sc, hasSelf, d.classm, dc)
 	if ret >= 0 {
 		x.typeRefs(ret, id, extract.RefTypeHint)
 	}
@@ -681,39 +664,38 @@ func (x *ex) function(def, outer int32, decos []int32, c ctx) {
 	}
 }
 
-func (x *ex) params(pl int32, id int32, sc *scope, hasSelf, classm bool, outer ctx) {
+func (x *extractor) params(pl int32, id int32, sc *scope, hasSelf, classm bool, outer ctx) {
 	if pl < 0 {
 		return
 	}
-	t := x.t
 	first := true
-	for p := t.FirstNamed(pl); p >= 0; p = t.NextNamed(p) {
+	for p := x.FirstNamed(pl); p >= 0; p = x.NextNamed(p) {
 		nameNode, typ, def := int32(-1), int32(-1), int32(-1)
 		splat := false
-		switch x.of(p) {
+		switch x.Code(p) {
 		case kIdentifier:
 			nameNode = p
 		case kTypedParam:
-			typ = t.Field(p, x.k.fType)
-			for ch := t.FirstNamed(p); ch >= 0; ch = t.NextNamed(ch) {
-				switch x.of(ch) {
+			typ = x.Field(p, fType)
+			for ch := x.FirstNamed(p); ch >= 0; ch = x.NextNamed(ch) {
+				switch x.Code(ch) {
 				case kIdentifier:
 					nameNode = ch
 				case kListSplatPattern, kDictSplatPattern:
 					splat = true
-					nameNode = t.FirstNamed(ch)
+					nameNode = x.FirstNamed(ch)
 				}
 				if nameNode >= 0 {
 					break
 				}
 			}
 		case kDefaultParam:
-			nameNode, def = t.Field(p, x.k.fName), t.Field(p, x.k.fValue)
+			nameNode, def = x.Field(p, fName), x.Field(p, fValue)
 		case kTypedDefaultParam:
-			nameNode, typ, def = t.Field(p, x.k.fName), t.Field(p, x.k.fType), t.Field(p, x.k.fValue)
+			nameNode, typ, def = x.Field(p, fName), x.Field(p, fType), x.Field(p, fValue)
 		case kListSplatPattern, kDictSplatPattern:
 			splat = true
-			nameNode = t.FirstNamed(p)
+			nameNode = x.FirstNamed(p)
 		default:
 			continue
 		}
@@ -723,11 +705,11 @@ func (x *ex) params(pl int32, id int32, sc *scope, hasSelf, classm bool, outer c
 		if typ >= 0 {
 			x.typeRefs(typ, id, extract.RefTypeHint)
 		}
-		if x.of(nameNode) != kIdentifier {
+		if x.Code(nameNode) != kIdentifier {
 			first = false
 			continue
 		}
-		name := x.text(nameNode)
+		name := x.Text(nameNode)
 		if first && hasSelf {
 			first = false
 			sc.self = name
@@ -760,17 +742,17 @@ func (x *ex) params(pl int32, id int32, sc *scope, hasSelf, classm bool, outer c
 	}
 }
 
-func (x *ex) decorator(d int32, c ctx) {
+func (x *extractor) decorator(d int32, c ctx) {
 	e := x.decoExpr(d)
 	if e < 0 {
 		return
 	}
-	line := x.t.Line(d)
-	switch x.of(e) {
+	line := x.Line(d)
+	switch x.Code(e) {
 	case kIdentifier:
-		x.bareCall(x.text(e), c, line)
+		x.bareCall(x.Text(e), c, line)
 	case kAttribute:
-		switch x.text(x.t.Field(e, x.k.fAttribute)) {
+		switch x.Text(x.Field(e, fAttribute)) {
 		case "setter", "getter", "deleter":
 			return
 		}
@@ -782,9 +764,8 @@ func (x *ex) decorator(d int32, c ctx) {
 	}
 }
 
-func (x *ex) class(def, outer int32, decos []int32, c ctx) {
-	t := x.t
-	name := x.text(t.Field(def, x.k.fName))
+func (x *extractor) class(def, outer int32, decos []int32, c ctx) {
+	name := x.Text(x.Field(def, fName))
 	if name == "" {
 		return
 	}
@@ -792,14 +773,14 @@ func (x *ex) class(def, outer int32, decos []int32, c ctx) {
 	var ext []string
 	var rest []int32
 	repoBase := false // a base that may be in the repository
-	if sup := t.Field(def, x.k.fSuperclasses); sup >= 0 {
-		for a := t.FirstNamed(sup); a >= 0; a = t.NextNamed(a) {
+	if sup := x.Field(def, fSuperclasses); sup >= 0 {
+		for a := x.FirstNamed(sup); a >= 0; a = x.NextNamed(a) {
 			base := a
-			switch x.of(base) {
+			switch x.Code(base) {
 			case kSubscript:
-				base = t.Field(base, x.k.fValue)
+				base = x.Field(base, fValue)
 			case kKeywordArg:
-				if x.text(t.Field(a, x.k.fName)) == "metaclass" && lastPart(x.chain(t.Field(a, x.k.fValue))) == "ABCMeta" {
+				if x.Text(x.Field(a, fName)) == "metaclass" && lastPart(x.chain(x.Field(a, fValue))) == "ABCMeta" {
 					kind = snapshot.KindInterface
 				}
 				rest = append(rest, a)
@@ -829,15 +810,15 @@ func (x *ex) class(def, outer int32, decos []int32, c ctx) {
 			ext = append(ext, x.baseName(ch))
 		}
 	}
-	body := t.Field(def, x.k.fBody)
+	body := x.Field(def, fBody)
 	s := extract.Symbol{
-		Name: name, Kind: kind, Parent: c.parent, Start: t.Line(outer), End: t.EndLine(def),
+		Name: name, Kind: kind, Parent: c.parent, Start: x.Line(outer), End: x.EndLine(def),
 		Signature: x.signature(def, decos), Doc: x.blockDoc(body), Flags: x.exported(name, c.parent), Extends: ext,
 	}
 	if s.Doc == "" {
 		s.Doc = x.comments(outer)
 	}
-	id := x.add(s)
+	id := x.Add(s)
 	x.defined[name] = true
 	if kind == snapshot.KindEnum {
 		x.enums[id] = true
@@ -868,7 +849,7 @@ func (x *ex) class(def, outer int32, decos []int32, c ctx) {
 
 // baseName rewrites a base class written through a module alias to the
 // module that defines it (flask.Flask → flask.app.Flask).
-func (x *ex) maybeRepoType(ch string) bool {
+func (x *extractor) maybeRepoType(ch string) bool {
 	first, _, dotted := strings.Cut(ch, ".")
 	if b := x.bind[first]; b != nil {
 		return b.inRepo
@@ -879,7 +860,7 @@ func (x *ex) maybeRepoType(ch string) bool {
 	return true
 }
 
-func (x *ex) baseName(ch string) string {
+func (x *extractor) baseName(ch string) string {
 	first, rest, ok := strings.Cut(ch, ".")
 	if !ok {
 		return ch
@@ -899,23 +880,22 @@ func (x *ex) baseName(ch string) string {
 	return q + "." + nm
 }
 
-func (x *ex) typeAlias(n int32, c ctx) {
-	t := x.t
-	left, right := t.Field(n, x.k.fLeft), t.Field(n, x.k.fRight)
+func (x *extractor) typeAlias(n int32, c ctx) {
+	left, right := x.Field(n, fLeft), x.Field(n, fRight)
 	name := ""
-	if left >= 0 && t.FirstNamed(left) >= 0 {
-		l := t.FirstNamed(left)
-		if x.of(l) == kGenericType && t.FirstNamed(l) >= 0 {
-			l = t.FirstNamed(l)
+	if left >= 0 && x.FirstNamed(left) >= 0 {
+		l := x.FirstNamed(left)
+		if x.Code(l) == kGenericType && x.FirstNamed(l) >= 0 {
+			l = x.FirstNamed(l)
 		}
-		if x.of(l) == kIdentifier {
-			name = x.text(l)
+		if x.Code(l) == kIdentifier {
+			name = x.Text(l)
 		}
 	}
 	from := c.from
 	if name != "" && c.sc == nil {
-		from = x.add(extract.Symbol{Name: name, Kind: snapshot.KindTypeAlias, Parent: c.parent,
-			Start: t.Line(n), End: t.EndLine(n), Signature: extract.FirstLine(x.text(n)),
+		from = x.Add(extract.Symbol{Name: name, Kind: snapshot.KindTypeAlias, Parent: c.parent,
+			Start: x.Line(n), End: x.EndLine(n), Signature: extract.FirstLine(x.Text(n)),
 			Doc: x.comments(n), Flags: x.exported(name, c.parent)})
 		if c.parent < 0 {
 			x.top[name] = from
@@ -928,9 +908,8 @@ func (x *ex) typeAlias(n int32, c ctx) {
 
 // ---- assignments ----
 
-func (x *ex) assign(n, stmt int32, c ctx) {
-	t := x.t
-	left, right, typ := t.Field(n, x.k.fLeft), t.Field(n, x.k.fRight), t.Field(n, x.k.fType)
+func (x *extractor) assign(n, stmt int32, c ctx) {
+	left, right, typ := x.Field(n, fLeft), x.Field(n, fRight), x.Field(n, fType)
 	vt := ""
 	if typ >= 0 {
 		vt = x.typeName(typ)
@@ -939,9 +918,9 @@ func (x *ex) assign(n, stmt int32, c ctx) {
 		vt = x.valueType(right, c)
 	}
 	from := c.from
-	switch x.of(left) {
+	switch x.Code(left) {
 	case kIdentifier:
-		name := x.text(left)
+		name := x.Text(left)
 		switch {
 		case c.class >= 0:
 			if id := x.classAttr(c.class, name, stmt, right, typ, vt); id >= 0 {
@@ -955,9 +934,9 @@ func (x *ex) assign(n, stmt int32, c ctx) {
 			}
 		}
 	case kAttribute:
-		obj := t.Field(left, x.k.fObject)
-		if c.sc != nil && x.of(obj) == kIdentifier && c.sc.isSelf(x.text(obj)) {
-			x.instanceField(c.sc.cls, x.text(t.Field(left, x.k.fAttribute)), stmt, vt)
+		obj := x.Field(left, fObject)
+		if c.sc != nil && x.Code(obj) == kIdentifier && c.sc.isSelf(x.Text(obj)) {
+			x.instanceField(c.sc.cls, x.Text(x.Field(left, fAttribute)), stmt, vt)
 		} else if x.chain(obj) == "" {
 			x.walk(obj, c)
 		}
@@ -977,12 +956,11 @@ func (x *ex) assign(n, stmt int32, c ctx) {
 }
 
 // bindTargets declares the names of an unpacking assignment.
-func (x *ex) bindTargets(n, stmt int32, c ctx) {
-	t := x.t
-	for tg := t.FirstNamed(n); tg >= 0; tg = t.NextNamed(tg) {
-		switch x.of(tg) {
+func (x *extractor) bindTargets(n, stmt int32, c ctx) {
+	for tg := x.FirstNamed(n); tg >= 0; tg = x.NextNamed(tg) {
+		switch x.Code(tg) {
 		case kIdentifier:
-			name := x.text(tg)
+			name := x.Text(tg)
 			switch {
 			case c.class >= 0:
 				x.classAttr(c.class, name, stmt, -1, -1, "")
@@ -992,9 +970,9 @@ func (x *ex) bindTargets(n, stmt int32, c ctx) {
 				x.moduleVar(name, stmt, -1, -1, "")
 			}
 		case kAttribute:
-			obj := t.Field(tg, x.k.fObject)
-			if c.sc != nil && x.of(obj) == kIdentifier && c.sc.isSelf(x.text(obj)) {
-				x.instanceField(c.sc.cls, x.text(t.Field(tg, x.k.fAttribute)), stmt, "")
+			obj := x.Field(tg, fObject)
+			if c.sc != nil && x.Code(obj) == kIdentifier && c.sc.isSelf(x.Text(obj)) {
+				x.instanceField(c.sc.cls, x.Text(x.Field(tg, fAttribute)), stmt, "")
 			}
 		case kPatternList, kTuplePattern, kListPattern, kTuple, kList, kListSplatPattern, kListSplat:
 			x.bindTargets(tg, stmt, c)
@@ -1005,21 +983,21 @@ func (x *ex) bindTargets(n, stmt int32, c ctx) {
 }
 
 // bindNames declares loop and comprehension variables as untyped locals.
-func (x *ex) bindNames(n int32, sc *scope) {
+func (x *extractor) bindNames(n int32, sc *scope) {
 	if n < 0 || sc == nil {
 		return
 	}
-	switch x.of(n) {
+	switch x.Code(n) {
 	case kIdentifier:
-		sc.vars[x.text(n)] = ""
+		sc.vars[x.Text(n)] = ""
 	case kPatternList, kTuplePattern, kListPattern, kTuple, kList, kListSplatPattern, kParenExpr:
-		for tg := x.t.FirstNamed(n); tg >= 0; tg = x.t.NextNamed(tg) {
+		for tg := x.FirstNamed(n); tg >= 0; tg = x.NextNamed(tg) {
 			x.bindNames(tg, sc)
 		}
 	}
 }
 
-func (x *ex) setLocal(sc *scope, name, vt string) {
+func (x *extractor) setLocal(sc *scope, name, vt string) {
 	if vt == "" {
 		if _, ok := sc.vars[name]; !ok {
 			sc.vars[name] = ""
@@ -1051,7 +1029,7 @@ func typeOnly(vt string) string {
 // noteFieldType remembers fields that hold objects from outside the
 // repository (dicts, lists, library objects): calls on them are not
 // guessed.
-func (x *ex) noteFieldType(cls int32, name, vt string) {
+func (x *extractor) noteFieldType(cls int32, name, vt string) {
 	m := x.fieldExt[cls]
 	if m == nil {
 		m = map[string]bool{}
@@ -1067,12 +1045,12 @@ func (x *ex) noteFieldType(cls int32, name, vt string) {
 	}
 }
 
-func (x *ex) classAttr(cls int32, name string, stmt, right, typ int32, vt string) int32 {
+func (x *extractor) classAttr(cls int32, name string, stmt, right, typ int32, vt string) int32 {
 	x.noteFieldType(cls, name, vt)
 	if fs := x.fields[cls]; fs != nil {
 		if id, ok := fs[name]; ok {
-			if x.r.Symbols[id].Type == "" {
-				x.r.Symbols[id].Type = typeOnly(vt)
+			if x.R.Symbols[id].Type == "" {
+				x.R.Symbols[id].Type = typeOnly(vt)
 			}
 			return id
 		}
@@ -1083,15 +1061,15 @@ func (x *ex) classAttr(cls int32, name string, stmt, right, typ int32, vt string
 	kind := snapshot.KindField
 	if x.enums[cls] && typ < 0 && !isDunder(name) && !strings.HasPrefix(name, "_") {
 		kind = snapshot.KindConstant // an enum member is an instance of its enum
-		vt = x.r.Symbols[cls].Name
+		vt = x.R.Symbols[cls].Name
 	}
 	return x.newField(cls, name, kind, stmt, vt)
 }
 
-func (x *ex) newField(cls int32, name string, kind snapshot.Kind, stmt int32, vt string) int32 {
-	id := x.add(extract.Symbol{
-		Name: name, Kind: kind, Parent: cls, Start: x.t.Line(stmt), End: x.t.EndLine(stmt),
-		Signature: extract.FirstLine(x.text(stmt)), Doc: x.attrDoc(stmt), Type: typeOnly(vt), Flags: x.exported(name, cls),
+func (x *extractor) newField(cls int32, name string, kind snapshot.Kind, stmt int32, vt string) int32 {
+	id := x.Add(extract.Symbol{
+		Name: name, Kind: kind, Parent: cls, Start: x.Line(stmt), End: x.EndLine(stmt),
+		Signature: extract.FirstLine(x.Text(stmt)), Doc: x.attrDoc(stmt), Type: typeOnly(vt), Flags: x.exported(name, cls),
 	})
 	fs := x.fields[cls]
 	if fs == nil {
@@ -1103,13 +1081,13 @@ func (x *ex) newField(cls int32, name string, kind snapshot.Kind, stmt int32, vt
 }
 
 // instanceField declares self.name, assigned in a method, on the class.
-func (x *ex) instanceField(cls int32, name string, stmt int32, vt string) {
+func (x *extractor) instanceField(cls int32, name string, stmt int32, vt string) {
 	if cls < 0 || name == "" {
 		return
 	}
 	x.noteFieldType(cls, name, vt)
 	if id, ok := x.fields[cls][name]; ok {
-		s := &x.r.Symbols[id]
+		s := &x.R.Symbols[id]
 		if s.Type == "" {
 			s.Type = typeOnly(vt)
 		}
@@ -1123,7 +1101,7 @@ func (x *ex) instanceField(cls int32, name string, stmt int32, vt string) {
 
 var typeVarCalls = setOf(`TypeVar NewType ParamSpec TypeVarTuple TypeAliasType`)
 
-func (x *ex) moduleVar(name string, stmt, right, typ int32, vt string) int32 {
+func (x *extractor) moduleVar(name string, stmt, right, typ int32, vt string) int32 {
 	if isDunder(name) || name == "_" {
 		return -1
 	}
@@ -1131,18 +1109,18 @@ func (x *ex) moduleVar(name string, stmt, right, typ int32, vt string) int32 {
 		x.modVars[name] = vt
 	}
 	if id, ok := x.top[name]; ok {
-		if s := &x.r.Symbols[id]; !s.Kind.IsCallable() && !s.Kind.IsType() && s.Type == "" {
+		if s := &x.R.Symbols[id]; !s.Kind.IsCallable() && !s.Kind.IsType() && s.Type == "" {
 			s.Type = typeOnly(vt)
 		}
 		return id
 	}
 	kind := snapshot.KindVariable
 	switch {
-	case typ >= 0 && lastPart(x.text(typ)) == "TypeAlias":
+	case typ >= 0 && lastPart(x.Text(typ)) == "TypeAlias":
 		kind = snapshot.KindTypeAlias
-	case x.of(right) == kCall && typeVarCalls[lastPart(x.chain(x.t.Field(right, x.k.fFunction)))]:
+	case x.Code(right) == kCall && typeVarCalls[lastPart(x.chain(x.Field(right, fFunction)))]:
 		kind = snapshot.KindTypeAlias
-	case x.of(right) == kSubscript && startsUpper(name) && typingNames[lastPart(x.chain(x.t.Field(right, x.k.fValue)))]:
+	case x.Code(right) == kSubscript && startsUpper(name) && typingNames[lastPart(x.chain(x.Field(right, fValue)))]:
 		kind = snapshot.KindTypeAlias
 	case isUpperName(name):
 		kind = snapshot.KindConstant
@@ -1151,9 +1129,9 @@ func (x *ex) moduleVar(name string, stmt, right, typ int32, vt string) int32 {
 	if kind == snapshot.KindTypeAlias {
 		t = ""
 	}
-	id := x.add(extract.Symbol{
-		Name: name, Kind: kind, Parent: -1, Start: x.t.Line(stmt), End: x.t.EndLine(stmt),
-		Signature: extract.FirstLine(x.text(stmt)), Doc: x.attrDoc(stmt), Type: t, Flags: x.exported(name, -1),
+	id := x.Add(extract.Symbol{
+		Name: name, Kind: kind, Parent: -1, Start: x.Line(stmt), End: x.EndLine(stmt),
+		Signature: extract.FirstLine(x.Text(stmt)), Doc: x.attrDoc(stmt), Type: t, Flags: x.exported(name, -1),
 	})
 	x.top[name] = id
 	return id
@@ -1162,35 +1140,35 @@ func (x *ex) moduleVar(name string, stmt, right, typ int32, vt string) int32 {
 // ---- expressions ----
 
 // chain renders a.b.c for identifiers and attribute chains, else "".
-func (x *ex) chain(n int32) string {
-	switch x.of(n) {
+func (x *extractor) chain(n int32) string {
+	switch x.Code(n) {
 	case kIdentifier:
-		return x.text(n)
+		return x.Text(n)
 	case kAttribute:
-		left := x.chain(x.t.Field(n, x.k.fObject))
+		left := x.chain(x.Field(n, fObject))
 		if left == "" {
 			return ""
 		}
-		return left + "." + x.text(x.t.Field(n, x.k.fAttribute))
+		return left + "." + x.Text(x.Field(n, fAttribute))
 	case kDottedName:
-		return stripSpace(x.text(n))
+		return stripSpace(x.Text(n))
 	}
 	return ""
 }
 
-func (x *ex) call(n int32, c ctx) {
-	fn := x.t.Field(n, x.k.fFunction)
-	line := x.t.Line(n)
-	switch x.of(fn) {
+func (x *extractor) call(n int32, c ctx) {
+	fn := x.Field(n, fFunction)
+	line := x.Line(n)
+	switch x.Code(fn) {
 	case kIdentifier:
-		x.bareCall(x.text(fn), c, line)
+		x.bareCall(x.Text(fn), c, line)
 	case kAttribute:
 		x.attrCall(fn, c, line)
 	default:
 		x.walk(fn, c)
 	}
-	if args := x.t.Field(n, x.k.fArguments); args >= 0 {
-		if x.of(args) == kArgList {
+	if args := x.Field(n, fArguments); args >= 0 {
+		if x.Code(args) == kArgList {
 			x.args(args, c)
 		} else {
 			x.walk(args, c)
@@ -1198,7 +1176,7 @@ func (x *ex) call(n int32, c ctx) {
 	}
 }
 
-func (x *ex) bareCall(name string, c ctx, line uint32) {
+func (x *extractor) bareCall(name string, c ctx, line uint32) {
 	if v, ok := c.sc.lookup(name); ok {
 		if v == vDef {
 			x.ref(c.from, extract.RefCall, name, "", "", line)
@@ -1206,7 +1184,7 @@ func (x *ex) bareCall(name string, c ctx, line uint32) {
 		return // a local variable or parameter called
 	}
 	if c.sc != nil && c.sc.clsParam && c.sc.isSelf(name) {
-		x.ref(c.from, extract.RefCall, x.r.Symbols[c.sc.cls].Name, "", "", line) // cls(...)
+		x.ref(c.from, extract.RefCall, x.R.Symbols[c.sc.cls].Name, "", "", line) // cls(...)
 		return
 	}
 	if b := x.bind[name]; b != nil {
@@ -1224,9 +1202,9 @@ func (x *ex) bareCall(name string, c ctx, line uint32) {
 	}
 }
 
-func (x *ex) attrCall(fn int32, c ctx, line uint32) {
-	name := x.text(x.t.Field(fn, x.k.fAttribute))
-	obj := x.t.Field(fn, x.k.fObject)
+func (x *extractor) attrCall(fn int32, c ctx, line uint32) {
+	name := x.Text(x.Field(fn, fAttribute))
+	obj := x.Field(fn, fObject)
 	if qual, qt, nm, ok := x.receiver(obj, name, c); ok && name != "" {
 		i := x.ref(c.from, extract.RefCall, nm, qual, qt, line)
 		if strings.HasPrefix(qt, vFix) {
@@ -1241,18 +1219,18 @@ func (x *ex) attrCall(fn int32, c ctx, line uint32) {
 // receiver describes the object a method is called on: the qualifier as
 // the resolver reads it, and its type when known. ok is false when the
 // call is on a literal or on something outside the repository.
-func (x *ex) receiver(obj int32, name string, c ctx) (qual, qt, nm string, ok bool) {
-	switch x.of(obj) {
+func (x *extractor) receiver(obj int32, name string, c ctx) (qual, qt, nm string, ok bool) {
+	switch x.Code(obj) {
 	case kIdentifier, kAttribute:
 		ch := x.chain(obj)
 		if ch == "" {
 			// a().b.c(): unknown, unless a() is known to be outside.
 			root := obj
-			for x.of(root) == kAttribute {
-				root = x.t.Field(root, x.k.fObject)
+			for x.Code(root) == kAttribute {
+				root = x.Field(root, fObject)
 			}
-			if x.of(root) == kCall {
-				if ich := x.chain(x.t.Field(root, x.k.fFunction)); ich != "" && x.callType(ich, c) == vExt {
+			if x.Code(root) == kCall {
+				if ich := x.chain(x.Field(root, fFunction)); ich != "" && x.callType(ich, c) == vExt {
 					return "", "", "", false
 				}
 			}
@@ -1260,7 +1238,7 @@ func (x *ex) receiver(obj int32, name string, c ctx) (qual, qt, nm string, ok bo
 		}
 		return x.qualify(ch, name, c)
 	case kCall:
-		ich := x.chain(x.t.Field(obj, x.k.fFunction))
+		ich := x.chain(x.Field(obj, fFunction))
 		switch ich {
 		case "super":
 			if c.sc != nil && c.sc.cls >= 0 && x.closed[c.sc.cls] {
@@ -1282,7 +1260,7 @@ func (x *ex) receiver(obj int32, name string, c ctx) (qual, qt, nm string, ok bo
 		kSetComp, kTuple, kGenExpr, kTrue, kFalse, kNone:
 		return "", "", "", false
 	case kParenExpr:
-		if e := only(x.t, obj); e >= 0 {
+		if e := x.only(obj); e >= 0 {
 			return x.receiver(e, name, c)
 		}
 	}
@@ -1307,7 +1285,7 @@ close flush seek tell fileno truncate hex fromkeys`)
 // unknown is the receiver of a call on an object of unknown type: left to
 // the resolver (which may find a unique method of that name), except for
 // the methods of builtin types.
-func (x *ex) unknown(name string) (qual, qt, nm string, ok bool) {
+func (x *extractor) unknown(name string) (qual, qt, nm string, ok bool) {
 	if builtinMethods[name] {
 		return "", "", "", false
 	}
@@ -1317,7 +1295,7 @@ func (x *ex) unknown(name string) (qual, qt, nm string, ok bool) {
 // qualify turns a receiver chain into the resolver's qualifier and type:
 // aliases are expanded (app = self.app), typed locals give their type,
 // module aliases follow package re-exports.
-func (x *ex) qualify(ch, name string, c ctx) (qual, qt, nm string, ok bool) {
+func (x *extractor) qualify(ch, name string, c ctx) (qual, qt, nm string, ok bool) {
 	// A builtin type's method (get, update, append) reached through
 	// fields of an object is left out unless the last field's type is
 	// known here: a guess would almost always be wrong.
@@ -1381,15 +1359,15 @@ func (x *ex) qualify(ch, name string, c ctx) (qual, qt, nm string, ok bool) {
 	return ch, "", name, true
 }
 
-func (x *ex) typedField(cls int32, name string) bool {
+func (x *extractor) typedField(cls int32, name string) bool {
 	id, ok := x.fields[cls][name]
-	return ok && x.r.Symbols[id].Type != ""
+	return ok && x.R.Symbols[id].Type != ""
 }
 
 // viaModule qualifies name in module alias first (+ rest); when the module
 // is a package that re-exports the name, the qualifier names the defining
 // module instead (flask.Flask → flask.app.Flask).
-func (x *ex) viaModule(b *binding, first, rest, name string) (qual, qt, nm string, ok bool) {
+func (x *extractor) viaModule(b *binding, first, rest, name string) (qual, qt, nm string, ok bool) {
 	qual = first
 	key, fs := b.key, b.fs
 	if rest != "" {
@@ -1422,7 +1400,7 @@ func (x *ex) viaModule(b *binding, first, rest, name string) (qual, qt, nm strin
 
 // callType is the value type of the result of calling the chain ich, as
 // "call:..." the resolver can follow, vExt, or "".
-func (x *ex) callType(ich string, c ctx) string {
+func (x *extractor) callType(ich string, c ctx) string {
 	qualChain, name := "", ich
 	if i := strings.LastIndexByte(ich, '.'); i >= 0 {
 		qualChain, name = ich[:i], ich[i+1:]
@@ -1435,7 +1413,7 @@ func (x *ex) callType(ich string, c ctx) string {
 			return ""
 		}
 		if c.sc != nil && c.sc.clsParam && c.sc.isSelf(name) {
-			return "call:" + x.r.Symbols[c.sc.cls].Name
+			return "call:" + x.R.Symbols[c.sc.cls].Name
 		}
 		if b := x.bind[name]; b != nil {
 			switch {
@@ -1473,16 +1451,16 @@ func (x *ex) callType(ich string, c ctx) string {
 }
 
 // valueType is what an assigned value tells about the variable's type.
-func (x *ex) valueType(n int32, c ctx) string {
-	switch x.of(n) {
+func (x *extractor) valueType(n int32, c ctx) string {
+	switch x.Code(n) {
 	case kCall:
-		ich := x.chain(x.t.Field(n, x.k.fFunction))
+		ich := x.chain(x.Field(n, fFunction))
 		if ich == "" {
 			return ""
 		}
 		return x.callType(ich, c)
 	case kIdentifier:
-		name := x.text(n)
+		name := x.Text(n)
 		if v, ok := c.sc.lookup(name); ok {
 			if v == vDef {
 				return ""
@@ -1518,24 +1496,24 @@ func (x *ex) valueType(n int32, c ctx) string {
 		}
 		return "=" + ch
 	case kAwait, kParenExpr:
-		if e := only(x.t, n); e >= 0 {
+		if e := x.only(n); e >= 0 {
 			return x.valueType(e, c)
 		}
 	}
 	return ""
 }
 
-func (x *ex) args(al int32, c ctx) {
-	for a := x.t.FirstNamed(al); a >= 0; a = x.t.NextNamed(a) {
-		switch x.of(a) {
+func (x *extractor) args(al int32, c ctx) {
+	for a := x.FirstNamed(al); a >= 0; a = x.NextNamed(a) {
+		switch x.Code(a) {
 		case kIdentifier:
 			x.fnArg(a, c)
 		case kAttribute:
 			x.fnArg(a, c)
 			x.walk(a, c)
 		case kKeywordArg:
-			if v := x.t.Field(a, x.k.fValue); v >= 0 {
-				if k := x.of(v); k == kIdentifier || k == kAttribute {
+			if v := x.Field(a, fValue); v >= 0 {
+				if k := x.Code(v); k == kIdentifier || k == kAttribute {
 					x.fnArg(v, c)
 				}
 				x.walk(v, c)
@@ -1548,11 +1526,11 @@ func (x *ex) args(al int32, c ctx) {
 
 // fnArg records a function, method or class passed as an argument
 // (map(process, xs), app.before_request(check), isinstance(x, Foo)).
-func (x *ex) fnArg(n int32, c ctx) {
-	line := x.t.Line(n)
-	switch x.of(n) {
+func (x *extractor) fnArg(n int32, c ctx) {
+	line := x.Line(n)
+	switch x.Code(n) {
 	case kIdentifier:
-		name := x.text(n)
+		name := x.Text(n)
 		if v, ok := c.sc.lookup(name); ok {
 			if v == vDef {
 				x.ref(c.from, extract.RefCall, name, "", "", line)
@@ -1609,43 +1587,41 @@ func (x *ex) fnArg(n int32, c ctx) {
 	}
 }
 
-func (x *ex) lambda(n int32, c ctx) {
-	t := x.t
+func (x *extractor) lambda(n int32, c ctx) {
 	sc := newScope(c.sc)
-	if ps := t.Field(n, x.k.fParameters); ps >= 0 {
-		for p := t.FirstNamed(ps); p >= 0; p = t.NextNamed(p) {
-			switch x.of(p) {
+	if ps := x.Field(n, fParameters); ps >= 0 {
+		for p := x.FirstNamed(ps); p >= 0; p = x.NextNamed(p) {
+			switch x.Code(p) {
 			case kIdentifier:
-				sc.vars[x.text(p)] = ""
+				sc.vars[x.Text(p)] = ""
 			case kDefaultParam, kTypedDefaultParam:
-				if nm := t.Field(p, x.k.fName); nm >= 0 {
-					sc.vars[x.text(nm)] = ""
+				if nm := x.Field(p, fName); nm >= 0 {
+					sc.vars[x.Text(nm)] = ""
 				}
-				x.walk(t.Field(p, x.k.fValue), c)
+				x.walk(x.Field(p, fValue), c)
 			case kListSplatPattern, kDictSplatPattern, kTypedParam:
 				x.bindNames(p, sc)
-				x.bindNames(t.FirstNamed(p), sc)
+				x.bindNames(x.FirstNamed(p), sc)
 			}
 		}
 	}
-	if b := t.Field(n, x.k.fBody); b >= 0 {
+	if b := x.Field(n, fBody); b >= 0 {
 		lc := c
 		lc.sc = sc
 		x.walk(b, lc)
 	}
 }
 
-func (x *ex) comprehension(n int32, c ctx) {
-	t := x.t
+func (x *extractor) comprehension(n int32, c ctx) {
 	sc := newScope(c.sc)
-	for k := t.FirstNamed(n); k >= 0; k = t.NextNamed(k) {
-		if x.of(k) == kForIn {
-			x.bindNames(t.Field(k, x.k.fLeft), sc)
+	for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
+		if x.Code(k) == kForIn {
+			x.bindNames(x.Field(k, fLeft), sc)
 		}
 	}
 	cc := c
 	cc.sc = sc
-	for k := t.FirstNamed(n); k >= 0; k = t.NextNamed(k) {
+	for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
 		x.walk(k, cc)
 	}
 }
@@ -1653,10 +1629,10 @@ func (x *ex) comprehension(n int32, c ctx) {
 // asPattern splits `expr as target` into its expression (the first named
 // child outside the alias field) and its target (the alias), -1 when
 // missing.
-func (x *ex) asPattern(n int32) (expr, target int32) {
+func (x *extractor) asPattern(n int32) (expr, target int32) {
 	expr, target = -1, -1
-	for ch := x.t.FirstNamed(n); ch >= 0; ch = x.t.NextNamed(ch) {
-		if x.t.N[ch].Field == x.k.fAlias {
+	for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
+		if x.N[ch].Field == fAlias {
 			target = ch
 		} else if expr < 0 {
 			expr = ch
@@ -1667,21 +1643,21 @@ func (x *ex) asPattern(n int32) (expr, target int32) {
 
 // asTarget is the name an `as` binds: the identifier inside an
 // as_pattern_target of one child, else the target itself.
-func (x *ex) asTarget(target int32) int32 {
-	if x.of(target) == kAsPatternTarget {
-		if e := only(x.t, target); e >= 0 {
+func (x *extractor) asTarget(target int32) int32 {
+	if x.Code(target) == kAsPatternTarget {
+		if e := x.only(target); e >= 0 {
 			return e
 		}
 	}
 	return target
 }
 
-func (x *ex) withItem(n int32, c ctx) {
-	v := x.t.Field(n, x.k.fValue)
+func (x *extractor) withItem(n int32, c ctx) {
+	v := x.Field(n, fValue)
 	if v < 0 {
 		return
 	}
-	if x.of(v) != kAsPattern {
+	if x.Code(v) != kAsPattern {
 		x.walk(v, c)
 		return
 	}
@@ -1692,17 +1668,17 @@ func (x *ex) withItem(n int32, c ctx) {
 	x.walk(expr, c)
 	if target >= 0 && c.sc != nil {
 		target = x.asTarget(target)
-		if x.of(target) == kIdentifier {
-			x.setLocal(c.sc, x.text(target), x.valueType(expr, c))
+		if x.Code(target) == kIdentifier {
+			x.setLocal(c.sc, x.Text(target), x.valueType(expr, c))
 		} else {
 			x.bindNames(target, c.sc)
 		}
 	}
 }
 
-func (x *ex) except(n int32, c ctx) {
-	for ch := x.t.FirstNamed(n); ch >= 0; ch = x.t.NextNamed(ch) {
-		switch x.of(ch) {
+func (x *extractor) except(n int32, c ctx) {
+	for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
+		switch x.Code(ch) {
 		case kBlock:
 			x.walk(ch, c)
 		case kAsPattern:
@@ -1712,12 +1688,12 @@ func (x *ex) except(n int32, c ctx) {
 			}
 			if target >= 0 && c.sc != nil {
 				target = x.asTarget(target)
-				if x.of(target) == kIdentifier {
+				if x.Code(target) == kIdentifier {
 					typ := ""
 					if chn := x.chain(expr); chn != "" {
 						typ = x.typeChain(chn)
 					}
-					x.setLocal(c.sc, x.text(target), typ)
+					x.setLocal(c.sc, x.Text(target), typ)
 				}
 			}
 		case kComment:
@@ -1727,16 +1703,16 @@ func (x *ex) except(n int32, c ctx) {
 	}
 }
 
-func (x *ex) excTypes(n int32, c ctx) {
-	switch x.of(n) {
+func (x *extractor) excTypes(n int32, c ctx) {
+	switch x.Code(n) {
 	case kIdentifier, kAttribute:
 		if ch := x.chain(n); ch != "" {
-			x.typeRef(ch, c.from, extract.RefType, x.t.Line(n))
+			x.typeRef(ch, c.from, extract.RefType, x.Line(n))
 			return
 		}
 		x.walk(n, c)
 	case kTuple, kParenExpr:
-		for ch := x.t.FirstNamed(n); ch >= 0; ch = x.t.NextNamed(ch) {
+		for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
 			x.excTypes(ch, c)
 		}
 	default:
@@ -1749,12 +1725,11 @@ func (x *ex) excTypes(n int32, c ctx) {
 // typeName reduces an annotation to the type it is about: Optional[Foo],
 // Foo | None and "Foo" are Foo; containers give "". vExt marks a type
 // outside the repository.
-func (x *ex) typeName(n int32) string {
-	t := x.t
+func (x *extractor) typeName(n int32) string {
 	for depth := 0; n >= 0 && depth < 8; depth++ {
-		switch x.of(n) {
+		switch x.Code(n) {
 		case kType, kParenExpr:
-			n = t.FirstNamed(n)
+			n = x.FirstNamed(n)
 			continue
 		case kIdentifier, kAttribute:
 			ch := x.chain(n)
@@ -1763,14 +1738,14 @@ func (x *ex) typeName(n int32) string {
 			}
 			return x.typeChain(ch)
 		case kMemberType:
-			return x.typeChain(stripSpace(x.text(n)))
+			return x.typeChain(stripSpace(x.Text(n)))
 		case kString:
-			return x.stringType(x.text(n))
+			return x.stringType(x.Text(n))
 		case kSubscript:
-			v := x.chain(t.Field(n, x.k.fValue))
+			v := x.chain(x.Field(n, fValue))
 			lp := lastPart(v)
 			if wrapperTypes[lp] {
-				n = x.firstTypeArg(n, x.k.fSubscript)
+				n = x.firstTypeArg(n, fSubscript)
 				continue
 			}
 			if typingNames[lp] {
@@ -1778,13 +1753,13 @@ func (x *ex) typeName(n int32) string {
 			}
 			return x.typeChain(v)
 		case kGenericType:
-			first := t.FirstNamed(n)
+			first := x.FirstNamed(n)
 			if first < 0 {
 				return ""
 			}
 			v := x.chain(first)
 			lp := lastPart(v)
-			if second := t.NextNamed(first); wrapperTypes[lp] && second >= 0 {
+			if second := x.NextNamed(first); wrapperTypes[lp] && second >= 0 {
 				n = x.firstTypeArg(second, 0)
 				continue
 			}
@@ -1794,8 +1769,8 @@ func (x *ex) typeName(n int32) string {
 			return x.typeChain(v)
 		case kBinaryOp, kUnionType:
 			next := int32(-1)
-			for ch := t.FirstNamed(n); ch >= 0; ch = t.NextNamed(ch) {
-				if k := x.of(ch); k != kNone && !(k == kType && x.of(only(t, ch)) == kNone) {
+			for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
+				if k := x.Code(ch); k != kNone && !(k == kType && x.Code(x.only(ch)) == kNone) {
 					next = ch
 					break
 				}
@@ -1811,12 +1786,12 @@ func (x *ex) typeName(n int32) string {
 // firstTypeArg is the first argument of a subscript or type parameter
 // list that is not None: a named child, in the given field unless field
 // is 0.
-func (x *ex) firstTypeArg(n int32, field uint16) int32 {
-	for ch := x.t.FirstNamed(n); ch >= 0; ch = x.t.NextNamed(ch) {
-		if field != 0 && x.t.N[ch].Field != field {
+func (x *extractor) firstTypeArg(n int32, field uint16) int32 {
+	for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
+		if field != 0 && x.N[ch].Field != field {
 			continue
 		}
-		switch x.of(ch) {
+		switch x.Code(ch) {
 		case kNone, kComment:
 			continue
 		}
@@ -1825,7 +1800,7 @@ func (x *ex) firstTypeArg(n int32, field uint16) int32 {
 	return -1
 }
 
-func (x *ex) stringType(lit string) string {
+func (x *extractor) stringType(lit string) string {
 	s := strings.Trim(lit, `"'`)
 	for _, nm := range dottedNames(s) {
 		lp := lastPart(nm)
@@ -1843,7 +1818,7 @@ func (x *ex) stringType(lit string) string {
 // typeChain checks a type name against the file's imports: builtins and
 // typing give "", names from outside the repository vExt, names through a
 // module alias the module that defines them.
-func (x *ex) typeChain(ch string) string {
+func (x *extractor) typeChain(ch string) string {
 	first, rest, dotted := strings.Cut(ch, ".")
 	b := x.bind[first]
 	if b == nil {
@@ -1889,48 +1864,47 @@ func opaqueType(name string) string {
 }
 
 // typeRefs records the types named in an annotation.
-func (x *ex) typeRefs(n int32, from int32, kind extract.RefKind) {
+func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 	if n < 0 {
 		return
 	}
-	t := x.t
-	switch x.of(n) {
+	switch x.Code(n) {
 	case kIdentifier, kAttribute:
 		if ch := x.chain(n); ch != "" {
-			x.typeRef(ch, from, kind, t.Line(n))
+			x.typeRef(ch, from, kind, x.Line(n))
 		}
 		return
 	case kString:
-		line := t.Line(n)
-		for _, nm := range dottedNames(strings.Trim(x.text(n), `"'`)) {
+		line := x.Line(n)
+		for _, nm := range dottedNames(strings.Trim(x.Text(n), `"'`)) {
 			x.typeRef(nm, from, kind, line)
 		}
 		return
 	case kSubscript:
-		v := t.Field(n, x.k.fValue)
+		v := x.Field(n, fValue)
 		x.typeRefs(v, from, kind)
 		if lastPart(x.chain(v)) == "Literal" {
 			return
 		}
-		for ch := t.FirstChild(n); ch >= 0; ch = t.N[ch].Next {
-			if t.N[ch].Field == x.k.fSubscript {
+		for ch := x.FirstChild(n); ch >= 0; ch = x.N[ch].Next {
+			if x.N[ch].Field == fSubscript {
 				x.typeRefs(ch, from, kind)
 			}
 		}
 		return
 	case kGenericType:
-		if first := t.FirstNamed(n); first >= 0 && lastPart(x.chain(first)) == "Literal" {
+		if first := x.FirstNamed(n); first >= 0 && lastPart(x.chain(first)) == "Literal" {
 			return
 		}
 	case kCall, kLambda, kInteger, kFloat, kNone, kComment, kEllipsis:
 		return
 	}
-	for ch := t.FirstNamed(n); ch >= 0; ch = t.NextNamed(ch) {
+	for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
 		x.typeRefs(ch, from, kind)
 	}
 }
 
-func (x *ex) typeRef(ch string, from int32, kind extract.RefKind, line uint32) {
+func (x *extractor) typeRef(ch string, from int32, kind extract.RefKind, line uint32) {
 	t := x.typeChain(ch)
 	if t == "" || t == vExt || t == "Self" {
 		return
@@ -1947,22 +1921,22 @@ func (x *ex) typeRef(ch string, from int32, kind extract.RefKind, line uint32) {
 
 // ---- imports ----
 
-func (x *ex) emit(im extract.Import) {
+func (x *extractor) emit(im extract.Import) {
 	if im.Path == "" || x.seenImp[im] {
 		return
 	}
 	x.seenImp[im] = true
-	x.r.Imports = append(x.r.Imports, im)
+	x.R.Imports = append(x.R.Imports, im)
 }
 
-func (x *ex) absolute(dotted string) modLoc {
+func (x *extractor) absolute(dotted string) modLoc {
 	if x.c == nil {
 		return modLoc{key: dotted, inRepo: true}
 	}
 	return x.c.absolute(x.dir, dotted)
 }
 
-func (x *ex) addImport(ri rawImport) {
+func (x *extractor) addImport(ri rawImport) {
 	if !ri.from {
 		if len(ri.names) == 0 || ri.module == "" {
 			return
@@ -1995,7 +1969,7 @@ func (x *ex) addImport(ri rawImport) {
 	var base modLoc
 	if ri.level > 0 {
 		k, d := relativeBase(x.mod, x.isInit, x.dir, ri.level)
-		base = modLoc{key: joinKey(k, ri.module), fs: d, inRepo: true}
+		base = modLoc{key: extract.JoinName(k, ri.module), fs: d, inRepo: true}
 		if ri.module != "" {
 			base.fs = joinRel(d, strings.ReplaceAll(ri.module, ".", "/"))
 		}
@@ -2033,7 +2007,7 @@ func (x *ex) addImport(ri rawImport) {
 
 // fromName handles `from base import name [as alias]`: a submodule, a
 // name re-exported by a package (followed to its definition), or a name.
-func (x *ex) fromName(base modLoc, name, alias string) {
+func (x *extractor) fromName(base modLoc, name, alias string) {
 	local := alias
 	if local == "" {
 		local = name
@@ -2041,7 +2015,7 @@ func (x *ex) fromName(base modLoc, name, alias string) {
 	if base.inRepo && x.c != nil {
 		sub := joinRel(base.fs, name)
 		if base.fs != "" && x.c.isModule(sub) {
-			key := joinKey(base.key, name)
+			key := extract.JoinName(base.key, name)
 			x.emit(extract.Import{Path: key, Alias: local})
 			x.bind[local] = &binding{key: key, fs: sub, inRepo: true}
 			return
