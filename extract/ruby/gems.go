@@ -5,7 +5,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/knowing-dev/knowing/extract"
 )
@@ -15,10 +14,9 @@ import (
 // SafeYAML, rspec-mocks → RSpec. Constants are compared normalised: lower
 // case, without "_" and "-".
 
-var (
-	gemMu   sync.Mutex
-	gemDeps = map[string]map[string]bool{} // repo root + "\x00" + gem dir → normalised names
-)
+// depsKey keys, in the build's Repo (extract.Memo), the normalised names
+// of the gems the project in a folder depends on.
+type depsKey string
 
 // normConst normalises a constant or gem name for comparison.
 func normConst(s string) string {
@@ -46,14 +44,13 @@ func dependencies(repo *extract.Repo, dir string) map[string]bool {
 	if !ok {
 		gemDir = ""
 	}
-	key := repo.Root + "\x00" + gemDir
-	gemMu.Lock()
-	deps, hit := gemDeps[key]
-	gemMu.Unlock()
-	if hit {
-		return deps
-	}
-	deps = map[string]bool{}
+	return extract.Memo(repo, depsKey(gemDir), func() map[string]bool { return readDependencies(repo, gemDir, gemfile) })
+}
+
+// readDependencies reads the gems named in a Gemfile and in the gemspecs
+// of its folder gemDir.
+func readDependencies(repo *extract.Repo, gemDir string, gemfile []byte) map[string]bool {
+	deps := map[string]bool{}
 	var own []string
 	add := func(name string) {
 		if name == "" {
@@ -77,7 +74,7 @@ func dependencies(repo *extract.Repo, dir string) map[string]bool {
 				continue
 			}
 			own = append(own, strings.TrimSuffix(name, ".gemspec"))
-			data, err := os.ReadFile(filepath.Join(repo.Root, filepath.FromSlash(path.Join(gemDir, name))))
+			data, err := repo.ReadMeta(path.Join(gemDir, name))
 			if err != nil {
 				continue
 			}
@@ -100,9 +97,6 @@ func dependencies(repo *extract.Repo, dir string) map[string]bool {
 			delete(deps, normConst(first))
 		}
 	}
-	gemMu.Lock()
-	gemDeps[key] = deps
-	gemMu.Unlock()
 	return deps
 }
 

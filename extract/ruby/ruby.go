@@ -22,10 +22,6 @@ package ruby
 import (
 	"path"
 	"strings"
-	"sync"
-
-	sitter "github.com/tree-sitter/go-tree-sitter"
-	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
 
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
@@ -53,136 +49,6 @@ func init() {
 func IsTestName(n string) bool {
 	return strings.HasPrefix(n, "test_") || strings.HasPrefix(n, "it_") || strings.HasPrefix(n, "should_") ||
 		n == "test" || n == "it"
-}
-
-// Node kinds the extractor tells apart, looked up once per grammar.
-type kind uint8
-
-const (
-	kOther kind = iota
-	kComment
-	kModule
-	kClass
-	kSingletonClass
-	kMethod
-	kSingletonMethod
-	kCall
-	kIdentifier
-	kConstant
-	kScopeRes
-	kAssignment
-	kOpAssignment
-	kSuper
-	kSelf
-	kIVar
-	kBlock
-	kDoBlock
-	kLambda
-	kParams // method_parameters, block_parameters, lambda_parameters
-	kLeftList
-	kExceptionVar
-	kFor
-	kPattern // in_clause, match_pattern, test_pattern
-	kSkip    // alias, undef: names, not expressions
-	kString
-	kSymbol
-	kLiteral
-	kArgs
-	kBodyStatement
-	kBlockBody
-	kParenthesized
-	kElementRef
-	kOptionalParam
-	kKeywordParam
-	kSplatParam
-	kBlockParam
-	kDestructuredParam
-	kPair
-	kHashKeySymbol
-	kSetter
-	kProgram
-	kRescue
-	kBinary
-	kArray
-	kHash
-	kConditional
-	kBegin
-	kElse
-	kEnsure
-	kHeredocBody
-	kClassVar
-	kGlobalVar
-)
-
-var kindNames = map[string]kind{
-	"comment": kComment, "module": kModule, "class": kClass, "singleton_class": kSingletonClass,
-	"method": kMethod, "singleton_method": kSingletonMethod, "call": kCall, "identifier": kIdentifier,
-	"constant": kConstant, "scope_resolution": kScopeRes, "assignment": kAssignment,
-	"operator_assignment": kOpAssignment, "super": kSuper, "self": kSelf,
-	"instance_variable": kIVar, "block": kBlock, "do_block": kDoBlock, "lambda": kLambda,
-	"method_parameters": kParams, "block_parameters": kParams, "lambda_parameters": kParams,
-	"left_assignment_list": kLeftList, "destructured_left_assignment": kLeftList, "rest_assignment": kLeftList,
-	"exception_variable": kExceptionVar, "for": kFor,
-	"in_clause": kPattern, "match_pattern": kPattern, "test_pattern": kPattern,
-	"alias": kSkip, "undef": kSkip,
-	"string": kString, "chained_string": kString, "subshell": kString, "regex": kString,
-	"simple_symbol": kSymbol, "delimited_symbol": kSymbol, "bare_symbol": kSymbol,
-	"integer": kLiteral, "float": kLiteral, "rational": kLiteral, "complex": kLiteral, "nil": kLiteral,
-	"true": kLiteral, "false": kLiteral, "character": kLiteral, "string_array": kLiteral,
-	"symbol_array": kLiteral, "range": kLiteral, "heredoc_beginning": kString,
-	"argument_list": kArgs, "body_statement": kBodyStatement, "block_body": kBlockBody,
-	"parenthesized_statements": kParenthesized, "element_reference": kElementRef,
-	"optional_parameter": kOptionalParam, "keyword_parameter": kKeywordParam,
-	"splat_parameter": kSplatParam, "hash_splat_parameter": kSplatParam, "block_parameter": kBlockParam,
-	"destructured_parameter": kDestructuredParam, "pair": kPair, "hash_key_symbol": kHashKeySymbol,
-	"setter": kSetter, "program": kProgram, "rescue": kRescue, "binary": kBinary, "array": kArray,
-	"hash": kHash, "conditional": kConditional, "begin": kBegin, "else": kElse, "ensure": kEnsure,
-	"heredoc_body": kHeredocBody, "class_variable": kClassVar, "global_variable": kGlobalVar,
-}
-
-// The extractor reads a file's tree flattened into Go memory
-// (extract.FlatTree): one cgo call copies every node, and walking the copy
-// crosses into C no more. Nodes are indices into the flat tree, -1 is none.
-
-// grammarInfo maps the grammar's node kind ids and field ids to what the
-// extractor needs.
-type grammarInfo struct {
-	kinds                                                   []kind
-	names                                                   []string // node kinds by id, the flat tree's Names
-	fReceiver, fMethod, fArguments, fBlock, fName, fScope   uint16
-	fSuperclass, fBody, fParameters, fLeft, fRight, fObject uint16
-	fValue, fPattern, fKey, fVariable                       uint16
-}
-
-// rubyGrammar is the grammar of every file the extractor reads, built on
-// first use: building it at start-up would cost every command.
-var rubyGrammar = sync.OnceValue(func() *grammarInfo { return newGrammarInfo(sitter.NewLanguage(tsruby.Language())) })
-
-func newGrammarInfo(lang *sitter.Language) *grammarInfo {
-	g := &grammarInfo{names: extract.KindNames(lang)}
-	g.kinds = make([]kind, len(g.names))
-	for id := range g.kinds {
-		if lang.NodeKindIsNamed(uint16(id)) {
-			g.kinds[id] = kindNames[g.names[id]]
-		}
-	}
-	g.fReceiver = lang.FieldIdForName("receiver")
-	g.fMethod = lang.FieldIdForName("method")
-	g.fArguments = lang.FieldIdForName("arguments")
-	g.fBlock = lang.FieldIdForName("block")
-	g.fName = lang.FieldIdForName("name")
-	g.fScope = lang.FieldIdForName("scope")
-	g.fSuperclass = lang.FieldIdForName("superclass")
-	g.fBody = lang.FieldIdForName("body")
-	g.fParameters = lang.FieldIdForName("parameters")
-	g.fLeft = lang.FieldIdForName("left")
-	g.fRight = lang.FieldIdForName("right")
-	g.fObject = lang.FieldIdForName("object")
-	g.fValue = lang.FieldIdForName("value")
-	g.fPattern = lang.FieldIdForName("pattern")
-	g.fKey = lang.FieldIdForName("key")
-	g.fVariable = lang.FieldIdForName("variable")
-	return g
 }
 
 // typeCtx is a class or module body being read.
@@ -222,11 +88,9 @@ type sorbetSig struct {
 	doc     string // the comment above the sig, which documents the def
 }
 
+// extractor reads one file.
 type extractor struct {
-	f *extract.File
-	r *extract.FileResult
-	g *grammarInfo
-	t *extract.FlatTree
+	extract.Base
 
 	cls   *typeCtx
 	fn    *fnCtx
@@ -254,11 +118,10 @@ type typeRefKey struct {
 
 func extractRuby(f *extract.File, r *extract.FileResult) {
 	r.Package, r.Scope = "", Scope
-	g := rubyGrammar()
-	t := extract.NewNamedFlatTree(f.Root, f.Src, g.names)
-	defer t.Release()
+	setupOnce.Do(setup)
 	x := &extractor{
-		f: f, r: r, g: g, t: t, from: -1,
+		Base:       extract.Base{FlatTree: extract.NewNamedFlatTree(f.Root, f.Src, kindNames), F: f, R: r, Codes: codes},
+		from:       -1,
 		vars:       &scope{vars: map[string]string{}},
 		test:       r.Flags&snapshot.FlagTest != 0 || extract.IsTestPath(f.Path),
 		topTypes:   map[string]bool{},
@@ -266,6 +129,7 @@ func extractRuby(f *extract.File, r *extract.FileResult) {
 		typeRefs:   map[typeRefKey]bool{},
 		fileMethod: map[string]bool{},
 	}
+	defer x.Release()
 	x.deps = dependencies(f.Repo, path.Dir(f.Path))
 	const root = 0
 	x.scanTopTypes(root)
@@ -273,41 +137,9 @@ func extractRuby(f *extract.File, r *extract.FileResult) {
 	x.finish()
 }
 
-// kind is what the extractor tells of the kind of node n.
-func (x *extractor) kind(n int32) kind {
-	id := int(x.t.N[n].Kind)
-	if id < len(x.g.kinds) {
-		return x.g.kinds[id]
-	}
-	return kOther
-}
-
-// first is the first named child of n, or -1 (n may be -1); with next it
-// walks the named children: for c := x.first(n); c >= 0; c = x.next(c).
-func (x *extractor) first(n int32) int32 { return x.t.FirstNamed(n) }
-
-// next is the next named sibling of n, or -1.
-func (x *extractor) next(n int32) int32 { return x.t.NextNamed(n) }
-
-// fieldOf is the field id of node n in its parent, 0 for none.
-func (x *extractor) fieldOf(n int32) uint16 { return x.t.N[n].Field }
-
-// fld is the first named child of n in field id, or -1 (n may be -1).
-func (x *extractor) fld(n int32, id uint16) int32 {
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.t.N[c].Field == id {
-			return c
-		}
-	}
-	return -1
-}
-
-// text is the source text of n ("" for -1).
-func (x *extractor) text(n int32) string { return x.t.Text(n) }
-
 // visitKids visits the named children of n.
 func (x *extractor) visitKids(n int32) {
-	for c := x.first(n); c >= 0; c = x.next(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
 		x.visit(c)
 	}
 }
@@ -316,7 +148,7 @@ func (x *extractor) visit(n int32) {
 	if n < 0 {
 		return
 	}
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kComment:
 		x.comment(n)
 	case kModule, kClass:
@@ -330,7 +162,7 @@ func (x *extractor) visit(n int32) {
 	case kIdentifier:
 		x.identifier(n)
 	case kConstant:
-		x.typeRef(x.text(n), n)
+		x.typeRef(x.Text(n), n)
 	case kScopeRes:
 		x.scopeRef(n)
 	case kAssignment, kOpAssignment:
@@ -342,16 +174,16 @@ func (x *extractor) visit(n int32) {
 	case kExceptionVar, kLeftList:
 		x.bindLocals(n)
 	case kFor:
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if x.fieldOf(c) == x.g.fPattern {
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if x.N[c].Field == fPattern {
 				x.bindLocals(c)
 			} else {
 				x.visit(c)
 			}
 		}
 	case kPattern:
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if x.fieldOf(c) == x.g.fPattern {
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if x.N[c].Field == fPattern {
 				x.bindLocals(c)
 			} else {
 				x.visit(c)
@@ -359,7 +191,7 @@ func (x *extractor) visit(n int32) {
 		}
 	case kSkip, kSymbol, kLiteral, kHashKeySymbol, kSelf, kIVar, kClassVar, kGlobalVar:
 		// names and values, no references
-		if x.kind(n) == kLiteral && x.first(n) >= 0 {
+		if x.Code(n) == kLiteral && x.FirstNamed(n) >= 0 {
 			x.visitKids(n)
 		}
 	case kParams:
@@ -372,8 +204,8 @@ func (x *extractor) visit(n int32) {
 // ---- comments and docs
 
 func (x *extractor) comment(n int32) {
-	line, end := x.t.Line(n), x.t.EndLine(n)
-	txt := x.text(n)
+	line, end := x.Line(n), x.EndLine(n)
+	txt := x.Text(n)
 	if x.docEnd == 0 || x.docEnd+1 < line || x.trailing(n) {
 		x.docParts = x.docParts[:0]
 	}
@@ -397,8 +229,8 @@ func (x *extractor) comment(n int32) {
 
 // trailing reports a comment that follows code on its line.
 func (x *extractor) trailing(n int32) bool {
-	for i := int(x.t.N[n].Start) - 1; i >= 0 && i < len(x.t.Src); i-- {
-		switch x.t.Src[i] {
+	for i := int(x.N[n].Start) - 1; i >= 0 && i < len(x.Src); i-- {
+		switch x.Src[i] {
 		case '\n':
 			return false
 		case ' ', '\t', '\r':
@@ -435,14 +267,14 @@ func (x *extractor) doc(line uint32) string {
 
 // signature is the text of n from its start to end, on one line.
 func (x *extractor) signature(n int32, end uint32) string {
-	s := x.t.N[n].Start
-	if end > uint32(len(x.t.Src)) || end < s {
-		end = x.t.N[n].End
+	s := x.N[n].Start
+	if end > uint32(len(x.Src)) || end < s {
+		end = x.N[n].End
 	}
-	if end > uint32(len(x.t.Src)) {
+	if end > uint32(len(x.Src)) {
 		return ""
 	}
-	sig := strings.Join(strings.Fields(string(x.t.Src[s:end])), " ")
+	sig := strings.Join(strings.Fields(string(x.Src[s:end])), " ")
 	if len(sig) > 240 {
 		sig = sig[:240] + "…"
 	}
@@ -450,11 +282,6 @@ func (x *extractor) signature(n int32, end uint32) string {
 }
 
 // ---- symbols
-
-func (x *extractor) add(s extract.Symbol) int32 {
-	x.r.Symbols = append(x.r.Symbols, s)
-	return int32(len(x.r.Symbols) - 1)
-}
 
 // container is the symbol new declarations nest in.
 func (x *extractor) container() int32 {
@@ -468,10 +295,10 @@ func (x *extractor) container() int32 {
 // file declares, so that a core name reopened here (class String) is not
 // taken for the outside one.
 func (x *extractor) scanTopTypes(root int32) {
-	for c := x.first(root); c >= 0; c = x.next(c) {
-		if k := x.kind(c); k == kModule || k == kClass {
-			if name := x.fld(c, x.g.fName); name >= 0 {
-				first, _, _ := strings.Cut(constPath(x, name), ".")
+	for c := x.FirstNamed(root); c >= 0; c = x.NextNamed(c) {
+		if k := x.Code(c); k == kModule || k == kClass {
+			if name := x.Field(c, fName); name >= 0 {
+				first, _, _ := strings.Cut(x.constPath(name), ".")
 				x.topTypes[first] = true
 			}
 		}
@@ -480,35 +307,35 @@ func (x *extractor) scanTopTypes(root int32) {
 
 // constPath renders a constant or scope resolution dotted: Foo::Bar →
 // "Foo.Bar", ::Foo → "Foo". Anything else gives "".
-func constPath(x *extractor, n int32) string {
-	switch x.kind(n) {
+func (x *extractor) constPath(n int32) string {
+	switch x.Code(n) {
 	case kConstant:
-		return x.text(n)
+		return x.Text(n)
 	case kScopeRes:
-		name := x.fld(n, x.g.fName)
-		scope := x.fld(n, x.g.fScope)
+		name := x.Field(n, fName)
+		scope := x.Field(n, fScope)
 		if name < 0 {
 			return ""
 		}
 		if scope < 0 {
-			return x.text(name)
+			return x.Text(name)
 		}
-		s := constPath(x, scope)
+		s := x.constPath(scope)
 		if s == "" {
 			return ""
 		}
-		return s + "." + x.text(name)
+		return s + "." + x.Text(name)
 	}
 	return ""
 }
 
 func (x *extractor) typeDecl(n int32) {
-	nameNode := x.fld(n, x.g.fName)
+	nameNode := x.Field(n, fName)
 	if nameNode < 0 {
 		x.visitKids(n)
 		return
 	}
-	full := constPath(x, nameNode)
+	full := x.constPath(nameNode)
 	if full == "" {
 		x.visitKids(n)
 		return
@@ -518,32 +345,32 @@ func (x *extractor) typeDecl(n int32) {
 		qual, name = full[:i], full[i+1:]
 	}
 	parent := x.container()
-	if x.kind(nameNode) == kScopeRes && x.fld(nameNode, x.g.fScope) < 0 {
+	if x.Code(nameNode) == kScopeRes && x.Field(nameNode, fScope) < 0 {
 		parent = -1 // class ::Foo is top level
 	}
 	s := extract.Symbol{
 		Name: name, Qual: qual, Kind: snapshot.KindModule, Parent: parent,
-		Start: x.t.Line(n), End: x.t.EndLine(n), Doc: x.doc(x.t.Line(n)),
+		Start: x.Line(n), End: x.EndLine(n), Doc: x.doc(x.Line(n)),
 		Flags: snapshot.FlagExported,
 	}
 	superExpr := int32(-1)
-	if x.kind(n) == kClass {
+	if x.Code(n) == kClass {
 		s.Kind = snapshot.KindClass
-		if sc := x.fld(n, x.g.fSuperclass); sc >= 0 {
-			if superExpr = x.first(sc); superExpr >= 0 {
-				if p := constPath(x, superExpr); p != "" {
+		if sc := x.Field(n, fSuperclass); sc >= 0 {
+			if superExpr = x.FirstNamed(sc); superExpr >= 0 {
+				if p := x.constPath(superExpr); p != "" {
 					s.Extends = []string{p}
 					x.external(p)
 				}
 			}
 		}
 	}
-	end := x.t.N[nameNode].End
-	if sc := x.fld(n, x.g.fSuperclass); sc >= 0 {
-		end = x.t.N[sc].End
+	end := x.N[nameNode].End
+	if sc := x.Field(n, fSuperclass); sc >= 0 {
+		end = x.N[sc].End
 	}
 	s.Signature = x.signature(n, end)
-	id := x.add(s)
+	id := x.Add(s)
 
 	saved, savedFrom, savedVars, savedFn := x.cls, x.from, x.vars, x.fn
 	clsName := full
@@ -552,13 +379,13 @@ func (x *extractor) typeDecl(n int32) {
 	}
 	x.cls = &typeCtx{sym: id, fields: map[string]int32{}, methods: map[string]int32{}, name: clsName}
 	x.from, x.vars, x.fn = id, &scope{vars: map[string]string{}}, nil
-	if superExpr >= 0 && x.kind(superExpr) == kCall {
+	if superExpr >= 0 && x.Code(superExpr) == kCall {
 		// class Point < Struct.new(:x, :y)
 		x.structFields(superExpr)
 		x.visit(superExpr)
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if f := x.fieldOf(c); f == x.g.fName || f == x.g.fSuperclass {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if f := x.N[c].Field; f == fName || f == fSuperclass {
 			continue
 		}
 		x.visit(c)
@@ -573,8 +400,8 @@ func (x *extractor) singletonClass(n int32) {
 	}
 	savedSingleton, savedPrivate := x.cls.singleton, x.cls.private
 	x.cls.singleton, x.cls.private = true, false
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.fieldOf(c) == x.g.fValue {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.N[c].Field == fValue {
 			continue
 		}
 		x.visit(c)
@@ -584,14 +411,14 @@ func (x *extractor) singletonClass(n int32) {
 
 // method declares a def (or def self.x). forcePrivate marks `private def`.
 func (x *extractor) method(n int32, forcePrivate bool) int32 {
-	nameNode := x.fld(n, x.g.fName)
+	nameNode := x.Field(n, fName)
 	if nameNode < 0 {
 		return -1
 	}
-	name := x.text(nameNode)
-	singleton := x.kind(n) == kSingletonMethod
-	params := x.fld(n, x.g.fParameters)
-	body := x.fld(n, x.g.fBody)
+	name := x.Text(nameNode)
+	singleton := x.Code(n) == kSingletonMethod
+	params := x.Field(n, fParameters)
+	body := x.Field(n, fBody)
 	kind := snapshot.KindMethod
 	switch {
 	case x.cls == nil:
@@ -599,7 +426,7 @@ func (x *extractor) method(n int32, forcePrivate bool) int32 {
 	case name == "initialize" && !singleton && !x.cls.singleton:
 		kind = snapshot.KindConstructor
 	}
-	line := x.t.Line(n)
+	line := x.Line(n)
 	doc := x.doc(line)
 	var flags snapshot.Flags
 	// private sections do not apply to def self.m.
@@ -609,19 +436,19 @@ func (x *extractor) method(n int32, forcePrivate bool) int32 {
 	var end uint32
 	switch {
 	case body >= 0:
-		end = x.t.N[body].Start
+		end = x.N[body].Start
 	case params >= 0:
-		end = x.t.N[params].End
+		end = x.N[params].End
 	default:
-		end = x.t.N[nameNode].End
+		end = x.N[nameNode].End
 	}
 	sig := strings.TrimSpace(strings.TrimSuffix(x.signature(n, end), "="))
-	if body >= 0 && x.kind(body) != kBodyStatement {
+	if body >= 0 && x.Code(body) != kBodyStatement {
 		// def m(x) = expr: the signature ends before "="
 		sig = strings.TrimSpace(strings.TrimSuffix(sig, "="))
 	}
 	s := extract.Symbol{
-		Name: name, Kind: kind, Parent: x.container(), Start: line, End: x.t.EndLine(n),
+		Name: name, Kind: kind, Parent: x.container(), Start: line, End: x.EndLine(n),
 		Signature: sig, Doc: doc, Flags: flags,
 	}
 	yard := parseYard(doc)
@@ -635,7 +462,7 @@ func (x *extractor) method(n int32, forcePrivate bool) int32 {
 	if sig2 != nil && s.Doc == "" {
 		s.Doc = sig2.doc
 	}
-	id := x.add(s)
+	id := x.Add(s)
 	x.fileMethod[name] = true
 	if x.cls != nil {
 		x.cls.methods[name] = id
@@ -659,8 +486,8 @@ func (x *extractor) method(n int32, forcePrivate bool) int32 {
 	}
 	if body >= 0 {
 		x.visit(body)
-		if x.r.Symbols[id].Type == "" {
-			x.r.Symbols[id].Type = x.resultType(body)
+		if x.R.Symbols[id].Type == "" {
+			x.R.Symbols[id].Type = x.resultType(body)
 		}
 	}
 	x.fn, x.from, x.vars = savedFn, savedFrom, savedVars
@@ -671,10 +498,10 @@ func (x *extractor) method(n int32, forcePrivate bool) int32 {
 // expression: Foo.new, self, a typed local, a memoised @x ||= Foo.new.
 func (x *extractor) resultType(body int32) string {
 	last := body
-	if k := x.kind(body); k == kBodyStatement || k == kBlockBody || k == kBegin {
+	if k := x.Code(body); k == kBodyStatement || k == kBlockBody || k == kBegin {
 		last = -1
-		for c := x.first(body); c >= 0; c = x.next(c) {
-			switch x.kind(c) {
+		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+			switch x.Code(c) {
 			case kComment, kRescue, kElse, kEnsure:
 				continue
 			}
@@ -684,7 +511,7 @@ func (x *extractor) resultType(body int32) string {
 	if last < 0 {
 		return ""
 	}
-	if x.kind(last) == kSelf && x.cls != nil {
+	if x.Code(last) == kSelf && x.cls != nil {
 		return "self"
 	}
 	// "call:" results are not followed: result types are read as names.
@@ -699,8 +526,8 @@ func (x *extractor) hint(from int32, typ string) {
 	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
 		q, name = typ[:i], typ[i+1:]
 	}
-	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefTypeHint, Name: name, Qual: q,
-		Line: x.r.Symbols[from].Start})
+	x.AddRef(extract.Ref{From: from, Kind: extract.RefTypeHint, Name: name, Qual: q,
+		Line: x.R.Symbols[from].Start})
 }
 
 func (x *extractor) params(n int32, yard map[string]string, sig *sorbetSig) {
@@ -713,17 +540,17 @@ func (x *extractor) params(n int32, yard map[string]string, sig *sorbetSig) {
 		}
 		return x.guess(name)
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Code(c) {
 		case kIdentifier:
-			name := x.text(c)
+			name := x.Text(c)
 			x.vars.vars[name] = typeOf(name)
 		case kOptionalParam, kKeywordParam, kSplatParam, kBlockParam:
-			if nm := x.fld(c, x.g.fName); nm >= 0 {
-				name := x.text(nm)
+			if nm := x.Field(c, fName); nm >= 0 {
+				name := x.Text(nm)
 				x.vars.vars[name] = typeOf(name)
 			}
-			if v := x.fld(c, x.g.fValue); v >= 0 {
+			if v := x.Field(c, fValue); v >= 0 {
 				x.visit(v)
 			}
 		case kDestructuredParam:
@@ -750,14 +577,14 @@ func (x *extractor) guess(name string) string {
 // bindLocals declares the identifiers of an assignment target list,
 // rescue variable or pattern as untyped locals, and visits the rest.
 func (x *extractor) bindLocals(n int32) {
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kIdentifier:
-		x.vars.set(x.text(n), "")
+		x.vars.set(x.Text(n), "")
 		return
 	case kExceptionVar:
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if x.kind(c) == kIdentifier {
-				x.vars.set(x.text(c), coreValue)
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if x.Code(c) == kIdentifier {
+				x.vars.set(x.Text(c), coreValue)
 			}
 		}
 		return
@@ -765,8 +592,8 @@ func (x *extractor) bindLocals(n int32) {
 		x.visit(n)
 		return
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.fieldOf(c) == x.g.fValue && x.kind(n) == kPair {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.N[c].Field == fValue && x.Code(n) == kPair {
 			x.bindLocals(c)
 			continue
 		}
@@ -804,8 +631,8 @@ func (x *extractor) block(n int32, preset map[string]string) {
 	for k, v := range preset {
 		x.vars.vars[k] = v
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.fieldOf(c) == x.g.fParameters {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.N[c].Field == fParameters {
 			x.params(c, nil, nil)
 			continue
 		}
@@ -815,10 +642,6 @@ func (x *extractor) block(n int32, preset map[string]string) {
 }
 
 // ---- references
-
-func (x *extractor) ref(r extract.Ref) {
-	x.r.Refs = append(x.r.Refs, r)
-}
 
 // typeRef records a use of a constant as a type.
 func (x *extractor) typeRef(path string, n int32) {
@@ -838,11 +661,11 @@ func (x *extractor) typeRef(path string, n int32) {
 	if i := strings.LastIndexByte(path, '.'); i >= 0 {
 		q, name = path[:i], path[i+1:]
 	}
-	x.ref(extract.Ref{From: x.from, Kind: extract.RefType, Name: name, Qual: q, Line: x.t.Line(n)})
+	x.AddRef(extract.Ref{From: x.from, Kind: extract.RefType, Name: name, Qual: q, Line: x.Line(n)})
 }
 
 func (x *extractor) scopeRef(n int32) {
-	if p := constPath(x, n); p != "" {
+	if p := x.constPath(n); p != "" {
 		x.typeRef(p, n)
 		return
 	}
@@ -888,7 +711,7 @@ func (x *extractor) external(p string) bool {
 	}
 	if !x.externals[first] {
 		x.externals[first] = true
-		x.r.Imports = append(x.r.Imports, extract.Import{Path: first})
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: first})
 	}
 	return true
 }
@@ -903,7 +726,7 @@ func (x *extractor) outside(first string) bool {
 }
 
 func (x *extractor) identifier(n int32) {
-	name := x.text(n)
+	name := x.Text(n)
 	if _, ok := x.vars.lookup(name); ok {
 		return
 	}
@@ -925,12 +748,12 @@ func (x *extractor) identifier(n int32) {
 			return // an attribute read
 		}
 	}
-	x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)})
+	x.AddRef(extract.Ref{From: x.from, Kind: extract.RefCall, Name: name, Line: x.Line(n)})
 }
 
 func (x *extractor) fieldIsAttr(name string) bool {
 	id := x.cls.fields[name]
-	return id >= 0 && strings.HasPrefix(x.r.Symbols[id].Signature, "attr")
+	return id >= 0 && strings.HasPrefix(x.R.Symbols[id].Signature, "attr")
 }
 
 func (x *extractor) letType(name string) (string, bool) {
@@ -958,7 +781,7 @@ func (x *extractor) letType(name string) (string, bool) {
 
 func (x *extractor) superCall(n int32) {
 	if x.fn != nil {
-		x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: x.fn.name, Qual: "super", Line: x.t.Line(n)})
+		x.AddRef(extract.Ref{From: x.from, Kind: extract.RefCall, Name: x.fn.name, Qual: "super", Line: x.Line(n)})
 	}
 }
 
@@ -992,11 +815,11 @@ func (x *extractor) receiver(n int32, depth int) (qual, qualType string, class i
 	if depth > 5 {
 		return "", "", rUntyped
 	}
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kSelf:
 		return "self", "", rSelf
 	case kIdentifier:
-		name := x.text(n)
+		name := x.Text(n)
 		if t, ok := x.vars.lookup(name); ok {
 			return local(name, t)
 		}
@@ -1005,13 +828,13 @@ func (x *extractor) receiver(n int32, depth int) (qual, qualType string, class i
 		}
 		return "self." + name, "", rChain
 	case kIVar:
-		name := x.text(n)
+		name := x.Text(n)
 		if t, ok := x.vars.lookup(name); ok && t != "" {
 			return local(name, t)
 		}
 		return "self." + strings.TrimPrefix(name, "@"), "", rChain
 	case kConstant:
-		p := x.text(n)
+		p := x.Text(n)
 		if x.external(p) {
 			return "", "", rLiteral
 		}
@@ -1020,7 +843,7 @@ func (x *extractor) receiver(n int32, depth int) (qual, qualType string, class i
 		}
 		return p, "", rConst
 	case kScopeRes:
-		p := constPath(x, n)
+		p := x.constPath(n)
 		if p == "" {
 			return "", "", rUntyped
 		}
@@ -1032,19 +855,19 @@ func (x *extractor) receiver(n int32, depth int) (qual, qualType string, class i
 		}
 		return strings.ReplaceAll(p, ".", "::"), p, rTyped
 	case kParenthesized:
-		if c := x.first(n); c >= 0 && x.next(c) < 0 {
+		if c := x.FirstNamed(n); c >= 0 && x.NextNamed(c) < 0 {
 			return x.receiver(c, depth+1)
 		}
 		return "", "", rUntyped
 	case kCall:
-		recv := x.fld(n, x.g.fReceiver)
-		m := x.fld(n, x.g.fMethod)
+		recv := x.Field(n, fReceiver)
+		m := x.Field(n, fMethod)
 		if m < 0 {
 			return "", "", rUntyped
 		}
-		mname := x.text(m)
+		mname := x.Text(m)
 		if recv < 0 {
-			if x.kind(m) == kSuper || kernelCalls[mname] {
+			if x.Code(m) == kSuper || kernelCalls[mname] {
 				return "", "", rUntyped
 			}
 			if t, ok := x.letType(mname); ok && t != "" {
@@ -1053,14 +876,14 @@ func (x *extractor) receiver(n int32, depth int) (qual, qualType string, class i
 			return "self." + mname, "", rChain
 		}
 		if mname == "new" {
-			if p := constPath(x, recv); p != "" {
+			if p := x.constPath(recv); p != "" {
 				if x.external(p) {
 					return "", "", rLiteral
 				}
 				return strings.ReplaceAll(p, ".", "::"), p, rTyped
 			}
 		}
-		if mname == "class" && x.kind(recv) == kSelf {
+		if mname == "class" && x.Code(recv) == kSelf {
 			return "self", "", rSelf // self.class.m: a method of the own class
 		}
 		if coreResults[mname] {
@@ -1090,44 +913,44 @@ func (x *extractor) receiver(n int32, depth int) (qual, qualType string, class i
 }
 
 func (x *extractor) call(n int32) {
-	recv := x.fld(n, x.g.fReceiver)
-	m := x.fld(n, x.g.fMethod)
-	args := x.fld(n, x.g.fArguments)
-	blk := x.fld(n, x.g.fBlock)
+	recv := x.Field(n, fReceiver)
+	m := x.Field(n, fMethod)
+	args := x.Field(n, fArguments)
+	blk := x.Field(n, fBlock)
 	if m < 0 {
 		x.visitKids(n)
 		return
 	}
-	line := x.t.Line(n)
-	if x.kind(m) == kSuper {
+	line := x.Line(n)
+	if x.Code(m) == kSuper {
 		x.superCall(n)
 		x.visit(args)
 		x.visit(blk)
 		return
 	}
-	mname := x.text(m)
+	mname := x.Text(m)
 	if recv < 0 {
 		if x.special(n, mname, args, blk) {
 			return
 		}
-		x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: mname, Line: line})
+		x.AddRef(extract.Ref{From: x.from, Kind: extract.RefCall, Name: mname, Line: line})
 		x.visit(args)
 		x.visit(blk)
 		return
 	}
-	if mname == "describe" && x.kind(recv) == kConstant && x.text(recv) == "RSpec" {
+	if mname == "describe" && x.Code(recv) == kConstant && x.Text(recv) == "RSpec" {
 		x.describe(n, args, blk)
 		return
 	}
 	if mname == "new" {
-		if p := constPath(x, recv); p != "" {
+		if p := x.constPath(recv); p != "" {
 			x.typeRef(p, recv)
 			if !x.external(p) {
 				if strings.Contains(p, ".") {
-					x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: "initialize",
+					x.AddRef(extract.Ref{From: x.from, Kind: extract.RefCall, Name: "initialize",
 						Qual: strings.ReplaceAll(p, ".", "::"), QualType: p, Line: line})
 				} else {
-					x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: "initialize", Qual: p, Line: line})
+					x.AddRef(extract.Ref{From: x.from, Kind: extract.RefCall, Name: "initialize", Qual: p, Line: line})
 				}
 			}
 			x.visit(args)
@@ -1145,13 +968,13 @@ func (x *extractor) call(n int32) {
 	switch class {
 	case rLiteral:
 	case rSelf, rConst, rTyped:
-		x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: mname, Qual: q, QualType: qt, Line: line})
+		x.AddRef(extract.Ref{From: x.from, Kind: extract.RefCall, Name: mname, Qual: q, QualType: qt, Line: line})
 	default:
 		if !coreMethods[mname] {
 			if q == "" {
 				q = "?"
 			}
-			x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: mname, Qual: q, QualType: qt, Line: line})
+			x.AddRef(extract.Ref{From: x.from, Kind: extract.RefCall, Name: mname, Qual: q, QualType: qt, Line: line})
 		}
 	}
 	x.visit(recv)
@@ -1184,8 +1007,8 @@ func (x *extractor) special(n int32, mname string, args, blk int32) bool {
 	case "include", "extend", "prepend":
 		if x.cls != nil && x.fn == nil {
 			for _, a := range x.argNodes(args) {
-				if p := constPath(x, a); p != "" {
-					s := &x.r.Symbols[x.cls.sym]
+				if p := x.constPath(a); p != "" {
+					s := &x.R.Symbols[x.cls.sym]
 					s.Implements = append(s.Implements, p)
 					x.external(p)
 				}
@@ -1245,8 +1068,8 @@ func (x *extractor) special(n int32, mname string, args, blk int32) bool {
 // comments aside.
 func (x *extractor) argNodes(args int32) []int32 {
 	var out []int32
-	for c := x.first(args); c >= 0; c = x.next(c) {
-		if x.kind(c) != kComment {
+	for c := x.FirstNamed(args); c >= 0; c = x.NextNamed(c) {
+		if x.Code(c) != kComment {
 			out = append(out, c)
 		}
 	}
@@ -1255,18 +1078,18 @@ func (x *extractor) argNodes(args int32) []int32 {
 
 // stringValue is the text of a plain string literal, or "".
 func (x *extractor) stringValue(n int32) string {
-	if x.kind(n) != kString {
+	if x.Code(n) != kString {
 		return ""
 	}
-	if x.first(n) < 0 {
+	if x.FirstNamed(n) < 0 {
 		return ""
 	}
 	var b strings.Builder
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.t.Kind(c) != "string_content" {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) != "string_content" {
 			return ""
 		}
-		b.WriteString(x.text(c))
+		b.WriteString(x.Text(c))
 	}
 	return b.String()
 }
@@ -1274,13 +1097,13 @@ func (x *extractor) stringValue(n int32) string {
 // descText is the text of a description argument: a string (with
 // interpolations kept as written), a symbol or a constant.
 func (x *extractor) descText(n int32) string {
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kString:
-		return strings.Trim(x.text(n), `"'`)
+		return strings.Trim(x.Text(n), `"'`)
 	case kSymbol:
-		return strings.TrimPrefix(x.text(n), ":")
+		return strings.TrimPrefix(x.Text(n), ":")
 	}
-	return x.text(n)
+	return x.Text(n)
 }
 
 func (x *extractor) firstString(args int32) string {
@@ -1293,9 +1116,9 @@ func (x *extractor) firstString(args int32) string {
 
 // symbolValue is the name in :name or "name".
 func (x *extractor) symbolValue(n int32) string {
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kSymbol:
-		return strings.Trim(strings.TrimPrefix(x.text(n), ":"), `"'`)
+		return strings.Trim(strings.TrimPrefix(x.Text(n), ":"), `"'`)
 	case kString:
 		return x.stringValue(n)
 	}
@@ -1304,7 +1127,7 @@ func (x *extractor) symbolValue(n int32) string {
 
 // ---- imports
 
-func (x *extractor) exists(rel string) bool { return x.f.Repo.Exists(rel) }
+func (x *extractor) exists(rel string) bool { return x.F.Repo.Exists(rel) }
 
 // require records `require "a/b"` (or require_relative): when the file
 // is in the repository, as an import of the module the path names by
@@ -1313,16 +1136,16 @@ func (x *extractor) exists(rel string) bool { return x.f.Repo.Exists(rel) }
 // first path element.
 func (x *extractor) require(how, p string) {
 	p = strings.TrimSuffix(p, ".rb")
-	dir := path.Dir(x.f.Path)
+	dir := path.Dir(x.F.Path)
 	internal := ""
 	if how == "require_relative" {
 		internal = path.Clean(path.Join(dir, p))
 		if strings.HasPrefix(internal, "../") {
 			internal = ""
 		}
-	} else if x.f.Repo != nil && !strings.HasPrefix(p, ".") {
+	} else if x.F.Repo != nil && !strings.HasPrefix(p, ".") {
 		cands := []string{"lib/" + p}
-		if gemDir, _, ok := x.f.Repo.FindUp(dir, "Gemfile"); ok && gemDir != "" {
+		if gemDir, _, ok := x.F.Repo.FindUp(dir, "Gemfile"); ok && gemDir != "" {
 			cands = append([]string{gemDir + "/lib/" + p}, cands...)
 		}
 		cands = append(cands, p)
@@ -1334,14 +1157,14 @@ func (x *extractor) require(how, p string) {
 		}
 	}
 	if internal == "" && how == "require_relative" {
-		x.r.Imports = append(x.r.Imports, extract.Import{Path: p})
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: p})
 		return
 	}
 	if internal == "" {
 		first, _, _ := strings.Cut(p, "/")
 		alias := camelize(first)
 		if alias == "" || x.topTypes[alias] {
-			x.r.Imports = append(x.r.Imports, extract.Import{Path: p})
+			x.R.Imports = append(x.R.Imports, extract.Import{Path: p})
 			return
 		}
 		// An outside library: the import stands for its top constant
@@ -1349,7 +1172,7 @@ func (x *extractor) require(how, p string) {
 		// external nodes named as Ruby names them (Minitest.Test) and
 		// calls on it are not looked for in the repository.
 		x.externals[alias] = true
-		x.r.Imports = append(x.r.Imports, extract.Import{Path: alias})
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: alias})
 		return
 	}
 	// Drop the load-path folder: lib/jekyll/filters → jekyll/filters.
@@ -1361,10 +1184,10 @@ func (x *extractor) require(how, p string) {
 		segs[i] = camelize(s)
 	}
 	if len(segs) < 2 {
-		x.r.Imports = append(x.r.Imports, extract.Import{Path: internal})
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: internal})
 		return
 	}
-	x.r.Imports = append(x.r.Imports, extract.Import{
+	x.R.Imports = append(x.R.Imports, extract.Import{
 		Path: strings.Join(segs[:len(segs)-1], "."), Name: segs[len(segs)-1]})
 }
 
@@ -1395,10 +1218,10 @@ func camelize(s string) string {
 // ---- declarations made by calls
 
 func (x *extractor) attrs(n, args int32) {
-	line := x.t.Line(n)
+	line := x.Line(n)
 	doc := x.doc(line)
 	yard := parseYard(doc)
-	sig := x.signature(n, x.t.N[n].End)
+	sig := x.signature(n, x.N[n].End)
 	flags := snapshot.Flags(0)
 	if !x.cls.private {
 		flags = snapshot.FlagExported
@@ -1409,13 +1232,13 @@ func (x *extractor) attrs(n, args int32) {
 			continue
 		}
 		if id, ok := x.cls.fields[name]; ok {
-			if strings.HasPrefix(x.r.Symbols[id].Signature, "@") {
-				x.r.Symbols[id].Signature = sig
+			if strings.HasPrefix(x.R.Symbols[id].Signature, "@") {
+				x.R.Symbols[id].Signature = sig
 			}
 			continue
 		}
-		id := x.add(extract.Symbol{Name: name, Kind: snapshot.KindField, Parent: x.cls.sym, Start: line,
-			End: x.t.EndLine(n), Signature: sig, Doc: doc, Flags: flags, Type: yard.returns})
+		id := x.Add(extract.Symbol{Name: name, Kind: snapshot.KindField, Parent: x.cls.sym, Start: line,
+			End: x.EndLine(n), Signature: sig, Doc: doc, Flags: flags, Type: yard.returns})
 		x.cls.fields[name] = id
 	}
 }
@@ -1433,16 +1256,16 @@ func (x *extractor) ivar(name, typ string, n int32) {
 	}
 	typ = declType(typ)
 	if id, ok := x.cls.fields[bare]; ok {
-		if typ != "" && x.r.Symbols[id].Type == "" {
-			x.r.Symbols[id].Type = typ
+		if typ != "" && x.R.Symbols[id].Type == "" {
+			x.R.Symbols[id].Type = typ
 		}
 		return
 	}
 	if typ == "" && (x.fn == nil || x.fn.name != "initialize") {
 		return
 	}
-	id := x.add(extract.Symbol{Name: bare, Kind: snapshot.KindField, Parent: x.cls.sym,
-		Start: x.t.Line(n), End: x.t.Line(n), Signature: x.signature(n, x.t.N[n].End), Type: typ})
+	id := x.Add(extract.Symbol{Name: bare, Kind: snapshot.KindField, Parent: x.cls.sym,
+		Start: x.Line(n), End: x.Line(n), Signature: x.signature(n, x.N[n].End), Type: typ})
 	x.cls.fields[bare] = id
 }
 
@@ -1460,7 +1283,7 @@ func (x *extractor) visibility(mname string, args int32) {
 	private := mname == "private" || mname == "protected" || mname == "private_class_method" ||
 		mname == "private_constant"
 	for _, a := range cs {
-		switch x.kind(a) {
+		switch x.Code(a) {
 		case kMethod, kSingletonMethod:
 			x.method(a, private)
 			continue
@@ -1475,9 +1298,9 @@ func (x *extractor) visibility(mname string, args int32) {
 			}
 			if ok {
 				if private {
-					x.r.Symbols[id].Flags &^= snapshot.FlagExported
+					x.R.Symbols[id].Flags &^= snapshot.FlagExported
 				} else {
-					x.r.Symbols[id].Flags |= snapshot.FlagExported
+					x.R.Symbols[id].Flags |= snapshot.FlagExported
 				}
 			}
 			continue
@@ -1487,8 +1310,8 @@ func (x *extractor) visibility(mname string, args int32) {
 }
 
 func (x *extractor) constByName(name string) (int32, bool) {
-	for i := len(x.r.Symbols) - 1; i > int(x.cls.sym); i-- {
-		s := &x.r.Symbols[i]
+	for i := len(x.R.Symbols) - 1; i > int(x.cls.sym); i-- {
+		s := &x.R.Symbols[i]
 		if s.Parent == x.cls.sym && s.Name == name {
 			return int32(i), true
 		}
@@ -1501,17 +1324,17 @@ func (x *extractor) constByName(name string) (int32, bool) {
 // method of the same name on the target.
 func (x *extractor) delegators(n int32, mname string, args int32) {
 	cs := x.argNodes(args)
-	line := x.t.Line(n)
+	line := x.Line(n)
 	doc := x.doc(line)
-	sig := x.signature(n, x.t.N[n].End)
+	sig := x.signature(n, x.N[n].End)
 	target := ""
 	var names [][2]string // declared name, called name
 	switch mname {
 	case "delegate":
 		for _, a := range cs {
-			if x.kind(a) == kPair {
-				k, v := x.fld(a, x.g.fKey), x.fld(a, x.g.fValue)
-				if k >= 0 && v >= 0 && strings.TrimSuffix(strings.TrimPrefix(x.text(k), ":"), ":") == "to" {
+			if x.Code(a) == kPair {
+				k, v := x.Field(a, fKey), x.Field(a, fValue)
+				if k >= 0 && v >= 0 && strings.TrimSuffix(strings.TrimPrefix(x.Text(k), ":"), ":") == "to" {
 					target = x.symbolValue(v)
 				}
 				continue
@@ -1558,12 +1381,12 @@ func (x *extractor) delegators(n int32, mname string, args int32) {
 		if nm[0] == "" || nm[1] == "" {
 			continue
 		}
-		id := x.add(extract.Symbol{Name: nm[0], Kind: snapshot.KindMethod, Parent: x.cls.sym, Start: line,
-			End: x.t.EndLine(n), Signature: sig, Doc: doc, Flags: flags})
+		id := x.Add(extract.Symbol{Name: nm[0], Kind: snapshot.KindMethod, Parent: x.cls.sym, Start: line,
+			End: x.EndLine(n), Signature: sig, Doc: doc, Flags: flags})
 		x.cls.methods[nm[0]] = id
 		x.fileMethod[nm[0]] = true
 		if qual != "" && !coreMethods[nm[1]] {
-			x.ref(extract.Ref{From: id, Kind: extract.RefCall, Name: nm[1], Qual: qual, Line: line})
+			x.AddRef(extract.Ref{From: id, Kind: extract.RefCall, Name: nm[1], Qual: qual, Line: line})
 		}
 	}
 }
@@ -1573,20 +1396,20 @@ func (x *extractor) alias(n int32, newName, old string) {
 	if newName == "" || old == "" {
 		return
 	}
-	line := x.t.Line(n)
+	line := x.Line(n)
 	flags := snapshot.Flags(0)
 	if !x.cls.private {
 		flags = snapshot.FlagExported
 	}
-	id := x.add(extract.Symbol{Name: newName, Kind: snapshot.KindMethod, Parent: x.cls.sym, Start: line,
-		End: x.t.EndLine(n), Signature: x.signature(n, x.t.N[n].End), Doc: x.doc(line), Flags: flags})
+	id := x.Add(extract.Symbol{Name: newName, Kind: snapshot.KindMethod, Parent: x.cls.sym, Start: line,
+		End: x.EndLine(n), Signature: x.signature(n, x.N[n].End), Doc: x.doc(line), Flags: flags})
 	x.cls.methods[newName] = id
 	x.fileMethod[newName] = true
-	x.ref(extract.Ref{From: id, Kind: extract.RefCall, Name: old, Qual: "self", Line: line})
+	x.AddRef(extract.Ref{From: id, Kind: extract.RefCall, Name: old, Qual: "self", Line: line})
 }
 
 func (x *extractor) defineMethod(n int32, name string, blk int32) {
-	line := x.t.Line(n)
+	line := x.Line(n)
 	kind := snapshot.KindMethod
 	if x.cls == nil {
 		kind = snapshot.KindFunction
@@ -1595,8 +1418,8 @@ func (x *extractor) defineMethod(n int32, name string, blk int32) {
 	if x.cls != nil && !x.cls.private {
 		flags = snapshot.FlagExported
 	}
-	id := x.add(extract.Symbol{Name: name, Kind: kind, Parent: x.container(), Start: line,
-		End: x.t.EndLine(n), Signature: x.signature(n, x.t.N[blk].Start), Doc: x.doc(line), Flags: flags})
+	id := x.Add(extract.Symbol{Name: name, Kind: kind, Parent: x.container(), Start: line,
+		End: x.EndLine(n), Signature: x.signature(n, x.N[blk].Start), Doc: x.doc(line), Flags: flags})
 	if x.cls != nil {
 		x.cls.methods[name] = id
 	}
@@ -1610,46 +1433,46 @@ func (x *extractor) defineMethod(n int32, name string, blk int32) {
 // ---- assignments
 
 func (x *extractor) assignment(n int32) {
-	left, right := x.fld(n, x.g.fLeft), x.fld(n, x.g.fRight)
+	left, right := x.Field(n, fLeft), x.Field(n, fRight)
 	if left < 0 {
 		x.visitKids(n)
 		return
 	}
-	switch x.kind(left) {
+	switch x.Code(left) {
 	case kIdentifier:
 		x.visit(right)
 		typ := ""
 		if right >= 0 {
 			typ = x.exprType(right)
 		}
-		x.vars.set(x.text(left), typ)
+		x.vars.set(x.Text(left), typ)
 	case kIVar:
 		x.visit(right)
 		typ := ""
 		if right >= 0 {
 			typ = x.exprType(right)
 		}
-		name := x.text(left)
+		name := x.Text(left)
 		if typ != "" && x.fn != nil {
 			x.vars.set(name, typ)
 		}
 		x.ivar(name, typ, n)
 	case kConstant, kScopeRes:
-		if x.kind(n) == kAssignment && x.fn == nil && right >= 0 {
+		if x.Code(n) == kAssignment && x.fn == nil && right >= 0 {
 			x.constant(n, left, right)
 			return
 		}
 		x.visit(right)
 	case kCall:
 		// A setter: obj.attr = value
-		recv, m := x.fld(left, x.g.fReceiver), x.fld(left, x.g.fMethod)
+		recv, m := x.Field(left, fReceiver), x.Field(left, fMethod)
 		if recv >= 0 && m >= 0 {
 			q, qt, class := x.receiver(recv, 0)
-			name := x.text(m) + "="
+			name := x.Text(m) + "="
 			switch class {
 			case rSelf, rConst, rTyped, rChain:
-				x.ref(extract.Ref{From: x.from, Kind: extract.RefCall, Name: name, Qual: q, QualType: qt,
-					Line: x.t.Line(left)})
+				x.AddRef(extract.Ref{From: x.from, Kind: extract.RefCall, Name: name, Qual: q, QualType: qt,
+					Line: x.Line(left)})
 			}
 			x.visit(recv)
 		} else {
@@ -1668,7 +1491,7 @@ func (x *extractor) assignment(n int32) {
 // constant declares FOO = value, or a class made by Struct.new, Class.new,
 // Module.new or Data.define.
 func (x *extractor) constant(n, left, right int32) {
-	full := constPath(x, left)
+	full := x.constPath(left)
 	if full == "" {
 		x.visit(right)
 		return
@@ -1677,14 +1500,14 @@ func (x *extractor) constant(n, left, right int32) {
 	if i := strings.LastIndexByte(full, '.'); i >= 0 {
 		qual, name = full[:i], full[i+1:]
 	}
-	line := x.t.Line(n)
+	line := x.Line(n)
 	s := extract.Symbol{Name: name, Qual: qual, Kind: snapshot.KindConstant, Parent: x.container(),
-		Start: line, End: x.t.EndLine(n), Doc: x.doc(line), Flags: snapshot.FlagExported}
+		Start: line, End: x.EndLine(n), Doc: x.doc(line), Flags: snapshot.FlagExported}
 	blk, args := int32(-1), int32(-1)
-	if x.kind(right) == kCall {
-		recv, m := x.fld(right, x.g.fReceiver), x.fld(right, x.g.fMethod)
+	if x.Code(right) == kCall {
+		recv, m := x.Field(right, fReceiver), x.Field(right, fMethod)
 		if recv >= 0 && m >= 0 {
-			rp, mn := constPath(x, recv), x.text(m)
+			rp, mn := x.constPath(recv), x.Text(m)
 			switch {
 			case (rp == "Struct" || rp == "Class") && mn == "new", rp == "Data" && mn == "define":
 				s.Kind = snapshot.KindClass
@@ -1692,10 +1515,10 @@ func (x *extractor) constant(n, left, right int32) {
 				s.Kind = snapshot.KindModule
 			}
 			if s.Kind != snapshot.KindConstant {
-				blk, args = x.fld(right, x.g.fBlock), x.fld(right, x.g.fArguments)
+				blk, args = x.Field(right, fBlock), x.Field(right, fArguments)
 				if rp == "Class" {
 					if as := x.argNodes(args); len(as) > 0 {
-						if p := constPath(x, as[0]); p != "" {
+						if p := x.constPath(as[0]); p != "" {
 							s.Extends = []string{p}
 						}
 					}
@@ -1703,15 +1526,15 @@ func (x *extractor) constant(n, left, right int32) {
 			}
 		}
 	}
-	end := x.t.N[n].End
+	end := x.N[n].End
 	if blk >= 0 {
-		end = x.t.N[blk].Start
+		end = x.N[blk].Start
 	}
 	s.Signature = x.signature(n, end)
 	if s.Kind == snapshot.KindConstant {
 		s.Type = declType(x.exprType(right))
 	}
-	id := x.add(s)
+	id := x.Add(s)
 	if s.Kind == snapshot.KindConstant {
 		savedFrom := x.from
 		x.from = id
@@ -1734,25 +1557,25 @@ func (x *extractor) constant(n, left, right int32) {
 // structFields declares the members of Struct.new(:a, :b) / Data.define as
 // fields of the current class.
 func (x *extractor) structFields(call int32) {
-	recv, m := x.fld(call, x.g.fReceiver), x.fld(call, x.g.fMethod)
+	recv, m := x.Field(call, fReceiver), x.Field(call, fMethod)
 	if recv < 0 || m < 0 {
 		return
 	}
-	rp, mn := constPath(x, recv), x.text(m)
+	rp, mn := x.constPath(recv), x.Text(m)
 	if !(rp == "Struct" && mn == "new" || rp == "Data" && mn == "define") {
 		return
 	}
-	args := x.fld(call, x.g.fArguments)
+	args := x.Field(call, fArguments)
 	for _, a := range x.argNodes(args) {
-		if x.kind(a) != kSymbol {
+		if x.Code(a) != kSymbol {
 			continue
 		}
 		name := x.symbolValue(a)
 		if _, ok := x.cls.fields[name]; ok || name == "" {
 			continue
 		}
-		x.cls.fields[name] = x.add(extract.Symbol{Name: name, Kind: snapshot.KindField, Parent: x.cls.sym,
-			Start: x.t.Line(a), End: x.t.Line(a), Signature: "attr_accessor :" + name,
+		x.cls.fields[name] = x.Add(extract.Symbol{Name: name, Kind: snapshot.KindField, Parent: x.cls.sym,
+			Start: x.Line(a), End: x.Line(a), Signature: "attr_accessor :" + name,
 			Flags: snapshot.FlagExported})
 	}
 }
@@ -1787,17 +1610,17 @@ var coreResults = set("to_s", "to_str", "to_sym", "to_a", "to_h", "to_i", "to_f"
 
 // exprType is the type of the value of an expression when it can be told.
 func (x *extractor) exprType(n int32) string {
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kString, kSymbol, kLiteral, kArray, kHash:
 		return coreValue
 	case kCall:
-		recv, m := x.fld(n, x.g.fReceiver), x.fld(n, x.g.fMethod)
+		recv, m := x.Field(n, fReceiver), x.Field(n, fMethod)
 		if m < 0 {
 			return ""
 		}
-		mname := x.text(m)
+		mname := x.Text(m)
 		if recv < 0 {
-			if x.kind(m) == kIdentifier {
+			if x.Code(m) == kIdentifier {
 				if t, ok := x.letType(mname); ok {
 					return t
 				}
@@ -1807,12 +1630,12 @@ func (x *extractor) exprType(n int32) string {
 			}
 			return ""
 		}
-		if mname == "new" && x.kind(recv) == kIdentifier {
-			if t, ok := x.letType(x.text(recv)); ok && !strings.HasPrefix(t, "call:") {
+		if mname == "new" && x.Code(recv) == kIdentifier {
+			if t, ok := x.letType(x.Text(recv)); ok && !strings.HasPrefix(t, "call:") {
 				return t // described_class.new
 			}
 		}
-		if p := constPath(x, recv); p != "" {
+		if p := x.constPath(recv); p != "" {
 			if x.outside(firstSeg(p)) {
 				if coreConstants[firstSeg(p)] {
 					return coreValue
@@ -1834,11 +1657,11 @@ func (x *extractor) exprType(n int32) string {
 		if coreResults[mname] {
 			return coreValue
 		}
-		switch x.kind(recv) {
+		switch x.Code(recv) {
 		case kSelf:
 			return "call:self." + mname
 		case kIdentifier, kIVar:
-			t, ok := x.vars.lookup(x.text(recv))
+			t, ok := x.vars.lookup(x.Text(recv))
 			t = strings.TrimPrefix(t, "?")
 			if ok && t != "" && t != coreValue && !strings.HasPrefix(t, "call:") && !strings.Contains(t, ".") {
 				return "call:" + t + "." + mname
@@ -1848,13 +1671,13 @@ func (x *extractor) exprType(n int32) string {
 		}
 		return ""
 	case kConstant, kScopeRes:
-		p := constPath(x, n)
+		p := x.constPath(n)
 		if p == "" || isAllCaps(lastSeg(p)) || x.outside(firstSeg(p)) {
 			return ""
 		}
 		return p
 	case kIdentifier:
-		name := x.text(n)
+		name := x.Text(n)
 		if t, ok := x.vars.lookup(name); ok {
 			return t
 		}
@@ -1863,32 +1686,32 @@ func (x *extractor) exprType(n int32) string {
 		}
 		if x.cls != nil {
 			if id, ok := x.cls.fields[name]; ok {
-				return x.r.Symbols[id].Type
+				return x.R.Symbols[id].Type
 			}
 		}
 		if !kernelCalls[name] {
 			return "call:" + name
 		}
 	case kIVar:
-		if t, ok := x.vars.lookup(x.text(n)); ok {
+		if t, ok := x.vars.lookup(x.Text(n)); ok {
 			return t
 		}
 		if x.cls != nil {
-			if id, ok := x.cls.fields[strings.TrimPrefix(x.text(n), "@")]; ok {
-				return x.r.Symbols[id].Type
+			if id, ok := x.cls.fields[strings.TrimPrefix(x.Text(n), "@")]; ok {
+				return x.R.Symbols[id].Type
 			}
 		}
 	case kParenthesized:
-		if last := x.t.LastNamed(n); last >= 0 {
+		if last := x.LastNamed(n); last >= 0 {
 			return x.exprType(last)
 		}
 	case kAssignment, kOpAssignment:
-		if r := x.fld(n, x.g.fRight); r >= 0 {
+		if r := x.Field(n, fRight); r >= 0 {
 			return x.exprType(r)
 		}
 	case kBinary:
 		// a || b: the type of a (memoisation, defaults)
-		if c := x.first(n); c >= 0 {
+		if c := x.FirstNamed(n); c >= 0 {
 			return x.exprType(c)
 		}
 	case kSelf:
@@ -1994,40 +1817,40 @@ func (x *extractor) takeSig(line uint32) *sorbetSig {
 
 // sorbetSig reads sig { params(a: Foo).returns(Bar) } for the next def.
 func (x *extractor) sorbetSig(n, blk int32) {
-	s := &sorbetSig{params: map[string]string{}, line: x.t.Line(n), doc: x.doc(x.t.Line(n))}
+	s := &sorbetSig{params: map[string]string{}, line: x.Line(n), doc: x.doc(x.Line(n))}
 	var walk func(n int32, depth int)
 	walk = func(n int32, depth int) {
-		if depth > 12 || x.kind(n) != kCall {
-			for c := x.first(n); c >= 0; c = x.next(c) {
+		if depth > 12 || x.Code(n) != kCall {
+			for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
 				if depth <= 12 {
 					walk(c, depth+1)
 				}
 			}
 			return
 		}
-		if m := x.fld(n, x.g.fMethod); m >= 0 {
-			switch x.text(m) {
+		if m := x.Field(n, fMethod); m >= 0 {
+			switch x.Text(m) {
 			case "params":
-				for _, a := range x.argNodes(x.fld(n, x.g.fArguments)) {
-					if x.kind(a) != kPair {
+				for _, a := range x.argNodes(x.Field(n, fArguments)) {
+					if x.Code(a) != kPair {
 						continue
 					}
-					k, v := x.fld(a, x.g.fKey), x.fld(a, x.g.fValue)
+					k, v := x.Field(a, fKey), x.Field(a, fValue)
 					if k >= 0 && v >= 0 {
-						s.params[strings.TrimSuffix(x.text(k), ":")] = x.sorbetType(v)
+						s.params[strings.TrimSuffix(x.Text(k), ":")] = x.sorbetType(v)
 					}
 				}
 			case "returns":
-				if as := x.argNodes(x.fld(n, x.g.fArguments)); len(as) == 1 {
+				if as := x.argNodes(x.Field(n, fArguments)); len(as) == 1 {
 					s.returns = x.sorbetType(as[0])
 				}
 			}
 		}
-		if r := x.fld(n, x.g.fReceiver); r >= 0 {
+		if r := x.Field(n, fReceiver); r >= 0 {
 			walk(r, depth+1)
 		}
 	}
-	for c := x.first(blk); c >= 0; c = x.next(c) {
+	for c := x.FirstNamed(blk); c >= 0; c = x.NextNamed(c) {
 		walk(c, 0)
 	}
 	x.sig = s
@@ -2035,12 +1858,12 @@ func (x *extractor) sorbetSig(n, blk int32) {
 
 // sorbetType reads Foo, Foo::Bar and T.nilable(Foo).
 func (x *extractor) sorbetType(n int32) string {
-	if p := constPath(x, n); p != "" {
+	if p := x.constPath(n); p != "" {
 		return typeText(p)
 	}
-	if x.kind(n) == kCall {
-		if m := x.fld(n, x.g.fMethod); m >= 0 && x.text(m) == "nilable" {
-			if as := x.argNodes(x.fld(n, x.g.fArguments)); len(as) == 1 {
+	if x.Code(n) == kCall {
+		if m := x.Field(n, fMethod); m >= 0 && x.Text(m) == "nilable" {
+			if as := x.argNodes(x.Field(n, fArguments)); len(as) == 1 {
 				return x.sorbetType(as[0])
 			}
 		}
@@ -2054,7 +1877,7 @@ func (x *extractor) describe(n, args, blk int32) {
 	sp := &specCtx{lets: map[string]string{}}
 	as := x.argNodes(args)
 	if len(as) > 0 {
-		if p := constPath(x, as[0]); p != "" {
+		if p := x.constPath(as[0]); p != "" {
 			sp.described = p
 			x.typeRef(p, as[0])
 		}
@@ -2072,8 +1895,8 @@ func (x *extractor) let(mname string, args, blk int32) {
 	}
 	typ := ""
 	// The type of the block's last expression.
-	for c := x.first(blk); c >= 0; c = x.next(c) {
-		if k := x.kind(c); k == kBlockBody || k == kBodyStatement {
+	for c := x.FirstNamed(blk); c >= 0; c = x.NextNamed(c) {
+		if k := x.Code(c); k == kBlockBody || k == kBodyStatement {
 			x.block(blk, nil)
 			typ = x.resultTypeLoose(c)
 			if len(x.specs) > 0 && name != "" {
@@ -2091,8 +1914,8 @@ func (x *extractor) let(mname string, args, blk int32) {
 // resultTypeLoose is resultType that keeps "call:" results.
 func (x *extractor) resultTypeLoose(body int32) string {
 	last := int32(-1)
-	for c := x.first(body); c >= 0; c = x.next(c) {
-		if x.kind(c) != kComment {
+	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+		if x.Code(c) != kComment {
 			last = c
 		}
 	}
@@ -2116,7 +1939,7 @@ func (x *extractor) example(n int32, mname string, args, blk int32) {
 	}
 	slug := slugify(desc)
 	if slug == "" {
-		slug = "line_" + itoa(int(x.t.Line(n)))
+		slug = "line_" + itoa(int(x.Line(n)))
 	}
 	var chain []string
 	for _, sp := range x.specs {
@@ -2125,13 +1948,13 @@ func (x *extractor) example(n int32, mname string, args, blk int32) {
 		}
 	}
 	chain = append(chain, desc)
-	line := x.t.Line(n)
+	line := x.Line(n)
 	doc := strings.TrimSpace(strings.Join(chain, " "))
 	if d := x.doc(line); d != "" {
 		doc = d + "\n" + doc
 	}
-	id := x.add(extract.Symbol{Name: prefix + slug, Kind: snapshot.KindFunction, Parent: x.container(),
-		Start: line, End: x.t.EndLine(n), Signature: x.signature(n, x.t.N[blk].Start), Doc: doc,
+	id := x.Add(extract.Symbol{Name: prefix + slug, Kind: snapshot.KindFunction, Parent: x.container(),
+		Start: line, End: x.EndLine(n), Signature: x.signature(n, x.N[blk].Start), Doc: doc,
 		Flags: snapshot.FlagTest})
 	savedFn, savedFrom := x.fn, x.from
 	x.fn, x.from = &fnCtx{sym: id, name: prefix + slug}, id
@@ -2178,12 +2001,12 @@ func itoa(i int) string {
 // finish drops receiverless calls of Kernel functions the file does not
 // define itself.
 func (x *extractor) finish() {
-	out := x.r.Refs[:0]
-	for _, r := range x.r.Refs {
+	out := x.R.Refs[:0]
+	for _, r := range x.R.Refs {
 		if r.Kind == extract.RefCall && r.Qual == "" && kernelCalls[r.Name] && !x.fileMethod[r.Name] {
 			continue
 		}
 		out = append(out, r)
 	}
-	x.r.Refs = out
+	x.R.Refs = out
 }
