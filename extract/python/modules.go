@@ -303,10 +303,10 @@ func stripSpace(s string) string {
 func relativeBase(modKey string, isInit bool, dir string, level int) (string, string) {
 	key := modKey
 	if !isInit {
-		key = parentKey(key)
+		key, _ = extract.SplitName(key)
 	}
 	for i := 1; i < level; i++ {
-		key = parentKey(key)
+		key, _ = extract.SplitName(key)
 		nd := path.Dir(dir)
 		if nd == "." {
 			nd = ""
@@ -314,13 +314,6 @@ func relativeBase(modKey string, isInit bool, dir string, level int) (string, st
 		dir = nd
 	}
 	return key, dir
-}
-
-func parentKey(k string) string {
-	if i := strings.LastIndexByte(k, '.'); i >= 0 {
-		return k[:i]
-	}
-	return ""
 }
 
 // target is what a name imported from a module stands for.

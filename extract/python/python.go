@@ -253,7 +253,7 @@ func (x *extractor) localResult(si int32, call string) string {
 }
 
 // pytestBuiltin are pytest's own fixtures: objects outside the repository.
-var pytestBuiltin = setOf(`monkeypatch tmp_path tmpdir capsys capfd capsysbinary capfdbinary caplog
+var pytestBuiltin = extract.WordSet(`monkeypatch tmp_path tmpdir capsys capfd capsysbinary capfdbinary caplog
 request pytestconfig recwarn tmp_path_factory tmpdir_factory cache doctest_namespace
 record_property record_testsuite_property record_xml_attribute testdir pytester mocker
 event_loop subtests`)
@@ -444,7 +444,7 @@ func (x *extractor) decoFlags(decos []int32, name string) decoInfo {
 			e = x.Field(e, fFunction)
 		}
 		ch := x.chain(e)
-		switch lastPart(ch) {
+		switch extract.LastName(ch) {
 		case "staticmethod":
 			d.static = true
 		case "classmethod":
@@ -454,7 +454,7 @@ func (x *extractor) decoFlags(decos []int32, name string) decoInfo {
 		case "overload":
 			d.overload = true
 		case "setter", "getter", "deleter":
-			if strings.TrimSuffix(ch, "."+lastPart(ch)) == name {
+			if strings.TrimSuffix(ch, "."+extract.LastName(ch)) == name {
 				d.accessor = true
 			}
 		}
@@ -780,7 +780,7 @@ func (x *extractor) class(def, outer int32, decos []int32, c ctx) {
 			case kSubscript:
 				base = x.Field(base, fValue)
 			case kKeywordArg:
-				if x.Text(x.Field(a, fName)) == "metaclass" && lastPart(x.chain(x.Field(a, fValue))) == "ABCMeta" {
+				if x.Text(x.Field(a, fName)) == "metaclass" && extract.LastName(x.chain(x.Field(a, fValue))) == "ABCMeta" {
 					kind = snapshot.KindInterface
 				}
 				rest = append(rest, a)
@@ -791,7 +791,7 @@ func (x *extractor) class(def, outer int32, decos []int32, c ctx) {
 				rest = append(rest, a)
 				continue
 			}
-			switch lastPart(ch) {
+			switch extract.LastName(ch) {
 			case "Protocol", "ABC":
 				if kind == snapshot.KindClass {
 					kind = snapshot.KindInterface
@@ -804,7 +804,7 @@ func (x *extractor) class(def, outer int32, decos []int32, c ctx) {
 			if x.maybeRepoType(ch) {
 				repoBase = true
 			}
-			if lp := lastPart(ch); lp == "ABC" || typingNames[lp] && !x.maybeRepoType(ch) {
+			if lp := extract.LastName(ch); lp == "ABC" || typingNames[lp] && !x.maybeRepoType(ch) {
 				continue // object, Generic, Protocol, TypedDict: no base worth an edge
 			}
 			ext = append(ext, x.baseName(ch))
@@ -869,10 +869,7 @@ func (x *extractor) baseName(ch string) string {
 	if b == nil || b.name != "" || !b.inRepo {
 		return ch
 	}
-	mid, name := "", rest
-	if i := strings.LastIndexByte(rest, '.'); i >= 0 {
-		mid, name = rest[:i], rest[i+1:]
-	}
+	mid, name := extract.SplitName(rest)
 	q, _, nm, ok := x.viaModule(b, first, mid, name)
 	if !ok {
 		return ch
@@ -1019,7 +1016,7 @@ func typeOnly(vt string) string {
 	case vt == "" || vt == vExt || vt == vDef || strings.HasPrefix(vt, "="):
 		return ""
 	case strings.HasPrefix(vt, "call:"):
-		if startsUpper(lastPart(vt[len("call:"):])) {
+		if startsUpper(extract.LastName(vt[len("call:"):])) {
 			return vt[len("call:"):]
 		}
 	}
@@ -1099,7 +1096,7 @@ func (x *extractor) instanceField(cls int32, name string, stmt int32, vt string)
 	x.newField(cls, name, snapshot.KindField, stmt, vt)
 }
 
-var typeVarCalls = setOf(`TypeVar NewType ParamSpec TypeVarTuple TypeAliasType`)
+var typeVarCalls = extract.WordSet(`TypeVar NewType ParamSpec TypeVarTuple TypeAliasType`)
 
 func (x *extractor) moduleVar(name string, stmt, right, typ int32, vt string) int32 {
 	if isDunder(name) || name == "_" {
@@ -1116,11 +1113,11 @@ func (x *extractor) moduleVar(name string, stmt, right, typ int32, vt string) in
 	}
 	kind := snapshot.KindVariable
 	switch {
-	case typ >= 0 && lastPart(x.Text(typ)) == "TypeAlias":
+	case typ >= 0 && extract.LastName(x.Text(typ)) == "TypeAlias":
 		kind = snapshot.KindTypeAlias
-	case x.Code(right) == kCall && typeVarCalls[lastPart(x.chain(x.Field(right, fFunction)))]:
+	case x.Code(right) == kCall && typeVarCalls[extract.LastName(x.chain(x.Field(right, fFunction)))]:
 		kind = snapshot.KindTypeAlias
-	case x.Code(right) == kSubscript && startsUpper(name) && typingNames[lastPart(x.chain(x.Field(right, fValue)))]:
+	case x.Code(right) == kSubscript && startsUpper(name) && typingNames[extract.LastName(x.chain(x.Field(right, fValue)))]:
 		kind = snapshot.KindTypeAlias
 	case isUpperName(name):
 		kind = snapshot.KindConstant
@@ -1255,7 +1252,7 @@ func (x *extractor) receiver(obj int32, name string, c ctx) (qual, qt, nm string
 		case "":
 			return x.unknown(name)
 		}
-		return lastPart(ich) + "()", ct, name, true
+		return extract.LastName(ich) + "()", ct, name, true
 	case kString, kConcatString, kInteger, kFloat, kList, kDictionary, kSet, kListComp, kDictComp,
 		kSetComp, kTuple, kGenExpr, kTrue, kFalse, kNone:
 		return "", "", "", false
@@ -1268,13 +1265,13 @@ func (x *extractor) receiver(obj int32, name string, c ctx) (qual, qt, nm string
 }
 
 // builtinValues are builtins whose result is a builtin object.
-var builtinValues = setOf(`dict list set str tuple frozenset bytes int float bool bytearray sorted
+var builtinValues = extract.WordSet(`dict list set str tuple frozenset bytes int float bool bytearray sorted
 open repr format len range enumerate zip map filter reversed hex oct bin chr ord abs round sum
 memoryview id hash ascii divmod`)
 
 // builtinMethods are methods of str, bytes, list, dict, set and files. On
 // an object of unknown type they are almost never the repository's.
-var builtinMethods = setOf(`append extend insert pop remove clear copy update get setdefault items
+var builtinMethods = extract.WordSet(`append extend insert pop remove clear copy update get setdefault items
 keys values popitem add discard difference union intersection issubset issuperset split rsplit
 strip lstrip rstrip join lower upper casefold capitalize title startswith endswith replace format
 format_map encode decode find rfind index rindex count sort reverse partition rpartition
@@ -1401,10 +1398,7 @@ func (x *extractor) viaModule(b *binding, first, rest, name string) (qual, qt, n
 // callType is the value type of the result of calling the chain ich, as
 // "call:..." the resolver can follow, vExt, or "".
 func (x *extractor) callType(ich string, c ctx) string {
-	qualChain, name := "", ich
-	if i := strings.LastIndexByte(ich, '.'); i >= 0 {
-		qualChain, name = ich[:i], ich[i+1:]
-	}
+	qualChain, name := extract.SplitName(ich)
 	if qualChain == "" {
 		if v, ok := c.sc.lookup(name); ok {
 			if v == vDef {
@@ -1563,7 +1557,7 @@ func (x *extractor) fnArg(n int32, c ctx) {
 		if ch == "" {
 			return
 		}
-		qualChain, name := ch[:strings.LastIndexByte(ch, '.')], lastPart(ch)
+		qualChain, name := extract.SplitName(ch)
 		first, rest, _ := strings.Cut(qualChain, ".")
 		if rest == "" && c.sc.isSelf(first) {
 			i := x.ref(c.from, extract.RefCall, name, first, "", line)
@@ -1743,7 +1737,7 @@ func (x *extractor) typeName(n int32) string {
 			return x.stringType(x.Text(n))
 		case kSubscript:
 			v := x.chain(x.Field(n, fValue))
-			lp := lastPart(v)
+			lp := extract.LastName(v)
 			if wrapperTypes[lp] {
 				n = x.firstTypeArg(n, fSubscript)
 				continue
@@ -1758,7 +1752,7 @@ func (x *extractor) typeName(n int32) string {
 				return ""
 			}
 			v := x.chain(first)
-			lp := lastPart(v)
+			lp := extract.LastName(v)
 			if second := x.NextNamed(first); wrapperTypes[lp] && second >= 0 {
 				n = x.firstTypeArg(second, 0)
 				continue
@@ -1803,7 +1797,7 @@ func (x *extractor) firstTypeArg(n int32, field uint16) int32 {
 func (x *extractor) stringType(lit string) string {
 	s := strings.Trim(lit, `"'`)
 	for _, nm := range dottedNames(s) {
-		lp := lastPart(nm)
+		lp := extract.LastName(nm)
 		if wrapperTypes[lp] || lp == "None" {
 			continue
 		}
@@ -1829,7 +1823,7 @@ func (x *extractor) typeChain(ch string) string {
 	}
 	if !b.inRepo {
 		if dotted && typingModules[b.key] {
-			return opaqueType(lastPart(rest))
+			return opaqueType(extract.LastName(rest))
 		}
 		if !dotted && typingModules[b.key] {
 			return opaqueType(b.name)
@@ -1837,10 +1831,7 @@ func (x *extractor) typeChain(ch string) string {
 		return vExt
 	}
 	if b.name == "" && dotted {
-		mid, name := "", rest
-		if i := strings.LastIndexByte(rest, '.'); i >= 0 {
-			mid, name = rest[:i], rest[i+1:]
-		}
+		mid, name := extract.SplitName(rest)
 		q, _, nm, ok := x.viaModule(b, first, mid, name)
 		if !ok {
 			return vExt
@@ -1883,7 +1874,7 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 	case kSubscript:
 		v := x.Field(n, fValue)
 		x.typeRefs(v, from, kind)
-		if lastPart(x.chain(v)) == "Literal" {
+		if extract.LastName(x.chain(v)) == "Literal" {
 			return
 		}
 		for ch := x.FirstChild(n); ch >= 0; ch = x.N[ch].Next {
@@ -1893,7 +1884,7 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 		}
 		return
 	case kGenericType:
-		if first := x.FirstNamed(n); first >= 0 && lastPart(x.chain(first)) == "Literal" {
+		if first := x.FirstNamed(n); first >= 0 && extract.LastName(x.chain(first)) == "Literal" {
 			return
 		}
 	case kCall, kLambda, kInteger, kFloat, kNone, kComment, kEllipsis:
@@ -1909,10 +1900,7 @@ func (x *extractor) typeRef(ch string, from int32, kind extract.RefKind, line ui
 	if t == "" || t == vExt || t == "Self" {
 		return
 	}
-	qual, name := "", t
-	if i := strings.LastIndexByte(t, '.'); i >= 0 {
-		qual, name = t[:i], t[i+1:]
-	}
+	qual, name := extract.SplitName(t)
 	if name == "" || name == "None" {
 		return
 	}

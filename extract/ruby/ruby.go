@@ -21,6 +21,7 @@ package ruby
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/knowing-dev/knowing/extract"
@@ -340,10 +341,7 @@ func (x *extractor) typeDecl(n int32) {
 		x.visitKids(n)
 		return
 	}
-	qual, name := "", full
-	if i := strings.LastIndexByte(full, '.'); i >= 0 {
-		qual, name = full[:i], full[i+1:]
-	}
+	qual, name := extract.SplitName(full)
 	parent := x.container()
 	if x.Code(nameNode) == kScopeRes && x.Field(nameNode, fScope) < 0 {
 		parent = -1 // class ::Foo is top level
@@ -519,13 +517,10 @@ func (x *extractor) resultType(body int32) string {
 }
 
 func (x *extractor) hint(from int32, typ string) {
-	if typ == "" || coreConstants[firstSeg(typ)] {
+	if typ == "" || coreConstants[extract.FirstName(typ)] {
 		return
 	}
-	q, name := "", typ
-	if i := strings.LastIndexByte(typ, '.'); i >= 0 {
-		q, name = typ[:i], typ[i+1:]
-	}
+	q, name := extract.SplitName(typ)
 	x.AddRef(extract.Ref{From: from, Kind: extract.RefTypeHint, Name: name, Qual: q,
 		Line: x.R.Symbols[from].Start})
 }
@@ -648,8 +643,8 @@ func (x *extractor) typeRef(path string, n int32) {
 	if path == "" {
 		return
 	}
-	first := firstSeg(path)
-	if isAllCaps(lastSeg(path)) || x.outside(first) {
+	first := extract.FirstName(path)
+	if isAllCaps(extract.LastName(path)) || x.outside(first) {
 		return
 	}
 	k := typeRefKey{x.from, path}
@@ -657,10 +652,7 @@ func (x *extractor) typeRef(path string, n int32) {
 		return
 	}
 	x.typeRefs[k] = true
-	q, name := "", path
-	if i := strings.LastIndexByte(path, '.'); i >= 0 {
-		q, name = path[:i], path[i+1:]
-	}
+	q, name := extract.SplitName(path)
 	x.AddRef(extract.Ref{From: x.from, Kind: extract.RefType, Name: name, Qual: q, Line: x.Line(n)})
 }
 
@@ -670,21 +662,6 @@ func (x *extractor) scopeRef(n int32) {
 		return
 	}
 	x.visitKids(n) // expr::Const
-}
-
-func firstSeg(s string) string {
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-// lastSeg is what follows the last ".".
-func lastSeg(s string) string {
-	if i := strings.LastIndexByte(s, '.'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 // isAllCaps reports value-constant names like SYNTAX or DEFAULT_OPTS.
@@ -705,7 +682,7 @@ func isAllCaps(s string) bool {
 // file, by giving the file an import of it; the resolver then does not
 // look for its methods in the repository.
 func (x *extractor) external(p string) bool {
-	first := firstSeg(p)
+	first := extract.FirstName(p)
 	if !x.outside(first) {
 		return x.externals[first]
 	}
@@ -896,7 +873,7 @@ func (x *extractor) receiver(n int32, depth int) (qual, qualType string, class i
 		case rUntyped:
 			return "", "", rUntyped
 		}
-		if c == rConst && x.externals[firstSeg(q)] {
+		if c == rConst && x.externals[extract.FirstName(q)] {
 			return "", "", rLiteral
 		}
 		if mname == "class" {
@@ -1496,10 +1473,7 @@ func (x *extractor) constant(n, left, right int32) {
 		x.visit(right)
 		return
 	}
-	qual, name := "", full
-	if i := strings.LastIndexByte(full, '.'); i >= 0 {
-		qual, name = full[:i], full[i+1:]
-	}
+	qual, name := extract.SplitName(full)
 	line := x.Line(n)
 	s := extract.Symbol{Name: name, Qual: qual, Kind: snapshot.KindConstant, Parent: x.container(),
 		Start: line, End: x.EndLine(n), Doc: x.doc(line), Flags: snapshot.FlagExported}
@@ -1597,7 +1571,7 @@ func declType(t string) string {
 
 // coreResults are core methods whose result is surely a core value
 // (a string, an array, a hash, a number, a boolean).
-var coreResults = set("to_s", "to_str", "to_sym", "to_a", "to_h", "to_i", "to_f", "to_json", "to_yaml",
+var coreResults = extract.WordSet("to_s", "to_str", "to_sym", "to_a", "to_h", "to_i", "to_f", "to_json", "to_yaml",
 	"inspect", "map", "collect", "flat_map", "select", "filter", "reject", "filter_map", "keys", "values",
 	"split", "join", "gsub", "sub", "strip", "lstrip", "rstrip", "chomp", "downcase", "upcase",
 	"capitalize", "size", "length", "count", "group_by", "partition", "sort", "sort_by", "uniq",
@@ -1636,8 +1610,8 @@ func (x *extractor) exprType(n int32) string {
 			}
 		}
 		if p := x.constPath(recv); p != "" {
-			if x.outside(firstSeg(p)) {
-				if coreConstants[firstSeg(p)] {
+			if x.outside(extract.FirstName(p)) {
+				if coreConstants[extract.FirstName(p)] {
 					return coreValue
 				}
 				return ""
@@ -1672,7 +1646,7 @@ func (x *extractor) exprType(n int32) string {
 		return ""
 	case kConstant, kScopeRes:
 		p := x.constPath(n)
-		if p == "" || isAllCaps(lastSeg(p)) || x.outside(firstSeg(p)) {
+		if p == "" || isAllCaps(extract.LastName(p)) || x.outside(extract.FirstName(p)) {
 			return ""
 		}
 		return p
@@ -1800,7 +1774,7 @@ func typeText(s string) string {
 			return ""
 		}
 	}
-	if coreConstants[firstSeg(s)] || s == "Boolean" {
+	if coreConstants[extract.FirstName(s)] || s == "Boolean" {
 		return ""
 	}
 	return s
@@ -1939,7 +1913,7 @@ func (x *extractor) example(n int32, mname string, args, blk int32) {
 	}
 	slug := slugify(desc)
 	if slug == "" {
-		slug = "line_" + itoa(int(x.Line(n)))
+		slug = "line_" + strconv.Itoa(int(x.Line(n)))
 	}
 	var chain []string
 	for _, sp := range x.specs {
@@ -1982,20 +1956,6 @@ func slugify(s string) string {
 		}
 	}
 	return b.String()
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var buf [20]byte
-	p := len(buf)
-	for i > 0 {
-		p--
-		buf[p] = byte('0' + i%10)
-		i /= 10
-	}
-	return string(buf[p:])
 }
 
 // finish drops receiverless calls of Kernel functions the file does not
