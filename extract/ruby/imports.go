@@ -9,6 +9,97 @@ import (
 	"github.com/knowing-dev/knowing/extract"
 )
 
+// What a file loads (require) and which libraries lie outside the
+// repository (the gems the project depends on).
+
+func (x *extractor) exists(rel string) bool { return x.F.Repo.Exists(rel) }
+
+// require records `require "a/b"` (or require_relative): when the file
+// is in the repository, as an import of the module the path names by
+// convention (a/b → A::B, so the import links to it when it exists);
+// otherwise as an outside library whose top constant is the camelised
+// first path element.
+func (x *extractor) require(how, p string) {
+	p = strings.TrimSuffix(p, ".rb")
+	dir := path.Dir(x.F.Path)
+	internal := ""
+	if how == "require_relative" {
+		internal = path.Clean(path.Join(dir, p))
+		if strings.HasPrefix(internal, "../") {
+			internal = ""
+		}
+	} else if x.F.Repo != nil && !strings.HasPrefix(p, ".") {
+		cands := []string{"lib/" + p}
+		if gemDir, _, ok := x.F.Repo.FindUp(dir, "Gemfile"); ok && gemDir != "" {
+			cands = append([]string{gemDir + "/lib/" + p}, cands...)
+		}
+		cands = append(cands, p)
+		for _, c := range cands {
+			if x.exists(c + ".rb") {
+				internal = c
+				break
+			}
+		}
+	}
+	if internal == "" && how == "require_relative" {
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: p})
+		return
+	}
+	if internal == "" {
+		first, _, _ := strings.Cut(p, "/")
+		alias := camelize(first)
+		if alias == "" || x.topTypes[alias] {
+			x.R.Imports = append(x.R.Imports, extract.Import{Path: p})
+			return
+		}
+		// An outside library: the import stands for its top constant
+		// (minitest/autorun → Minitest), so that its types become
+		// external nodes named as Ruby names them (Minitest.Test) and
+		// calls on it are not looked for in the repository.
+		x.externals[alias] = true
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: alias})
+		return
+	}
+	// Drop the load-path folder: lib/jekyll/filters → jekyll/filters.
+	if i := strings.LastIndex(internal, "lib/"); i >= 0 && (i == 0 || internal[i-1] == '/') {
+		internal = internal[i+4:]
+	}
+	segs := strings.Split(internal, "/")
+	for i, s := range segs {
+		segs[i] = camelize(s)
+	}
+	if len(segs) < 2 {
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: internal})
+		return
+	}
+	x.R.Imports = append(x.R.Imports, extract.Import{
+		Path: strings.Join(segs[:len(segs)-1], "."), Name: segs[len(segs)-1]})
+}
+
+// camelize turns a file name into the constant it conventionally defines:
+// entry_filter → EntryFilter, jekyll-feed → JekyllFeed.
+func camelize(s string) string {
+	var b strings.Builder
+	up := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			up = true
+		case up && c >= 'a' && c <= 'z':
+			b.WriteByte(c - 'a' + 'A')
+			up = false
+		default:
+			if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+				return ""
+			}
+			b.WriteByte(c)
+			up = false
+		}
+	}
+	return b.String()
+}
+
 // The gems a project depends on (Gemfile, *.gemspec) name the outside
 // libraries whose constants its code uses: liquid → Liquid, safe_yaml →
 // SafeYAML, rspec-mocks → RSpec. Constants are compared normalised: lower
