@@ -168,23 +168,15 @@ var setupOnce sync.Once
 
 func setup() {
 	lang := sitter.NewLanguage(tspython.Language())
-	for _, f := range []struct {
-		id   *uint16
-		name string
-	}{{&fAlias, "alias"}, {&fArguments, "arguments"}, {&fAttribute, "attribute"}, {&fBody, "body"},
-		{&fDefinition, "definition"}, {&fFunction, "function"}, {&fLeft, "left"}, {&fModuleName, "module_name"},
-		{&fName, "name"}, {&fObject, "object"}, {&fParameters, "parameters"}, {&fReturnType, "return_type"},
-		{&fRight, "right"}, {&fSubscript, "subscript"}, {&fSuperclasses, "superclasses"}, {&fType, "type"},
-		{&fValue, "value"}} {
-		*f.id = lang.FieldIdForName(f.name)
-	}
+	extract.FieldIDs(lang, map[string]*uint16{
+		"alias": &fAlias, "arguments": &fArguments, "attribute": &fAttribute, "body": &fBody,
+		"definition": &fDefinition, "function": &fFunction, "left": &fLeft, "module_name": &fModuleName,
+		"name": &fName, "object": &fObject, "parameters": &fParameters, "return_type": &fReturnType,
+		"right": &fRight, "subscript": &fSubscript, "superclasses": &fSuperclasses, "type": &fType,
+		"value": &fValue,
+	})
 	kindNames = extract.KindNames(lang)
-	codes = make([]uint8, len(kindNames))
-	for id, name := range kindNames {
-		if lang.NodeKindIsNamed(uint16(id)) {
-			codes[id] = kindCodes[name]
-		}
-	}
+	codes = extract.KindCodes(lang, kindNames, kindCodes)
 }
 
 // newBase flattens the named nodes of the tree under root into a pooled

@@ -117,20 +117,12 @@ var setupOnce sync.Once
 
 func setup() {
 	lang := sitter.NewLanguage(tsruby.Language())
-	for _, f := range []struct {
-		id   *uint16
-		name string
-	}{{&fArguments, "arguments"}, {&fBlock, "block"}, {&fBody, "body"}, {&fKey, "key"}, {&fLeft, "left"},
-		{&fMethod, "method"}, {&fName, "name"}, {&fParameters, "parameters"}, {&fPattern, "pattern"},
-		{&fReceiver, "receiver"}, {&fRight, "right"}, {&fScope, "scope"}, {&fSuperclass, "superclass"},
-		{&fValue, "value"}} {
-		*f.id = lang.FieldIdForName(f.name)
-	}
+	extract.FieldIDs(lang, map[string]*uint16{
+		"arguments": &fArguments, "block": &fBlock, "body": &fBody, "key": &fKey, "left": &fLeft,
+		"method": &fMethod, "name": &fName, "parameters": &fParameters, "pattern": &fPattern,
+		"receiver": &fReceiver, "right": &fRight, "scope": &fScope, "superclass": &fSuperclass,
+		"value": &fValue,
+	})
 	kindNames = extract.KindNames(lang)
-	codes = make([]uint8, len(kindNames))
-	for id, name := range kindNames {
-		if lang.NodeKindIsNamed(uint16(id)) {
-			codes[id] = kindCodes[name]
-		}
-	}
+	codes = extract.KindCodes(lang, kindNames, kindCodes)
 }
