@@ -26,33 +26,17 @@ func (x *extractor) walk(n int32, c ctx) {
 	switch x.Code(n) {
 	case kFuncDef:
 		x.function(n, n, nil, c)
-		return
 	case kClassDef:
 		x.class(n, n, nil, c)
-		return
 	case kDecorated:
-		def := x.Field(n, fDefinition)
-		var decos []int32
-		for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
-			if x.Code(ch) == kDecorator {
-				decos = append(decos, ch)
-			}
-		}
-		switch x.Code(def) {
-		case kFuncDef:
-			x.function(def, n, decos, c)
-		case kClassDef:
-			x.class(def, n, decos, c)
-		}
-		return
+		x.decorated(n, c)
 	case kImport, kImportFrom:
 		for _, ri := range readImport(&x.Base, n) {
 			x.addImport(ri)
 		}
-		return
 	case kFutureImport, kIdentifier, kComment, kGlobal, kNonlocal, kNone, kInteger, kFloat,
 		kTrue, kFalse, kEllipsis, kStringContent, kPass, kKeywordIdentifier:
-		return
+		// nothing to record
 	case kExprStmt:
 		for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
 			if x.Code(ch) == kAssignment {
@@ -61,53 +45,44 @@ func (x *extractor) walk(n int32, c ctx) {
 				x.walk(ch, c)
 			}
 		}
-		return
 	case kAssignment:
 		x.assign(n, n, c)
-		return
+	case kNamedExpr:
+		x.namedExpr(n, c)
 	case kCall:
 		x.call(n, c)
-		return
 	case kLambda:
 		x.lambda(n, c)
-		return
 	case kListComp, kSetComp, kDictComp, kGenExpr:
 		x.comprehension(n, c)
-		return
+	case kWithItem:
+		x.withItem(n, c)
+	case kExcept:
+		x.except(n, c)
+	case kType:
+		x.typeRefs(n, c.from, extract.RefType)
+	case kTypeAlias:
+		x.typeAlias(n, c)
 	case kFor:
 		if c.sc != nil {
 			x.bindNames(x.Field(n, fLeft), c.sc)
 		}
-	case kWithItem:
-		x.withItem(n, c)
-		return
-	case kExcept:
-		x.except(n, c)
-		return
-	case kNamedExpr:
-		v := x.Field(n, fValue)
-		if v >= 0 {
-			x.walk(v, c)
-		}
-		if c.sc != nil {
-			if nm := x.Field(n, fName); nm >= 0 {
-				x.setLocal(c.sc, x.Text(nm), x.valueType(v, c))
-			}
-		}
-		return
-	case kType:
-		x.typeRefs(n, c.from, extract.RefType)
-		return
+		x.walkKids(n, c)
 	case kReturn:
 		x.returned(n, c)
+		x.walkKids(n, c)
 	case kYield:
 		if x.test {
-			x.returned(n, c)
+			x.returned(n, c) // a pytest fixture's value
 		}
-	case kTypeAlias:
-		x.typeAlias(n, c)
-		return
+		x.walkKids(n, c)
+	default:
+		x.walkKids(n, c)
 	}
+}
+
+// walkKids walks the named children of n.
+func (x *extractor) walkKids(n int32, c ctx) {
 	for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
 		x.walk(ch, c)
 	}
@@ -291,9 +266,7 @@ func (x *extractor) comprehension(n int32, c ctx) {
 	}
 	cc := c
 	cc.sc = sc
-	for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
-		x.walk(k, cc)
-	}
+	x.walkKids(n, cc)
 }
 
 // asPattern splits `expr as target` into its expression (the first named

@@ -58,30 +58,15 @@ func (x *extractor) class(def, outer int32, decos []int32, c ctx) {
 			ext = append(ext, x.baseName(ch))
 		}
 	}
-	body := x.Field(def, fBody)
-	s := extract.Symbol{
-		Name: name, Kind: kind, Parent: c.parent, Start: x.Line(outer), End: x.EndLine(def),
-		Signature: x.signature(def, decos), Doc: x.blockDoc(body), Flags: x.exported(name, c.parent), Extends: ext,
-	}
-	if s.Doc == "" {
-		s.Doc = x.comments(outer)
-	}
+	s := x.defSymbol(def, outer, decos, name, kind, c)
+	s.Extends = ext
 	id := x.Add(s)
-	x.defined[name] = true
+	x.define(name, id, c, false)
 	if kind == snapshot.KindEnum {
 		x.enums[id] = true
 	}
 	if !repoBase {
 		x.closed[id] = true
-	}
-	switch {
-	case c.class >= 0:
-	case c.sc != nil:
-		c.sc.vars[name] = vDef
-	case c.parent < 0:
-		if _, ok := x.top[name]; !ok {
-			x.top[name] = id
-		}
 	}
 	dc := ctx{from: id, parent: c.parent, class: c.class, sc: c.sc}
 	for _, deco := range decos {
@@ -90,7 +75,7 @@ func (x *extractor) class(def, outer int32, decos []int32, c ctx) {
 	for _, a := range rest {
 		x.walk(a, dc)
 	}
-	if body >= 0 {
+	if body := x.Field(def, fBody); body >= 0 {
 		x.walk(body, ctx{from: id, parent: id, class: id, sc: c.sc})
 	}
 }

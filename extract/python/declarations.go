@@ -11,6 +11,25 @@ import (
 // Functions, methods, decorators, type aliases and module variables: their
 // symbols, signatures and docs.
 
+// decorated declares the function or class of a decorated definition,
+// with its decorators.
+func (x *extractor) decorated(n int32, c ctx) {
+	def := x.Field(n, fDefinition)
+	var decos []int32
+	for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
+		if x.Code(ch) == kDecorator {
+			decos = append(decos, ch)
+		}
+	}
+	switch x.Code(def) {
+	case kFuncDef:
+		x.function(def, n, decos, c)
+	case kClassDef:
+		x.class(def, n, decos, c)
+	}
+}
+
+// decoInfo is what a function's decorators tell of it.
 type decoInfo struct {
 	static, classm, prop, overload, accessor bool
 }
@@ -192,13 +211,7 @@ func (x *extractor) function(def, outer int32, decos []int32, c ctx) {
 				kind = snapshot.KindConstructor
 			}
 		}
-		s := extract.Symbol{
-			Name: name, Kind: kind, Parent: c.parent, Start: x.Line(outer), End: x.EndLine(def),
-			Signature: x.signature(def, decos), Doc: x.blockDoc(body), Flags: x.exported(name, c.parent),
-		}
-		if s.Doc == "" {
-			s.Doc = x.comments(outer)
-		}
+		s := x.defSymbol(def, outer, decos, name, kind, c)
 		if ret >= 0 {
 			s.Type = typeOnly(x.typeName(ret))
 		}
@@ -206,24 +219,7 @@ func (x *extractor) function(def, outer int32, decos []int32, c ctx) {
 		if ret >= 0 {
 			x.annotated[id] = true
 		}
-		x.defined[name] = true
-		switch {
-		case isMethod:
-			m := x.methods[c.class]
-			if m == nil {
-				m = map[string]int32{}
-				x.methods[c.class] = m
-			}
-			if _, ok := m[name]; !ok {
-				m[name] = id
-			}
-		case c.sc != nil:
-			c.sc.vars[name] = vDef
-		case c.parent < 0:
-			if _, ok := x.top[name]; !ok {
-				x.top[name] = id
-			}
-		}
+		x.define(name, id, c, true)
 	}
 	dc := ctx{from: id, parent: c.parent, class: c.class, sc: c.sc}
 	for _, deco := range decos {
@@ -243,6 +239,47 @@ func (x *extractor) function(def, outer int32, decos []int32, c ctx) {
 	}
 	if body >= 0 {
 		x.walk(body, ctx{from: id, parent: id, class: -1, sc: sc})
+	}
+}
+
+// defSymbol is the symbol of a def or class statement def, decorated
+// from outer: its docstring, or else the comments above it, documents it.
+func (x *extractor) defSymbol(def, outer int32, decos []int32, name string, kind snapshot.Kind, c ctx) extract.Symbol {
+	s := extract.Symbol{
+		Name: name, Kind: kind, Parent: c.parent, Start: x.Line(outer), End: x.EndLine(def),
+		Signature: x.signature(def, decos), Doc: x.blockDoc(x.Field(def, fBody)), Flags: x.exported(name, c.parent),
+	}
+	if s.Doc == "" {
+		s.Doc = x.comments(outer)
+	}
+	return s
+}
+
+// define records the function or class name, symbol id, declared where c
+// is: a name the file defines, and a method of the enclosing class (when
+// method), a local of the enclosing function, or a module-level name (the
+// first of that name).
+func (x *extractor) define(name string, id int32, c ctx, method bool) {
+	x.defined[name] = true
+	switch {
+	case c.class >= 0:
+		if !method {
+			return
+		}
+		m := x.methods[c.class]
+		if m == nil {
+			m = map[string]int32{}
+			x.methods[c.class] = m
+		}
+		if _, ok := m[name]; !ok {
+			m[name] = id
+		}
+	case c.sc != nil:
+		c.sc.vars[name] = vDef
+	case c.parent < 0:
+		if _, ok := x.top[name]; !ok {
+			x.top[name] = id
+		}
 	}
 }
 

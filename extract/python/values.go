@@ -103,6 +103,19 @@ func (x *extractor) assign(n, stmt int32, c ctx) {
 	}
 }
 
+// namedExpr reads `name := value`: value, then the local it sets.
+func (x *extractor) namedExpr(n int32, c ctx) {
+	v := x.Field(n, fValue)
+	if v >= 0 {
+		x.walk(v, c)
+	}
+	if c.sc != nil {
+		if nm := x.Field(n, fName); nm >= 0 {
+			x.setLocal(c.sc, x.Text(nm), x.valueType(v, c))
+		}
+	}
+}
+
 // bindTargets declares the names of an unpacking assignment.
 func (x *extractor) bindTargets(n, stmt int32, c ctx) {
 	for tg := x.FirstNamed(n); tg >= 0; tg = x.NextNamed(tg) {

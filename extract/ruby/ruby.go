@@ -160,15 +160,7 @@ func (x *extractor) visit(n int32) {
 		x.block(n, nil)
 	case kExceptionVar, kLeftList:
 		x.bindLocals(n)
-	case kFor:
-		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-			if x.N[c].Field == fPattern {
-				x.bindLocals(c)
-			} else {
-				x.visit(c)
-			}
-		}
-	case kPattern:
+	case kFor, kPattern:
 		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
 			if x.N[c].Field == fPattern {
 				x.bindLocals(c)
