@@ -88,6 +88,7 @@ func (x *extractor) walkKids(n int32, c ctx) {
 	}
 }
 
+// call records the call n and walks its arguments.
 func (x *extractor) call(n int32, c ctx) {
 	fn := x.Field(n, fFunction)
 	line := x.Line(n)
@@ -108,6 +109,9 @@ func (x *extractor) call(n int32, c ctx) {
 	}
 }
 
+// bareCall records a call of a bare name: a local function, a name imported
+// from the repository, or a name for the resolver to find (a builtin only
+// when the file defines it).
 func (x *extractor) bareCall(name string, c ctx, line uint32) {
 	if v, ok := c.sc.lookup(name); ok {
 		if v == vDef {
@@ -134,6 +138,8 @@ func (x *extractor) bareCall(name string, c ctx, line uint32) {
 	}
 }
 
+// attrCall records a method call, obj.name(...), qualified by what is known
+// of obj.
 func (x *extractor) attrCall(fn int32, c ctx, line uint32) {
 	name := x.Text(x.Field(fn, fAttribute))
 	obj := x.Field(fn, fObject)
@@ -148,6 +154,8 @@ func (x *extractor) attrCall(fn int32, c ctx, line uint32) {
 	}
 }
 
+// args walks the arguments of a call, recording functions and classes
+// passed by name.
 func (x *extractor) args(al int32, c ctx) {
 	for a := x.FirstNamed(al); a >= 0; a = x.NextNamed(a) {
 		switch x.Code(a) {
@@ -232,6 +240,8 @@ func (x *extractor) fnArg(n int32, c ctx) {
 	}
 }
 
+// lambda walks a lambda: its defaults, then its body in a scope of its
+// parameters.
 func (x *extractor) lambda(n int32, c ctx) {
 	sc := newScope(c.sc)
 	if ps := x.Field(n, fParameters); ps >= 0 {
@@ -257,6 +267,7 @@ func (x *extractor) lambda(n int32, c ctx) {
 	}
 }
 
+// comprehension walks a comprehension in a scope of its loop variables.
 func (x *extractor) comprehension(n int32, c ctx) {
 	sc := newScope(c.sc)
 	for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
@@ -295,6 +306,8 @@ func (x *extractor) asTarget(target int32) int32 {
 	return target
 }
 
+// withItem walks `expr as target` of a with statement, typing target by the
+// value of expr.
 func (x *extractor) withItem(n int32, c ctx) {
 	v := x.Field(n, fValue)
 	if v < 0 {
@@ -319,6 +332,8 @@ func (x *extractor) withItem(n int32, c ctx) {
 	}
 }
 
+// except records the exception types an except clause names, binds its `as`
+// name to the type, and walks its block.
 func (x *extractor) except(n int32, c ctx) {
 	for ch := x.FirstNamed(n); ch >= 0; ch = x.NextNamed(ch) {
 		switch x.Code(ch) {
@@ -346,6 +361,8 @@ func (x *extractor) except(n int32, c ctx) {
 	}
 }
 
+// excTypes records the exception types named in n: a name, or a tuple of
+// them.
 func (x *extractor) excTypes(n int32, c ctx) {
 	switch x.Code(n) {
 	case kIdentifier, kAttribute:

@@ -132,6 +132,9 @@ func (x *extractor) noteFieldType(cls int32, name, vt string) {
 	}
 }
 
+// classAttr declares name, assigned in the body of class cls, as a field
+// (an enum member as a constant), or types the field declared before; -1
+// when name is a method.
 func (x *extractor) classAttr(cls int32, name string, stmt, right, typ int32, vt string) int32 {
 	x.noteFieldType(cls, name, vt)
 	if fs := x.fields[cls]; fs != nil {
@@ -153,6 +156,7 @@ func (x *extractor) classAttr(cls int32, name string, stmt, right, typ int32, vt
 	return x.newField(cls, name, kind, stmt, vt)
 }
 
+// newField declares field name of class cls, assigned by statement stmt.
 func (x *extractor) newField(cls int32, name string, kind snapshot.Kind, stmt int32, vt string) int32 {
 	id := x.Add(extract.Symbol{
 		Name: name, Kind: kind, Parent: cls, Start: x.Line(stmt), End: x.EndLine(stmt),
@@ -186,6 +190,7 @@ func (x *extractor) instanceField(cls int32, name string, stmt int32, vt string)
 	x.newField(cls, name, snapshot.KindField, stmt, vt)
 }
 
+// typedField reports a field of class cls whose type is known.
 func (x *extractor) typedField(cls int32, name string) bool {
 	id, ok := x.fields[cls][name]
 	return ok && x.R.Symbols[id].Type != ""

@@ -34,6 +34,7 @@ type decoInfo struct {
 	static, classm, prop, overload, accessor bool
 }
 
+// decoFlags reads what the decorators of function name make of it.
 func (x *extractor) decoFlags(decos []int32, name string) decoInfo {
 	var d decoInfo
 	for _, deco := range decos {
@@ -63,6 +64,7 @@ func (x *extractor) decoFlags(decos []int32, name string) decoInfo {
 	return d
 }
 
+// decoExpr is the expression of decorator d, or -1.
 func (x *extractor) decoExpr(d int32) int32 {
 	for ch := x.FirstNamed(d); ch >= 0; ch = x.NextNamed(ch) {
 		if x.Code(ch) != kComment {
@@ -182,6 +184,10 @@ func (x *extractor) attrDoc(stmt int32) string {
 	return ""
 }
 
+// function declares a def (decorated from outer) as a function, method or
+// constructor and walks its decorators, parameters and body, the body in a
+// scope of its own. A property's setter or deleter extends the property; an
+// @overload stub declares nothing.
 func (x *extractor) function(def, outer int32, decos []int32, c ctx) {
 	name := x.Text(x.Field(def, fName))
 	if name == "" {
@@ -283,6 +289,10 @@ func (x *extractor) define(name string, id int32, c ctx, method bool) {
 	}
 }
 
+// params declares the parameters of list pl of function id in sc, typed by
+// their annotations. With hasSelf the first is the instance (or, with
+// classm, the class); in a test file a parameter with neither annotation
+// nor default is a pytest fixture.
 func (x *extractor) params(pl int32, id int32, sc *scope, hasSelf, classm bool, outer ctx) {
 	if pl < 0 {
 		return
@@ -361,6 +371,7 @@ func (x *extractor) params(pl int32, id int32, sc *scope, hasSelf, classm bool, 
 	}
 }
 
+// decorator records the call decorator d makes.
 func (x *extractor) decorator(d int32, c ctx) {
 	e := x.decoExpr(d)
 	if e < 0 {
@@ -383,6 +394,8 @@ func (x *extractor) decorator(d int32, c ctx) {
 	}
 }
 
+// typeAlias declares the alias of a `type X = ...` statement and records
+// the types it names.
 func (x *extractor) typeAlias(n int32, c ctx) {
 	left, right := x.Field(n, fLeft), x.Field(n, fRight)
 	name := ""
@@ -411,6 +424,9 @@ func (x *extractor) typeAlias(n int32, c ctx) {
 
 var typeVarCalls = extract.WordSet(`TypeVar NewType ParamSpec TypeVarTuple TypeAliasType`)
 
+// moduleVar declares module-level name, assigned by stmt, as a variable,
+// constant or type alias, or types the one declared before; -1 for
+// __dunder__ names and _.
 func (x *extractor) moduleVar(name string, stmt, right, typ int32, vt string) int32 {
 	if isDunder(name) || name == "_" {
 		return -1

@@ -20,6 +20,7 @@ type rawImport struct {
 	names  []nameAlias // from-import names, or the one plain import
 }
 
+// nameAlias is a name an import statement names, with its alias.
 type nameAlias struct{ name, alias string }
 
 // readImport turns an import statement node of b into a rawImport list.
@@ -78,6 +79,8 @@ func readImport(b *extract.Base, n int32) []rawImport {
 	return out
 }
 
+// stripSpace removes the white space and line continuations in a dotted
+// name.
 func stripSpace(s string) string {
 	if strings.ContainsAny(s, " \t\n\\") {
 		return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\\' }), "")
@@ -111,6 +114,7 @@ type binding struct {
 	inRepo bool
 }
 
+// emit adds im to the file's Imports, once.
 func (x *extractor) emit(im extract.Import) {
 	if im.Path == "" || x.seenImp[im] {
 		return
@@ -119,6 +123,7 @@ func (x *extractor) emit(im extract.Import) {
 	x.R.Imports = append(x.R.Imports, im)
 }
 
+// absolute locates the absolute module dotted, imported from this file.
 func (x *extractor) absolute(dotted string) modLoc {
 	if x.c == nil {
 		return modLoc{key: dotted, inRepo: true}
@@ -126,6 +131,8 @@ func (x *extractor) absolute(dotted string) modLoc {
 	return x.c.absolute(x.dir, dotted)
 }
 
+// addImport binds the names an import statement brings into the file and
+// emits its Imports.
 func (x *extractor) addImport(ri rawImport) {
 	if !ri.from {
 		if len(ri.names) == 0 || ri.module == "" {

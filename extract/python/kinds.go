@@ -166,6 +166,7 @@ var (
 // they would cost every command, queries included.
 var setupOnce sync.Once
 
+// setup fills the field ids and the kind tables.
 func setup() {
 	lang := sitter.NewLanguage(tspython.Language())
 	extract.FieldIDs(lang, map[string]*uint16{

@@ -48,6 +48,7 @@ const (
 	statDir
 )
 
+// topResult is where an absolute import's top-level name lives.
 type topResult struct {
 	base string // folder holding the top-level module ("" is the root)
 	kind uint8  // topNone, topPkg, topMod, topNS
@@ -60,6 +61,7 @@ const (
 	topNS         // base/top/ without __init__.py (namespace package at the root)
 )
 
+// joinRel joins name to folder dir, "" or "." being the root.
 func joinRel(dir, name string) string {
 	if dir == "" || dir == "." {
 		return name
@@ -67,6 +69,8 @@ func joinRel(dir, name string) string {
 	return dir + "/" + name
 }
 
+// stat tells whether rel is a file (statFile), a folder (statDir) or
+// neither.
 func (c *repoCache) stat(rel string) uint8 {
 	if c == nil {
 		return statNone
@@ -81,6 +85,7 @@ func (c *repoCache) stat(rel string) uint8 {
 	return statFile
 }
 
+// isFile reports a file at rel.
 func (c *repoCache) isFile(rel string) bool { return c.stat(rel) == statFile }
 
 // isPkgDir reports a folder holding __init__.py.
@@ -117,6 +122,7 @@ func (c *repoCache) topPkgDir(dir string) (string, bool) {
 	return t, t != ""
 }
 
+// parentDir is the folder holding d, "" for the root.
 func parentDir(d string) string {
 	nd := path.Dir(d)
 	if nd == "." || nd == "/" {
@@ -248,6 +254,7 @@ func (c *repoCache) reexport(fs, pkgKey, name string) (target, bool) {
 	return t, ok
 }
 
+// reexportDepth is reexport through at most four packages.
 func (c *repoCache) reexportDepth(fs, pkgKey, name string, depth int) (target, bool) {
 	if c == nil || depth > 4 {
 		return target{}, false
@@ -265,12 +272,16 @@ func (c *repoCache) reexportDepth(fs, pkgKey, name string, depth int) (target, b
 	return t, true
 }
 
+// reexportsOf returns the re-exports of the package at fs, read once per
+// build.
 func (c *repoCache) reexportsOf(fs, pkgKey string) *reexports {
 	re := extract.Memo(c.repo, reexKey(fs), func() *reexports { return &reexports{} })
 	re.once.Do(func() { re.names = c.readReexports(fs, pkgKey, re) })
 	return re
 }
 
+// readReexports reads the __init__.py of the package at fs for the names it
+// imports: at its top level and in if, try and with blocks.
 func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]target {
 	names := map[string]target{}
 	src, err := c.repo.ReadMeta(joinRel(fs, "__init__.py"))
@@ -303,6 +314,8 @@ func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]t
 	return names
 }
 
+// addReexport adds the names import ri of the package at fs binds to names,
+// and the modules it imports with * to re.stars.
 func (c *repoCache) addReexport(fs, pkgKey string, ri rawImport, names map[string]target, re *reexports) {
 	if !ri.from {
 		for _, na := range ri.names {

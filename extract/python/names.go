@@ -49,6 +49,8 @@ var typingModules = extract.WordSet(`typing typing_extensions collections.abc ty
 var wrapperTypes = extract.WordSet(`Optional Union Annotated ClassVar Final Required NotRequired ReadOnly
 InitVar Type type TypeGuard TypeIs Awaitable Coroutine`)
 
+// isUpperName reports a CONSTANT_NAME: upper-case letters, digits and
+// underscores, with a letter.
 func isUpperName(s string) bool {
 	letter := false
 	for i := 0; i < len(s); i++ {
@@ -66,11 +68,14 @@ func isUpperName(s string) bool {
 	return letter
 }
 
+// startsUpper reports a name whose first letter after leading underscores
+// is upper case, as a class's is.
 func startsUpper(s string) bool {
 	s = strings.TrimLeft(s, "_")
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
 }
 
+// isDunder reports a __dunder__ name.
 func isDunder(s string) bool {
 	return len(s) > 4 && strings.HasPrefix(s, "__") && strings.HasSuffix(s, "__")
 }
@@ -99,6 +104,8 @@ func docstring(lit string) string {
 
 const maxDoc = 4000
 
+// cleandoc removes a docstring's common indentation, as inspect.cleandoc
+// does, and caps it at maxDoc.
 func cleandoc(s string) string {
 	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\t", "        "), "\n")
 	indent := -1
@@ -125,6 +132,8 @@ func cleandoc(s string) string {
 	return capText(out, maxDoc)
 }
 
+// capText cuts s to at most n bytes, on a character boundary, marking the
+// cut with "…".
 func capText(s string, n int) string {
 	if len(s) <= n {
 		return s

@@ -78,6 +78,7 @@ type extractor struct {
 	fixtures  []int                     // refs whose QualType names a fixture
 }
 
+// extractPython reads one Python file into r.
 func extractPython(f *extract.File, r *extract.FileResult) {
 	x := &extractor{
 		Base: newBase(f.Root, f.Src), c: cacheFor(f.Repo),
@@ -105,6 +106,8 @@ func (x *extractor) ref(from int32, kind extract.RefKind, name, qual, qt string,
 	return x.AddRef(extract.Ref{From: from, Kind: kind, Name: name, Qual: qual, QualType: qt, Line: line})
 }
 
+// exported flags a name seen from outside its module: not one inside a
+// function, nor a _private one (__dunder__ names are public).
 func (x *extractor) exported(name string, parent int32) snapshot.Flags {
 	if parent >= 0 && x.R.Symbols[parent].Kind.IsCallable() {
 		return 0
@@ -160,6 +163,8 @@ func (x *extractor) localResults() {
 	}
 }
 
+// localResult is the result type of call ("f" or "self.m") as this file
+// declares it for symbol si, or "".
 func (x *extractor) localResult(si int32, call string) string {
 	qual, name, dotted := strings.Cut(call, ".")
 	var fn int32 = -1

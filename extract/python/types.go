@@ -87,6 +87,7 @@ func (x *extractor) firstTypeArg(n int32, field uint16) int32 {
 	return -1
 }
 
+// stringType is the type a string annotation ("Foo | None") is about.
 func (x *extractor) stringType(lit string) string {
 	s := strings.Trim(lit, `"'`)
 	for _, nm := range dottedNames(s) {
@@ -188,6 +189,8 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 	}
 }
 
+// typeRef records a use of the type named ch, read through the file's
+// imports; builtins, typing names, outside types and Self are left out.
 func (x *extractor) typeRef(ch string, from int32, kind extract.RefKind, line uint32) {
 	t := x.typeChain(ch)
 	if t == "" || t == vExt || t == "Self" {

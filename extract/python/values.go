@@ -30,6 +30,7 @@ type scope struct {
 	clsParam bool
 }
 
+// newScope is a function's scope, nested in up and seeing its instance.
 func newScope(up *scope) *scope {
 	s := &scope{up: up, vars: map[string]string{}, cls: -1}
 	if up != nil {
@@ -38,6 +39,7 @@ func newScope(up *scope) *scope {
 	return s
 }
 
+// lookup finds a local name in s or the scopes around it.
 func (s *scope) lookup(name string) (string, bool) {
 	for ; s != nil; s = s.up {
 		if v, ok := s.vars[name]; ok {
@@ -56,6 +58,9 @@ func (s *scope) isSelf(name string) bool {
 	return !ok || v == "=self" || v == "=cls"
 }
 
+// assign reads assignment n of statement stmt: it declares or types what it
+// assigns (a class attribute, a self field, a local, a module variable) and
+// walks the value.
 func (x *extractor) assign(n, stmt int32, c ctx) {
 	left, right, typ := x.Field(n, fLeft), x.Field(n, fRight), x.Field(n, fType)
 	vt := ""
@@ -158,6 +163,9 @@ func (x *extractor) bindNames(n int32, sc *scope) {
 	}
 }
 
+// setLocal gives local name the value type vt; an unknown type does not
+// replace a known one, nor is a value written in terms of the name itself
+// kept.
 func (x *extractor) setLocal(sc *scope, name, vt string) {
 	if vt == "" {
 		if _, ok := sc.vars[name]; !ok {

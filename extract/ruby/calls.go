@@ -10,6 +10,9 @@ import (
 // receiverless calls that declare something (require, include, attr_*,
 // RSpec blocks).
 
+// identifier records a bare identifier that is no local, let or attribute
+// read: a receiverless call. In a class body private and public set the
+// visibility of the defs that follow.
 func (x *extractor) identifier(n int32) {
 	name := x.Text(n)
 	if _, ok := x.vars.lookup(name); ok {
@@ -36,11 +39,13 @@ func (x *extractor) identifier(n int32) {
 	x.AddRef(extract.Ref{From: x.from, Kind: extract.RefCall, Name: name, Line: x.Line(n)})
 }
 
+// fieldIsAttr reports a field of the current class declared by attr_*.
 func (x *extractor) fieldIsAttr(name string) bool {
 	id := x.cls.fields[name]
 	return id >= 0 && strings.HasPrefix(x.R.Symbols[id].Signature, "attr")
 }
 
+// superCall records a call of the method of the same name in a base.
 func (x *extractor) superCall(n int32) {
 	if x.fn != nil {
 		x.AddRef(extract.Ref{From: x.from, Kind: extract.RefCall, Name: x.fn.name, Qual: "super", Line: x.Line(n)})
@@ -174,6 +179,8 @@ func (x *extractor) receiver(n int32, depth int) (qual, qualType string, class i
 	return "", "", rUntyped
 }
 
+// call records a method call with what is known of its receiver, and visits
+// the receiver, arguments and block.
 func (x *extractor) call(n int32) {
 	recv := x.Field(n, fReceiver)
 	m := x.Field(n, fMethod)
@@ -368,6 +375,8 @@ func (x *extractor) descText(n int32) string {
 	return x.Text(n)
 }
 
+// firstString is the value of the first argument when it is a plain string,
+// or "".
 func (x *extractor) firstString(args int32) string {
 	cs := x.argNodes(args)
 	if len(cs) == 0 {

@@ -49,6 +49,8 @@ func (x *extractor) typeRef(path string, n int32) {
 	x.AddRef(extract.Ref{From: x.from, Kind: extract.RefType, Name: name, Qual: q, Line: x.Line(n)})
 }
 
+// scopeRef records Foo::Bar as a use of a type; the parts of expr::Const
+// are visited.
 func (x *extractor) scopeRef(n int32) {
 	if p := x.constPath(n); p != "" {
 		x.typeRef(p, n)

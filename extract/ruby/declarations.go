@@ -24,6 +24,8 @@ func (x *extractor) scanTopTypes(root int32) {
 	}
 }
 
+// typeDecl declares a module or class and reads its body in a context of
+// its own.
 func (x *extractor) typeDecl(n int32) {
 	nameNode := x.Field(n, fName)
 	if nameNode < 0 {
@@ -85,6 +87,8 @@ func (x *extractor) typeDecl(n int32) {
 	x.cls, x.from, x.vars, x.fn = saved, savedFrom, savedVars, savedFn
 }
 
+// singletonClass reads `class << self`, whose defs are class methods,
+// public unless marked.
 func (x *extractor) singletonClass(n int32) {
 	if x.cls == nil {
 		x.visitKids(n)
@@ -210,6 +214,8 @@ func (x *extractor) resultType(body int32) string {
 	return declType(x.exprType(last))
 }
 
+// hint records typ as a type hint of symbol from; Ruby's core classes are
+// left out.
 func (x *extractor) hint(from int32, typ string) {
 	if typ == "" || coreConstants[extract.FirstName(typ)] {
 		return
@@ -219,6 +225,8 @@ func (x *extractor) hint(from int32, typ string) {
 		Line: x.R.Symbols[from].Start})
 }
 
+// params declares the parameters of a method or block as locals, typed by
+// YARD, a Sorbet sig or their names (guess).
 func (x *extractor) params(n int32, yard map[string]string, sig *sorbetSig) {
 	typeOf := func(name string) string {
 		if t := yard[name]; t != "" {

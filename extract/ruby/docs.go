@@ -9,6 +9,7 @@ import (
 // Comments and what they document: doc comments, signatures, and the
 // types YARD tags and Sorbet sigs give a method.
 
+// sorbetSig is a Sorbet sig, read for the def that follows it.
 type sorbetSig struct {
 	params  map[string]string
 	returns string
@@ -16,6 +17,8 @@ type sorbetSig struct {
 	doc     string // the comment above the sig, which documents the def
 }
 
+// comment adds comment n to the run that documents what follows; a trailing
+// comment or a directive documents nothing.
 func (x *extractor) comment(n int32) {
 	line, end := x.Line(n), x.EndLine(n)
 	txt := x.Text(n)
@@ -94,6 +97,7 @@ func (x *extractor) signature(n int32, end uint32) string {
 	return sig
 }
 
+// yardTags are the types a doc comment's YARD tags name.
 type yardTags struct {
 	returns string
 	params  map[string]string
@@ -176,6 +180,7 @@ func typeText(s string) string {
 	return s
 }
 
+// takeSig returns the Sorbet sig read before line, once.
 func (x *extractor) takeSig(line uint32) *sorbetSig {
 	s := x.sig
 	x.sig = nil

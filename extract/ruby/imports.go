@@ -12,6 +12,7 @@ import (
 // What a file loads (require) and which libraries lie outside the
 // repository (the gems the project depends on).
 
+// exists reports a file at rel in the repository.
 func (x *extractor) exists(rel string) bool { return x.F.Repo.Exists(rel) }
 
 // require records `require "a/b"` (or require_relative): when the file

@@ -10,6 +10,8 @@ import (
 // Declarations made by calls in a class body: attr_*, instance
 // variables, visibility, delegators, alias_method and define_method.
 
+// attrs declares the fields an attr_reader, attr_writer, attr_accessor or
+// attr call n names.
 func (x *extractor) attrs(n, args int32) {
 	line := x.Line(n)
 	doc := x.doc(line)
@@ -62,6 +64,8 @@ func (x *extractor) ivar(name, typ string, n int32) {
 	x.cls.fields[bare] = id
 }
 
+// visibility reads private, public and their kin: without arguments they
+// set the visibility of the defs that follow; with names or defs, of those.
 func (x *extractor) visibility(mname string, args int32) {
 	cs := x.argNodes(args)
 	if len(cs) == 0 {
@@ -102,6 +106,8 @@ func (x *extractor) visibility(mname string, args int32) {
 	}
 }
 
+// constByName finds the symbol named name this file declares in the current
+// class.
 func (x *extractor) constByName(name string) (int32, bool) {
 	for i := len(x.R.Symbols) - 1; i > int(x.cls.sym); i-- {
 		s := &x.R.Symbols[i]
@@ -201,6 +207,8 @@ func (x *extractor) alias(n int32, newName, old string) {
 	x.AddRef(extract.Ref{From: id, Kind: extract.RefCall, Name: old, Qual: "self", Line: line})
 }
 
+// defineMethod declares define_method(:name) { ... } as a method whose body
+// is the block.
 func (x *extractor) defineMethod(n int32, name string, blk int32) {
 	line := x.Line(n)
 	kind := snapshot.KindMethod

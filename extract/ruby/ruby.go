@@ -103,6 +103,7 @@ type typeRefKey struct {
 	name string
 }
 
+// extractRuby reads one Ruby file into r.
 func extractRuby(f *extract.File, r *extract.FileResult) {
 	r.Package, r.Scope = "", Scope
 	setupOnce.Do(setup)
@@ -131,6 +132,7 @@ func (x *extractor) visitKids(n int32) {
 	}
 }
 
+// visit reads node n (none for -1) and what it holds.
 func (x *extractor) visit(n int32) {
 	if n < 0 {
 		return

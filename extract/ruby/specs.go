@@ -18,6 +18,8 @@ type specCtx struct {
 	lets      map[string]string // let/subject name → type
 }
 
+// letType is the type of a let or subject name of the enclosing example
+// groups; described_class and subject give the described class.
 func (x *extractor) letType(name string) (string, bool) {
 	for i := len(x.specs) - 1; i >= 0; i-- {
 		if t, ok := x.specs[i].lets[name]; ok {
@@ -41,6 +43,8 @@ func (x *extractor) letType(name string) (string, bool) {
 	return "", false
 }
 
+// describe reads an example group, whose block sees the described class and
+// its lets.
 func (x *extractor) describe(n, args, blk int32) {
 	sp := &specCtx{lets: map[string]string{}}
 	as := x.argNodes(args)
@@ -56,6 +60,8 @@ func (x *extractor) describe(n, args, blk int32) {
 	x.specs = x.specs[:len(x.specs)-1]
 }
 
+// let reads a let or subject block and records the type of its value in the
+// current group.
 func (x *extractor) let(mname string, args, blk int32) {
 	name := "subject"
 	if as := x.argNodes(args); len(as) > 0 {
@@ -93,6 +99,8 @@ func (x *extractor) resultTypeLoose(body int32) string {
 	return x.exprType(last)
 }
 
+// example declares an RSpec, shoulda or ActiveSupport test block as a test
+// function named after its description.
 func (x *extractor) example(n int32, mname string, args, blk int32) {
 	desc := ""
 	if as := x.argNodes(args); len(as) > 0 {

@@ -43,6 +43,7 @@ func (x *extractor) bindLocals(n int32) {
 	}
 }
 
+// lookup finds a local in s or the scopes around it.
 func (s *scope) lookup(name string) (string, bool) {
 	for sc := s; sc != nil; sc = sc.parent {
 		if t, ok := sc.vars[name]; ok {
@@ -67,6 +68,8 @@ func (s *scope) set(name, typ string) {
 	s.vars[name] = typ
 }
 
+// block reads a block or lambda in a scope nested in the current one,
+// holding preset.
 func (x *extractor) block(n int32, preset map[string]string) {
 	saved := x.vars
 	x.vars = &scope{vars: map[string]string{}, parent: saved}
@@ -83,6 +86,8 @@ func (x *extractor) block(n int32, preset map[string]string) {
 	x.vars = saved
 }
 
+// assignment reads an assignment: a local or instance variable typed by its
+// value, a constant declared, a setter called, or a list of targets bound.
 func (x *extractor) assignment(n int32) {
 	left, right := x.Field(n, fLeft), x.Field(n, fRight)
 	if left < 0 {
