@@ -3,7 +3,6 @@ package python
 import (
 	"bytes"
 	"sync"
-	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
@@ -11,10 +10,8 @@ import (
 	"github.com/knowing-dev/knowing/extract"
 )
 
-func tspythonLanguage() unsafe.Pointer { return tspython.Language() }
-
-// Node kinds the extractor distinguishes, looked up by the grammar's
-// numeric symbol (no string per node).
+// Node kinds the extractor distinguishes: the codes of its Base.Codes,
+// looked up by the grammar's numeric symbol (no string per node).
 const (
 	kOther uint8 = iota
 	kModule
@@ -119,7 +116,8 @@ const (
 	kYield
 )
 
-var kindNames = map[string]uint8{
+// kindCodes are the codes of the grammar's named kinds, by name.
+var kindCodes = map[string]uint8{
 	"module": kModule, "block": kBlock, "expression_statement": kExprStmt, "assignment": kAssignment,
 	"augmented_assignment": kAugAssign, "call": kCall, "attribute": kAttribute, "identifier": kIdentifier,
 	"argument_list": kArgList, "keyword_argument": kKeywordArg, "class_definition": kClassDef,
@@ -152,78 +150,55 @@ var kindNames = map[string]uint8{
 	"expression_list": kExpressionList, "slice": kSlice, "keyword_identifier": kKeywordIdentifier, "yield": kYield,
 }
 
-// kinds maps grammar symbols to the codes above, and holds field ids.
-type kinds struct {
-	byID  []uint8
-	names []string // the grammar's node kinds by id, for FlatTree.Names
-
-	fName, fAlias, fBody, fParameters, fReturnType, fSuperclasses, fDefinition uint16
-	fLeft, fRight, fType, fFunction, fArguments, fObject, fAttribute, fValue   uint16
-	fModuleName, fSubscript                                                    uint16
-}
-
+// The grammar's field ids.
 var (
-	kindOnce sync.Once
-	kindTab  *kinds
+	fAlias, fArguments, fAttribute, fBody, fDefinition, fFunction, fLeft uint16
+	fModuleName, fName, fObject, fParameters, fReturnType, fRight        uint16
+	fSubscript, fSuperclasses, fType, fValue                             uint16
 )
 
-func kindTable() *kinds {
-	kindOnce.Do(func() {
-		l := pyLang
-		k := &kinds{names: extract.KindNames(l)}
-		k.byID = make([]uint8, len(k.names)+1)
-		for i := range k.names {
-			id := uint16(i)
-			if !l.NodeKindIsNamed(id) {
-				continue
-			}
-			if c, ok := kindNames[k.names[id]]; ok {
-				k.byID[id] = c
-			}
-		}
-		f := l.FieldIdForName
-		k.fName, k.fAlias, k.fBody, k.fParameters = f("name"), f("alias"), f("body"), f("parameters")
-		k.fReturnType, k.fSuperclasses, k.fDefinition = f("return_type"), f("superclasses"), f("definition")
-		k.fLeft, k.fRight, k.fType, k.fFunction = f("left"), f("right"), f("type"), f("function")
-		k.fArguments, k.fObject, k.fAttribute, k.fValue = f("arguments"), f("object"), f("attribute"), f("value")
-		k.fModuleName, k.fSubscript = f("module_name"), f("subscript")
-		kindTab = k
+var (
+	kindNames []string // the grammar's node kinds by id, the flat tree's Names
+	codes     []uint8  // the code of each node kind by id (Base.Codes)
+)
+
+// setupOnce fills the field ids and kind tables on first use: at start-up
+// they would cost every command, queries included.
+var setupOnce sync.Once
+
+// setup fills the field ids and the kind tables.
+func setup() {
+	lang := sitter.NewLanguage(tspython.Language())
+	extract.FieldIDs(lang, map[string]*uint16{
+		"alias": &fAlias, "arguments": &fArguments, "attribute": &fAttribute, "body": &fBody,
+		"definition": &fDefinition, "function": &fFunction, "left": &fLeft, "module_name": &fModuleName,
+		"name": &fName, "object": &fObject, "parameters": &fParameters, "return_type": &fReturnType,
+		"right": &fRight, "subscript": &fSubscript, "superclasses": &fSuperclasses, "type": &fType,
+		"value": &fValue,
 	})
-	return kindTab
+	kindNames = extract.KindNames(lang)
+	codes = extract.KindCodes(lang, kindNames, kindCodes)
 }
 
-// of is the code of node n of t (kOther for -1).
-func (k *kinds) of(t *extract.FlatTree, n int32) uint8 {
-	if n < 0 {
-		return kOther
-	}
-	if id := t.N[n].Kind; int(id) < len(k.byID) {
-		return k.byID[id]
-	}
-	return kOther
-}
-
-// The extractor reads a file's tree flattened into Go memory
-// (extract.FlatTree), copied out of tree-sitter in one cgo call: walking
-// it costs no call into C per node. Nodes are indices, -1 is none.
-
-// flatten copies the named nodes of the tree under root into a pooled
-// FlatTree (release it with Release). The extractor reads no anonymous
-// node: it finds a header's colon in the text between named children
-// (header), and a comment counts as a doc only when nothing but white
-// space separates it from what it documents (comments).
-func flatten(root *sitter.Node, src []byte) *extract.FlatTree {
-	return extract.NewNamedFlatTree(root, src, kindTable().names)
+// newBase flattens the named nodes of the tree under root into a pooled
+// tree read through Python's kind codes (release it with Release). The
+// extractor reads no anonymous node: it finds a header's colon in the text
+// between named children (header), and a comment counts as a doc only
+// when nothing but white space separates it from what it documents
+// (comments).
+func newBase(root *sitter.Node, src []byte) extract.Base {
+	setupOnce.Do(setup)
+	return extract.Base{FlatTree: extract.NewNamedFlatTree(root, src, kindNames), Codes: codes}
 }
 
 // only is the one named child of n, or -1 when n has none or several (or
 // n is -1).
-func only(t *extract.FlatTree, n int32) int32 {
+func (x *extractor) only(n int32) int32 {
 	if n < 0 {
 		return -1
 	}
-	c := t.FirstNamed(n)
-	if c < 0 || t.NextNamed(c) >= 0 {
+	c := x.FirstNamed(n)
+	if c < 0 || x.NextNamed(c) >= 0 {
 		return -1
 	}
 	return c
@@ -232,18 +207,18 @@ func only(t *extract.FlatTree, n int32) int32 {
 // nextNamedSibling is the named sibling after n, as
 // Node.NextNamedSibling finds it: an empty node ending where n ends does
 // not count.
-func nextNamedSibling(t *extract.FlatTree, n int32) int32 {
-	end := t.N[n].End
-	c := t.NextNamed(n)
-	for c >= 0 && t.N[c].End <= end {
-		c = t.NextNamed(c)
+func (x *extractor) nextNamedSibling(n int32) int32 {
+	end := x.N[n].End
+	c := x.NextNamed(n)
+	for c >= 0 && x.N[c].End <= end {
+		c = x.NextNamed(c)
 	}
 	return c
 }
 
 // column is the byte column of n's start, as Node.StartPosition reports
 // it: tree-sitter counts bytes from the last newline.
-func column(t *extract.FlatTree, n int32) uint32 {
-	s := min(int(t.N[n].Start), len(t.Src))
-	return uint32(s - (bytes.LastIndexByte(t.Src[:s], '\n') + 1))
+func (x *extractor) column(n int32) uint32 {
+	s := min(int(x.N[n].Start), len(x.Src))
+	return uint32(s - (bytes.LastIndexByte(x.Src[:s], '\n') + 1))
 }

@@ -1,13 +1,9 @@
 package python
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"sync"
-
-	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/knowing-dev/knowing/extract"
 )
@@ -21,18 +17,29 @@ import (
 // the repository root), so that Import.Path matches the Package of the
 // file that defines the module.
 
-// repoCache holds file-system answers and parsed package re-exports for
-// one repository build. Safe for concurrent use.
+// repoCache answers the questions of module layout for one build: where
+// a package starts, where an absolute import's top-level name lives, what
+// a package's __init__.py re-exports. What it works out is kept in the
+// build's Repo (extract.Memo), so that it lives as long as the build and
+// is shared by all its files. A nil repoCache (no Repo) knows no files.
 type repoCache struct {
-	root string
 	repo *extract.Repo
+}
 
-	mu     sync.RWMutex
-	tops   map[[2]string]topResult // import base, top-level name → location
-	pkgTop map[string]string       // folder → highest package folder above it ("" none)
+// The keys of what a repoCache keeps in the Repo.
+type (
+	cacheKey  struct{}
+	topKey    [2]string // import base, top-level name → topResult
+	pkgTopKey string    // folder → highest package folder above it ("" none)
+	reexKey   string    // package folder → *reexports of its __init__.py
+)
 
-	rmu  sync.Mutex
-	reex map[string]*reexports // package folder → its __init__ re-exports
+// cacheFor returns the cache of a repository build, nil for none.
+func cacheFor(repo *extract.Repo) *repoCache {
+	if repo == nil {
+		return nil
+	}
+	return extract.Memo(repo, cacheKey{}, func() *repoCache { return &repoCache{repo: repo} })
 }
 
 const (
@@ -41,6 +48,7 @@ const (
 	statDir
 )
 
+// topResult is where an absolute import's top-level name lives.
 type topResult struct {
 	base string // folder holding the top-level module ("" is the root)
 	kind uint8  // topNone, topPkg, topMod, topNS
@@ -53,40 +61,7 @@ const (
 	topNS         // base/top/ without __init__.py (namespace package at the root)
 )
 
-var (
-	cacheMu sync.Mutex
-	caches  []*repoCacheEntry // most recent last; a few builds at a time
-)
-
-type repoCacheEntry struct {
-	repo *extract.Repo
-	c    *repoCache
-}
-
-// cacheFor returns the cache of a repository build. The last few builds
-// are kept; an evicted one is rebuilt on demand (it is only a cache).
-func cacheFor(repo *extract.Repo) *repoCache {
-	if repo == nil {
-		return nil
-	}
-	cacheMu.Lock()
-	defer cacheMu.Unlock()
-	for i, e := range caches {
-		if e.repo == repo {
-			if i != len(caches)-1 {
-				caches = append(append(caches[:i:i], caches[i+1:]...), e)
-			}
-			return e.c
-		}
-	}
-	c := &repoCache{root: repo.Root, repo: repo, tops: map[[2]string]topResult{}, pkgTop: map[string]string{}, reex: map[string]*reexports{}}
-	caches = append(caches, &repoCacheEntry{repo, c})
-	if len(caches) > 4 {
-		caches = append(caches[:0:0], caches[1:]...)
-	}
-	return c
-}
-
+// joinRel joins name to folder dir, "" or "." being the root.
 func joinRel(dir, name string) string {
 	if dir == "" || dir == "." {
 		return name
@@ -94,6 +69,8 @@ func joinRel(dir, name string) string {
 	return dir + "/" + name
 }
 
+// stat tells whether rel is a file (statFile), a folder (statDir) or
+// neither.
 func (c *repoCache) stat(rel string) uint8 {
 	if c == nil {
 		return statNone
@@ -108,6 +85,7 @@ func (c *repoCache) stat(rel string) uint8 {
 	return statFile
 }
 
+// isFile reports a file at rel.
 func (c *repoCache) isFile(rel string) bool { return c.stat(rel) == statFile }
 
 // isPkgDir reports a folder holding __init__.py.
@@ -131,25 +109,20 @@ func (c *repoCache) topPkgDir(dir string) (string, bool) {
 	if c == nil || dir == "" || dir == "." {
 		return "", false
 	}
-	c.mu.RLock()
-	t, ok := c.pkgTop[dir]
-	c.mu.RUnlock()
-	if ok {
-		return t, t != ""
-	}
-	t, found := c.topPkgDir(parentDir(dir))
-	if !found && c.isPkgDir(dir) {
-		t, found = dir, true
-	}
-	if !found {
-		t = ""
-	}
-	c.mu.Lock()
-	c.pkgTop[dir] = t
-	c.mu.Unlock()
-	return t, found
+	t := extract.Memo(c.repo, pkgTopKey(dir), func() string {
+		t, found := c.topPkgDir(parentDir(dir))
+		if !found && c.isPkgDir(dir) {
+			t, found = dir, true
+		}
+		if !found {
+			t = ""
+		}
+		return t
+	})
+	return t, t != ""
 }
 
+// parentDir is the folder holding d, "" for the root.
 func parentDir(d string) string {
 	nd := path.Dir(d)
 	if nd == "." || nd == "/" {
@@ -197,18 +170,7 @@ func (c *repoCache) locateTop(fileDir, top string) topResult {
 	// The search starts at the file's import base and depends on nothing
 	// else of fileDir: the files of one package share their results.
 	base := c.importBase(fileDir)
-	key := [2]string{base, top}
-	c.mu.RLock()
-	r, ok := c.tops[key]
-	c.mu.RUnlock()
-	if ok {
-		return r
-	}
-	r = c.findTop(base, top)
-	c.mu.Lock()
-	c.tops[key] = r
-	c.mu.Unlock()
-	return r
+	return extract.Memo(c.repo, topKey{base, top}, func() topResult { return c.findTop(base, top) })
 }
 
 // findTop searches for top from the import base d up to the root.
@@ -268,115 +230,6 @@ func (c *repoCache) absolute(fileDir, dotted string) modLoc {
 	return modLoc{key: key, fs: fs, inRepo: true}
 }
 
-// rawImport is one import statement's meaning, before resolution.
-type rawImport struct {
-	level  int    // leading dots of a relative import
-	module string // dotted module after the dots
-	from   bool   // from-import (names) or plain import
-	star   bool
-	names  []nameAlias // from-import names, or the one plain import
-}
-
-type nameAlias struct{ name, alias string }
-
-// readImport turns an import statement node of t into a rawImport list.
-func readImport(k *kinds, t *extract.FlatTree, n int32) []rawImport {
-	var out []rawImport
-	switch k.of(t, n) {
-	case kImport:
-		for ch := t.FirstChild(n); ch >= 0; ch = t.N[ch].Next {
-			name, alias := "", ""
-			switch k.of(t, ch) {
-			case kDottedName:
-				name = t.Text(ch)
-			case kAliasedImport:
-				name = t.Text(t.Field(ch, k.fName))
-				alias = t.Text(t.Field(ch, k.fAlias))
-			default:
-				continue
-			}
-			if name != "" {
-				out = append(out, rawImport{module: stripSpace(name), names: []nameAlias{{alias: alias}}})
-			}
-		}
-	case kImportFrom:
-		ri := rawImport{from: true}
-		for ch := t.FirstChild(n); ch >= 0; ch = t.N[ch].Next {
-			switch field := t.N[ch].Field; {
-			case field == k.fModuleName:
-				if k.of(t, ch) == kRelativeImport {
-					for rc := t.FirstChild(ch); rc >= 0; rc = t.N[rc].Next {
-						switch k.of(t, rc) {
-						case kImportPrefix:
-							ri.level = strings.Count(t.Text(rc), ".")
-						case kDottedName:
-							ri.module = stripSpace(t.Text(rc))
-						}
-					}
-				} else {
-					ri.module = stripSpace(t.Text(ch))
-				}
-			case field == k.fName:
-				switch k.of(t, ch) {
-				case kDottedName:
-					ri.names = append(ri.names, nameAlias{name: stripSpace(t.Text(ch))})
-				case kAliasedImport:
-					ri.names = append(ri.names, nameAlias{name: stripSpace(t.Text(t.Field(ch, k.fName))), alias: t.Text(t.Field(ch, k.fAlias))})
-				}
-			case k.of(t, ch) == kWildcard:
-				ri.star = true
-			}
-		}
-		if ri.module == "__future__" && ri.level == 0 {
-			return nil
-		}
-		out = append(out, ri)
-	}
-	return out
-}
-
-func stripSpace(s string) string {
-	if strings.ContainsAny(s, " \t\n\\") {
-		return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\\' }), "")
-	}
-	return s
-}
-
-// relativeBase is the package a relative import of the given level means,
-// as a key and a folder, from a module with key modKey in folder dir.
-func relativeBase(modKey string, isInit bool, dir string, level int) (string, string) {
-	key := modKey
-	if !isInit {
-		key = parentKey(key)
-	}
-	for i := 1; i < level; i++ {
-		key = parentKey(key)
-		nd := path.Dir(dir)
-		if nd == "." {
-			nd = ""
-		}
-		dir = nd
-	}
-	return key, dir
-}
-
-func parentKey(k string) string {
-	if i := strings.LastIndexByte(k, '.'); i >= 0 {
-		return k[:i]
-	}
-	return ""
-}
-
-func joinKey(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "." + b
-}
-
 // target is what a name imported from a module stands for.
 type target struct {
 	key    string // module that defines the name (or the module itself)
@@ -401,6 +254,7 @@ func (c *repoCache) reexport(fs, pkgKey, name string) (target, bool) {
 	return t, ok
 }
 
+// reexportDepth is reexport through at most four packages.
 func (c *repoCache) reexportDepth(fs, pkgKey, name string, depth int) (target, bool) {
 	if c == nil || depth > 4 {
 		return target{}, false
@@ -418,23 +272,19 @@ func (c *repoCache) reexportDepth(fs, pkgKey, name string, depth int) (target, b
 	return t, true
 }
 
+// reexportsOf returns the re-exports of the package at fs, read once per
+// build.
 func (c *repoCache) reexportsOf(fs, pkgKey string) *reexports {
-	c.rmu.Lock()
-	re := c.reex[fs]
-	if re == nil {
-		re = &reexports{}
-		c.reex[fs] = re
-	}
-	c.rmu.Unlock()
+	re := extract.Memo(c.repo, reexKey(fs), func() *reexports { return &reexports{} })
 	re.once.Do(func() { re.names = c.readReexports(fs, pkgKey, re) })
 	return re
 }
 
-var pyLang = sitter.NewLanguage(tspythonLanguage())
-
+// readReexports reads the __init__.py of the package at fs for the names it
+// imports: at its top level and in if, try and with blocks.
 func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]target {
 	names := map[string]target{}
-	src, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(joinRel(fs, "__init__.py"))))
+	src, err := c.repo.ReadMeta(joinRel(fs, "__init__.py"))
 	if err != nil || len(src) == 0 {
 		return names
 	}
@@ -442,16 +292,15 @@ func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]t
 	if tree == nil {
 		return names
 	}
-	t := flatten(tree.RootNode(), src)
+	b := newBase(tree.RootNode(), src)
 	tree.Close()
-	defer t.Release()
-	k := kindTable()
+	defer b.Release()
 	var visit func(n int32, depth int)
 	visit = func(n int32, depth int) {
-		for ch := t.FirstChild(n); ch >= 0; ch = t.N[ch].Next {
-			switch k.of(t, ch) {
+		for ch := b.FirstChild(n); ch >= 0; ch = b.N[ch].Next {
+			switch b.Code(ch) {
 			case kImport, kImportFrom:
-				for _, ri := range readImport(k, t, ch) {
+				for _, ri := range readImport(&b, ch) {
 					c.addReexport(fs, pkgKey, ri, names, re)
 				}
 			case kIf, kTry, kElse, kElif, kExcept, kFinally, kBlock, kWith:
@@ -465,6 +314,8 @@ func (c *repoCache) readReexports(fs, pkgKey string, re *reexports) map[string]t
 	return names
 }
 
+// addReexport adds the names import ri of the package at fs binds to names,
+// and the modules it imports with * to re.stars.
 func (c *repoCache) addReexport(fs, pkgKey string, ri rawImport, names map[string]target, re *reexports) {
 	if !ri.from {
 		for _, na := range ri.names {
@@ -479,7 +330,7 @@ func (c *repoCache) addReexport(fs, pkgKey string, ri rawImport, names map[strin
 	var base modLoc
 	if ri.level > 0 {
 		k, d := relativeBase(pkgKey, true, fs, ri.level)
-		base = modLoc{key: joinKey(k, ri.module), fs: joinRel(d, strings.ReplaceAll(ri.module, ".", "/")), inRepo: true}
+		base = modLoc{key: extract.JoinName(k, ri.module), fs: joinRel(d, strings.ReplaceAll(ri.module, ".", "/")), inRepo: true}
 		if ri.module == "" {
 			base.fs = d
 		}
@@ -498,7 +349,7 @@ func (c *repoCache) addReexport(fs, pkgKey string, ri rawImport, names map[strin
 			local = na.name
 		}
 		if base.inRepo && c.isModule(joinRel(base.fs, na.name)) {
-			names[local] = target{key: joinKey(base.key, na.name), fs: joinRel(base.fs, na.name), inRepo: true}
+			names[local] = target{key: extract.JoinName(base.key, na.name), fs: joinRel(base.fs, na.name), inRepo: true}
 			continue
 		}
 		names[local] = target{key: base.key, fs: base.fs, name: na.name, inRepo: base.inRepo}

@@ -3,19 +3,13 @@ package python
 import (
 	"strings"
 	"unicode/utf8"
-)
 
-func setOf(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
+	"github.com/knowing-dev/knowing/extract"
+)
 
 // builtins are Python's built-in functions, classes and exceptions. A bare
 // call to one is kept only when the file defines or imports the name.
-var builtins = setOf(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr
+var builtins = extract.WordSet(`abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr
 classmethod compile complex copyright credits delattr dict dir divmod enumerate eval exec exit
 filter float format frozenset getattr globals hasattr hash help hex id input int isinstance
 issubclass iter len license list locals map max memoryview min next object oct open ord pow print
@@ -36,7 +30,7 @@ UserWarning ValueError Warning ZeroDivisionError`)
 
 // typingNames are names from typing, collections.abc and the builtins that
 // only shape a type annotation; they are not referenced as types.
-var typingNames = setOf(`Any AnyStr Annotated AsyncContextManager AsyncGenerator AsyncIterable
+var typingNames = extract.WordSet(`Any AnyStr Annotated AsyncContextManager AsyncGenerator AsyncIterable
 AsyncIterator Awaitable BinaryIO ByteString Callable ChainMap ClassVar Collection Concatenate
 Container ContextManager Coroutine Counter DefaultDict Deque Dict Final ForwardRef FrozenSet
 Generator Generic Hashable IO ItemsView Iterable Iterator KeysView List Literal LiteralString
@@ -49,12 +43,14 @@ int str float bool bytes list dict set tuple frozenset object type None complex 
 memoryview range slice`)
 
 // typingModules are modules whose attributes are typing constructs.
-var typingModules = setOf(`typing typing_extensions collections.abc types abc`)
+var typingModules = extract.WordSet(`typing typing_extensions collections.abc types abc`)
 
 // wrapperTypes wrap the type an annotation is about: Optional[Foo] is Foo.
-var wrapperTypes = setOf(`Optional Union Annotated ClassVar Final Required NotRequired ReadOnly
+var wrapperTypes = extract.WordSet(`Optional Union Annotated ClassVar Final Required NotRequired ReadOnly
 InitVar Type type TypeGuard TypeIs Awaitable Coroutine`)
 
+// isUpperName reports a CONSTANT_NAME: upper-case letters, digits and
+// underscores, with a letter.
 func isUpperName(s string) bool {
 	letter := false
 	for i := 0; i < len(s); i++ {
@@ -72,18 +68,14 @@ func isUpperName(s string) bool {
 	return letter
 }
 
+// startsUpper reports a name whose first letter after leading underscores
+// is upper case, as a class's is.
 func startsUpper(s string) bool {
 	s = strings.TrimLeft(s, "_")
 	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
 }
 
-func lastPart(s string) string {
-	if i := strings.LastIndexByte(s, '.'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
-}
-
+// isDunder reports a __dunder__ name.
 func isDunder(s string) bool {
 	return len(s) > 4 && strings.HasPrefix(s, "__") && strings.HasSuffix(s, "__")
 }
@@ -112,6 +104,8 @@ func docstring(lit string) string {
 
 const maxDoc = 4000
 
+// cleandoc removes a docstring's common indentation, as inspect.cleandoc
+// does, and caps it at maxDoc.
 func cleandoc(s string) string {
 	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\t", "        "), "\n")
 	indent := -1
@@ -138,6 +132,8 @@ func cleandoc(s string) string {
 	return capText(out, maxDoc)
 }
 
+// capText cuts s to at most n bytes, on a character boundary, marking the
+// cut with "…".
 func capText(s string, n int) string {
 	if len(s) <= n {
 		return s

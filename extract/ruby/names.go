@@ -1,21 +1,15 @@
 package ruby
 
+import "github.com/knowing-dev/knowing/extract"
+
 // Word lists the extractor consults. They keep calls that certainly leave
 // the repository (Ruby core methods on untyped values, Kernel functions,
 // core classes) from being guessed onto a repository method of the same
 // name by the resolver's last-resort unique-name rule.
 
-func set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
-
 // kernelCalls are receiverless calls of Kernel and Module methods. They are
 // dropped unless the file itself defines a method of that name.
-var kernelCalls = set(
+var kernelCalls = extract.WordSet(
 	"require", "require_relative", "load", "autoload", "raise", "fail", "puts", "print", "p", "pp",
 	"printf", "sprintf", "format", "putc", "loop", "lambda", "proc", "catch", "throw", "block_given?",
 	"binding", "caller", "caller_locations", "exit", "exit!", "abort", "at_exit", "sleep", "rand", "srand",
@@ -50,7 +44,7 @@ var kernelCalls = set(
 // unknown type is almost always a call into the core, so it is not
 // recorded: the resolver would otherwise bind it to the one repository
 // method that happens to share the name.
-var coreMethods = set(
+var coreMethods = extract.WordSet(
 	// Object / Kernel
 	"to_s", "to_str", "to_sym", "to_a", "to_ary", "to_h", "to_hash", "to_i", "to_int", "to_f", "to_r",
 	"to_c", "to_proc", "to_json", "to_yaml", "inspect", "class", "is_a?", "kind_of?", "instance_of?",
@@ -117,7 +111,7 @@ var coreMethods = set(
 // library. Calls on them (File.join, Time.now, YAML.load) leave the
 // repository; the extractor gives the file an import of the constant so
 // that the resolver treats it as an outside package.
-var coreConstants = set(
+var coreConstants = extract.WordSet(
 	"Object", "BasicObject", "Module", "Class", "Kernel", "Comparable", "Enumerable", "Enumerator",
 	"File", "Dir", "IO", "Time", "Date", "DateTime", "Process", "Signal", "Thread", "Mutex", "Queue",
 	"SizedQueue", "ConditionVariable", "Fiber", "Ractor", "ObjectSpace", "GC", "Marshal", "Math",
@@ -141,8 +135,8 @@ var coreConstants = set(
 )
 
 // rspecGroups open an example group; rspecExamples declare one example.
-var rspecGroups = set("describe", "context", "feature", "shared_examples", "shared_examples_for",
+var rspecGroups = extract.WordSet("describe", "context", "feature", "shared_examples", "shared_examples_for",
 	"shared_context", "xdescribe", "xcontext", "fdescribe", "fcontext", "example_group", "experiment")
 
-var rspecExamples = set("it", "specify", "example", "scenario", "its", "fit", "xit", "fspecify",
+var rspecExamples = extract.WordSet("it", "specify", "example", "scenario", "its", "fit", "xit", "fspecify",
 	"xspecify", "fexample", "xexample", "fscenario", "xscenario", "should", "should_eventually", "test")
