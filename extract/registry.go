@@ -1,0 +1,106 @@
+package extract
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+// Language describes one supported language.
+type Language struct {
+	Lang snapshot.Lang
+	// Grammars maps a lower-case file extension to a grammar name.
+	Grammars map[string]string
+	// Extract fills r from the parsed file.
+	Extract func(f *File, r *FileResult)
+	// ImplicitSelf: a bare call inside a type may name a member of the
+	// type (Java, C#, Ruby), so the resolver looks there first.
+	ImplicitSelf bool
+	// SelfNames are qualifiers that mean the current object.
+	SelfNames []string
+	// SuperNames are qualifiers that mean the parent class.
+	SuperNames []string
+	// FieldsCallable: fields are read through methods (Ruby attributes), so
+	// a call may name a field.
+	FieldsCallable bool
+	// ChainByName: when a call chain ("call?:") breaks, its last call,
+	// if the repository has one method of that name, gives the receiver,
+	// and the call is not looked up by its name alone (C#: extension
+	// methods and generic results break chains).
+	ChainByName bool
+	// TestName reports whether a callable with this name in a test file is
+	// a test (TestX, test_x, ...). Nil: every callable in a test file is.
+	TestName func(name string) bool
+}
+
+var byExt = map[string]*Language{}
+var byLang = map[snapshot.Lang]*Language{}
+
+// Register adds a language. Language packages call it from init.
+func Register(l *Language) {
+	for ext := range l.Grammars {
+		byExt[ext] = l
+	}
+	byLang[l.Lang] = l
+}
+
+// Extensions lists the file extensions knowing parses.
+func Extensions() []string {
+	var out []string
+	for e := range byExt {
+		out = append(out, e)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Supported reports whether knowing parses files with this path's extension.
+func Supported(p string) bool {
+	_, ok := byExt[strings.ToLower(path.Ext(p))]
+	return ok
+}
+
+// File is the input of a language extractor.
+type File struct {
+	Path string // relative, slash-separated
+	Src  []byte
+	Root *sitter.Node
+	Repo *Repo
+}
+
+// grammar returns the tree-sitter language for a grammar name.
+func grammar(name string) *sitter.Language {
+	switch name {
+	case "go":
+		return sitter.NewLanguage(tsgo.Language())
+	case "python":
+		return sitter.NewLanguage(tspython.Language())
+	case "javascript":
+		return sitter.NewLanguage(tsjs.Language())
+	case "typescript":
+		return sitter.NewLanguage(tsts.LanguageTypescript())
+	case "tsx":
+		return sitter.NewLanguage(tsts.LanguageTSX())
+	case "rust":
+		return sitter.NewLanguage(tsrust.Language())
+	case "java":
+		return sitter.NewLanguage(tsjava.Language())
+	case "csharp":
+		return sitter.NewLanguage(tscsharp.Language())
+	case "ruby":
+		return sitter.NewLanguage(tsruby.Language())
+	}
+	return nil
+}
