@@ -4,6 +4,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
@@ -80,27 +81,25 @@ type File struct {
 	Repo *Repo
 }
 
-// grammar returns the tree-sitter language for a grammar name.
+// grammars maps a grammar name, as Language.Grammars gives it, to the
+// tree-sitter language it names.
+var grammars = map[string]func() unsafe.Pointer{
+	"go":         tsgo.Language,
+	"python":     tspython.Language,
+	"javascript": tsjs.Language,
+	"typescript": tsts.LanguageTypescript,
+	"tsx":        tsts.LanguageTSX,
+	"rust":       tsrust.Language,
+	"java":       tsjava.Language,
+	"csharp":     tscsharp.Language,
+	"ruby":       tsruby.Language,
+}
+
+// grammar returns the tree-sitter language for a grammar name, nil for
+// one it does not know.
 func grammar(name string) *sitter.Language {
-	switch name {
-	case "go":
-		return sitter.NewLanguage(tsgo.Language())
-	case "python":
-		return sitter.NewLanguage(tspython.Language())
-	case "javascript":
-		return sitter.NewLanguage(tsjs.Language())
-	case "typescript":
-		return sitter.NewLanguage(tsts.LanguageTypescript())
-	case "tsx":
-		return sitter.NewLanguage(tsts.LanguageTSX())
-	case "rust":
-		return sitter.NewLanguage(tsrust.Language())
-	case "java":
-		return sitter.NewLanguage(tsjava.Language())
-	case "csharp":
-		return sitter.NewLanguage(tscsharp.Language())
-	case "ruby":
-		return sitter.NewLanguage(tsruby.Language())
+	if lang := grammars[name]; lang != nil {
+		return sitter.NewLanguage(lang())
 	}
 	return nil
 }

@@ -161,7 +161,9 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 	return r.unique(ref.Name, true)
 }
 
-// parentOf returns the node that contains id by member_of, or false.
+// parentType returns the type symbol si of file fi belongs to: si itself
+// or its nearest enclosing type, or the type a method's Receiver names in
+// the file's scope; false when there is none.
 func (r *resolver) parentType(fi int, si int32) (uint32, bool) {
 	f := r.files[fi]
 	for si >= 0 {
