@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -247,8 +246,7 @@ func progress(w io.Writer, total int, done *atomic.Int64, stop chan struct{}) {
 // parseOne parses and extracts one file. errLine is the line of its first
 // syntax error, 0 if it has none.
 func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *scratch, warn io.Writer, parseOnly bool) (r *FileResult, errLine uint32) {
-	ext := strings.ToLower(path.Ext(f.Path))
-	lang := byExt[ext]
+	lang, ext := langOf(f.Path)
 	if lang == nil {
 		return nil, 0
 	}

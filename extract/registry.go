@@ -69,8 +69,15 @@ func Extensions() []string {
 
 // Supported reports whether knowing parses files with this path's extension.
 func Supported(p string) bool {
-	_, ok := byExt[strings.ToLower(path.Ext(p))]
-	return ok
+	lang, _ := langOf(p)
+	return lang != nil
+}
+
+// langOf returns the language that parses files with p's extension, nil
+// when none does, and the extension, lower-cased, as Grammars keys it.
+func langOf(p string) (*Language, string) {
+	ext := strings.ToLower(path.Ext(p))
+	return byExt[ext], ext
 }
 
 // File is the input of a language extractor.
