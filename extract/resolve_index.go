@@ -7,6 +7,10 @@ import (
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
+// index builds the lookup tables the later phases read: nodes by
+// qualified name and by name, the types declared more than once under one
+// qualified name, each type's members, and top-level names by scope and
+// by package.
 func (r *resolver) index() {
 	r.ident = make([]uint32, len(r.g.Nodes))
 	for i := range r.ident {

@@ -1,8 +1,6 @@
 package extract
 
-import (
-	"github.com/knowing-dev/knowing/snapshot"
-)
+import "github.com/knowing-dev/knowing/snapshot"
 
 // resolvedRef is what one reference resolved to.
 type resolvedRef struct {
