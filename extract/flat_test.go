@@ -276,6 +276,20 @@ func checkFlat(t *testing.T, path string, lang *sitter.Language, root *sitter.No
 	}
 }
 
+// goFiles calls fn on every .go file under root, in lexical order;
+// unreadable files are passed over.
+func goFiles(root string, fn func(path string, src []byte)) {
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		if src, err := os.ReadFile(p); err == nil {
+			fn(p, src)
+		}
+		return nil
+	})
+}
+
 // BenchmarkFlatten flattens the parsed trees of net/http (or
 // KNOWING_FLAT_ROOT); ns/op is per tree node.
 func BenchmarkFlatten(b *testing.B) {
@@ -290,17 +304,9 @@ func BenchmarkFlatten(b *testing.B) {
 	}
 	var trees []*sitter.Tree
 	var srcs [][]byte
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return nil
-		}
+	goFiles(root, func(_ string, src []byte) {
 		trees = append(trees, ps.Parse(src, nil))
 		srcs = append(srcs, src)
-		return nil
 	})
 	defer func() {
 		for _, t := range trees {
@@ -373,17 +379,7 @@ func TestNamedPrecedingComments(t *testing.T) {
 	check("edge cases", edge)
 	roots := []string{"../testdata/go", filepath.Join(goRootSrc(t), "net", "http")}
 	for _, root := range roots {
-		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-				return nil
-			}
-			src, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			check(path, src)
-			return nil
-		})
+		goFiles(root, check)
 	}
 	if docs < 100 {
 		t.Fatalf("%d nodes compared, %d with comments: too few", compared, docs)

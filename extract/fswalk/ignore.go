@@ -171,11 +171,7 @@ func parseRules(dir string, content []byte) *ruleSet {
 	content = bytes.TrimPrefix(content, utf8BOM)
 	for len(content) > 0 {
 		var line []byte
-		if i := bytes.IndexByte(content, '\n'); i >= 0 {
-			line, content = content[:i], content[i+1:]
-		} else {
-			line, content = content, nil
-		}
+		line, content, _ = bytes.Cut(content, []byte{'\n'})
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}

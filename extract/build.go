@@ -1,18 +1,3 @@
-// Package extract parses a repository with tree-sitter and compiles its
-// symbols and relations into a snapshot.Graph, ready for snapshot.Write.
-//
-// Work happens in three steps. The repository walk (package fswalk) lists
-// source files, honouring .gitignore. Each file is parsed on a pool of
-// workers, one tree-sitter parser per language per worker, and a language
-// extractor turns the tree into a FileResult: declarations with their
-// nesting and unresolved references. Finally the resolver, which knows no
-// language's syntax, gives every symbol a qualified name and resolves
-// references by scope: the enclosing type and its bases, the file, the
-// package, imported names, typed receivers; a name it cannot place is left
-// out rather than guessed.
-//
-// A syntax error in one file never fails the build: tree-sitter recovers,
-// and what parsed is kept.
 package extract
 
 import (
@@ -20,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,52 +17,6 @@ import (
 	"github.com/knowing-dev/knowing/extract/fswalk"
 	"github.com/knowing-dev/knowing/snapshot"
 )
-
-// Language describes one supported language.
-type Language struct {
-	Lang snapshot.Lang
-	// Grammars maps a lower-case file extension to a grammar name.
-	Grammars map[string]string
-	// Extract fills r from the parsed file.
-	Extract func(f *File, r *FileResult)
-	// ImplicitSelf: a bare call inside a type may name a member of the
-	// type (Java, C#, Ruby), so the resolver looks there first.
-	ImplicitSelf bool
-	// SelfNames are qualifiers that mean the current object.
-	SelfNames []string
-	// SuperNames are qualifiers that mean the parent class.
-	SuperNames []string
-	// FieldsCallable: fields are read through methods (Ruby attributes), so
-	// a call may name a field.
-	FieldsCallable bool
-	// ChainByName: when a call chain ("call?:") breaks, its last call,
-	// if the repository has one method of that name, gives the receiver,
-	// and the call is not looked up by its name alone (C#: extension
-	// methods and generic results break chains).
-	ChainByName bool
-	// TestName reports whether a callable with this name in a test file is
-	// a test (TestX, test_x, ...). Nil: every callable in a test file is.
-	TestName func(name string) bool
-}
-
-var byExt = map[string]*Language{}
-var byLang = map[snapshot.Lang]*Language{}
-
-// Register adds a language. Language packages call it from init.
-func Register(l *Language) {
-	for ext := range l.Grammars {
-		byExt[ext] = l
-	}
-	byLang[l.Lang] = l
-}
-
-// File is the input of a language extractor.
-type File struct {
-	Path string // relative, slash-separated
-	Src  []byte
-	Root *sitter.Node
-	Repo *Repo
-}
 
 // Options control a build.
 type Options struct {
@@ -120,16 +57,6 @@ type Stats struct {
 	Parse, Resolve time.Duration
 	// CPU time of the same phases, all threads (0 where unknown).
 	ParseCPU, ResolveCPU time.Duration
-}
-
-// Extensions lists the file extensions knowing parses.
-func Extensions() []string {
-	var out []string
-	for e := range byExt {
-		out = append(out, e)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Build walks, parses and resolves the repository at opt.Root.
@@ -319,8 +246,7 @@ func progress(w io.Writer, total int, done *atomic.Int64, stop chan struct{}) {
 // parseOne parses and extracts one file. errLine is the line of its first
 // syntax error, 0 if it has none.
 func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *scratch, warn io.Writer, parseOnly bool) (r *FileResult, errLine uint32) {
-	ext := strings.ToLower(path.Ext(f.Path))
-	lang := byExt[ext]
+	lang, ext := langOf(f.Path)
 	if lang == nil {
 		return nil, 0
 	}
@@ -467,76 +393,4 @@ func exact[T any](s []T) []T {
 		return nil
 	}
 	return append(make([]T, 0, len(s)), s...)
-}
-
-// gitHead is the commit the work tree at root has checked out, or "" when
-// it cannot tell. Every file is read through fswalk.ReadMeta inside .git/,
-// a ref must be a valid ref name under refs/, and only a commit hash is
-// returned: a HEAD that names some other file never copies that file's
-// contents into the snapshot.
-func gitHead(root string) string {
-	gitDir := filepath.Join(root, ".git")
-	b, err := fswalk.ReadMeta(gitDir, filepath.Join(gitDir, "HEAD"))
-	if err != nil {
-		return ""
-	}
-	s := strings.TrimSpace(string(b))
-	ref, ok := strings.CutPrefix(s, "ref: ")
-	if !ok {
-		return commitHash(s)
-	}
-	if !validRef(ref) {
-		return ""
-	}
-	if h, err := fswalk.ReadMeta(gitDir, filepath.Join(gitDir, filepath.FromSlash(ref))); err == nil {
-		return commitHash(strings.TrimSpace(string(h)))
-	}
-	if packed, err := fswalk.ReadMeta(gitDir, filepath.Join(gitDir, "packed-refs")); err == nil {
-		for _, line := range strings.Split(string(packed), "\n") {
-			if h, name, ok := strings.Cut(line, " "); ok && name == ref {
-				return commitHash(h)
-			}
-		}
-	}
-	return ""
-}
-
-// commitHash returns s when it is a SHA-1 or SHA-256 object name, else "".
-func commitHash(s string) string {
-	if len(s) != 40 && len(s) != 64 {
-		return ""
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return ""
-		}
-	}
-	return s
-}
-
-// validRef checks a symbolic ref the way git's check-ref-format does, for
-// the refs HEAD may name: under refs/, no empty, "." or ".."-bearing
-// component, no component starting with '.' or ending in ".lock", no
-// control character, space or any of ~^:?*[\.
-func validRef(ref string) bool {
-	if !strings.HasPrefix(ref, "refs/") || strings.HasSuffix(ref, "/") || strings.Contains(ref, "..") || strings.Contains(ref, "@{") {
-		return false
-	}
-	for _, part := range strings.Split(ref, "/") {
-		if part == "" || part[0] == '.' || strings.HasSuffix(part, ".lock") {
-			return false
-		}
-	}
-	for i := 0; i < len(ref); i++ {
-		if c := ref[i]; c < 0x20 || c == 0x7f || strings.IndexByte(" ~^:?*[\\", c) >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// Supported reports whether knowing parses files with this path's extension.
-func Supported(p string) bool {
-	_, ok := byExt[strings.ToLower(path.Ext(p))]
-	return ok
 }
