@@ -116,7 +116,13 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 		stats.Elapsed = time.Since(start)
 		return &snapshot.Graph{}, stats, nil
 	}
+	if opt.Progress != nil {
+		fmt.Fprintf(opt.Progress, "\r\033[Kresolving calls, imports and inheritance across %d files…", len(results))
+	}
 	g := resolve(results, opt.NodesDone)
+	if opt.Progress != nil {
+		fmt.Fprint(opt.Progress, "\r\033[K")
+	}
 	stats.Resolve = time.Since(start) - stats.Parse
 	stats.ResolveCPU = ProcessCPU() - cpu1
 	g.Meta.RepoRoot = root

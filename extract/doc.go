@@ -41,6 +41,7 @@
 //	base.go      Base, embedded by every extractor: the file, its FlatTree, the FileResult; JoinName
 //	flat.go      FlatTree: a parsed tree copied into Go memory, nodes addressed by int32 index
 //	model.go     FileResult, Symbol, Ref, Import: what an extractor hands the resolver
+//	names.go     dotted names (SplitName, FirstName, LastName), word sets, field ids and kind codes
 //	repo.go      Repo: folder and manifest lookups, Memo, ReadMeta; test, example and generated files
 //	helpers.go   comments, signatures, first lines, the exported flag
 //

@@ -123,7 +123,14 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		runtime.GC()
 	}
 	wstart, wcpu := time.Now(), extract.ProcessCPU()
-	if err := snapshot.Write(out, g, &snapshot.WriteOptions{Text: text}); err != nil {
+	if opt.Progress != nil {
+		fmt.Fprintf(opt.Progress, "\r\033[Kwriting %d symbols and %d edges to %s…", len(g.Nodes), len(g.Edges), out)
+	}
+	err = snapshot.Write(out, g, &snapshot.WriteOptions{Text: text})
+	if opt.Progress != nil {
+		fmt.Fprint(opt.Progress, "\r\033[K")
+	}
+	if err != nil {
 		return err
 	}
 	// The writer computed every checksum from the bytes it wrote: the
