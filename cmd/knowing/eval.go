@@ -19,8 +19,9 @@ Runs every fixture's task (YAML files under DIR, one task each) against
 the snapshot and scores the top 10 against the fixture's ground truth:
 P@10, R@10, MRR and NDCG@10 per fixture, per tier, per repo and overall.
 Matching is strict by default (a result matches when its qualified name
-equals the ground truth or ends with "." or "/" plus it); --lenient counts
-as the earlier system did, for comparison with published figures.
+equals the ground truth or ends with "." or "/" plus it); --lenient also
+counts a class for its methods and a method for a same-named method on a
+type that shares a qualifier (the matching older published figures use).
 
   --verify   only check that every ground-truth symbol exists in the
              snapshot; list the ones that do not
@@ -34,7 +35,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	snap := fs.String("snap", "", "snapshot `file` to query")
 	fixtures := fs.String("fixtures", "", "fixture `folder` (searched recursively)")
 	repo := fs.String("repo", "", "only fixtures whose repo field is this `name`")
-	lenient := fs.Bool("lenient", false, "lenient matching (the earlier system's)")
+	lenient := fs.Bool("lenient", false, "lenient matching: a class counts for its methods (see above)")
 	asJSON := fs.Bool("json", false, "JSON report on stdout")
 	markdown := fs.String("markdown", "", "also write a markdown report to this `file`")
 	floor := fs.String("floor", "", "fail below the minimums in this floor `file`")

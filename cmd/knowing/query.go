@@ -164,7 +164,7 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	budget := fs.Int("budget", 50000, "token budget the results are packed into")
 	asJSON := fs.Bool("json", false, "JSON output (same as --format json)")
 	format := fs.String("format", "text", "output `format`: text, json or markdown")
-	vector := fs.Bool("vector", false, "add the hashed character-trigram vector channel (off by default: measured neutral)")
+	vector := fs.Bool("vector", false, "add the hashed character-trigram vector channel (off by default: it lowered caddy, cargo and gostd; see EVAL.md)")
 	docs := fs.Bool("docs", true, "give each result the opening of its doc comment")
 	pos, err := parse(fs, args, queryHelp, stderr)
 	if err != nil {
