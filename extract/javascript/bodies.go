@@ -13,7 +13,7 @@ func (x *extractor) walk(n int32, from int32) {
 	if n < 0 {
 		return
 	}
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kCall:
 		x.call(n, from)
 		return
@@ -21,10 +21,10 @@ func (x *extractor) walk(n int32, from int32) {
 		x.newExpr(n, from)
 		return
 	case kArrow, kFunctionExpr:
-		if nm := x.field(n, x.g.fName); nm >= 0 {
+		if nm := x.Field(n, x.g.fName); nm >= 0 {
 			// A named function expression sees its own name.
 			x.push()
-			x.bind(x.text(nm), binding{})
+			x.bind(x.Text(nm), binding{})
 			x.fnBody(n, from, extract.RefType)
 			x.pop()
 			return
@@ -32,14 +32,14 @@ func (x *extractor) walk(n int32, from int32) {
 		x.fnBody(n, from, extract.RefType)
 		return
 	case kFunctionDecl, kFunctionSig:
-		if x.kind(n) == kFunctionDecl && x.inCallable(from) {
+		if x.Code(n) == kFunctionDecl && x.inCallable(from) {
 			// A named helper inside a function (a factory's closures,
 			// as in a renderer built by one big function) is a symbol
 			// of its own, found by name and called by its siblings.
 			x.function(n, n, from, 0, "")
 			return
 		}
-		x.bind(x.text(x.field(n, x.g.fName)), binding{})
+		x.bind(x.Text(x.Field(n, x.g.fName)), binding{})
 		x.fnBody(n, from, extract.RefType)
 		return
 	case kMethodDef:
@@ -51,7 +51,7 @@ func (x *extractor) walk(n int32, from int32) {
 	case kClassExpr:
 		saved := x.cls
 		x.cls = nil
-		for k := x.first(n); k >= 0; k = x.next(k) {
+		for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
 			x.walk(k, from)
 		}
 		x.cls = saved
@@ -67,9 +67,9 @@ func (x *extractor) walk(n int32, from int32) {
 		return
 	case kAs:
 		// The value, then its types.
-		if k := x.first(n); k >= 0 {
+		if k := x.FirstNamed(n); k >= 0 {
 			x.walk(k, from)
-			for k = x.next(k); k >= 0; k = x.next(k) {
+			for k = x.NextNamed(k); k >= 0; k = x.NextNamed(k) {
 				x.typeRefs(k, from, extract.RefType)
 			}
 		}
@@ -78,24 +78,24 @@ func (x *extractor) walk(n int32, from int32) {
 		x.jsx(n, from)
 		return
 	case kForIn:
-		left := x.field(n, x.g.fLeft)
-		if x.kind(left) == kIdentifier {
-			x.bind(x.text(left), binding{})
+		left := x.Field(n, x.g.fLeft)
+		if x.Code(left) == kIdentifier {
+			x.bind(x.Text(left), binding{})
 		} else {
 			x.bindPattern(left)
 		}
 	case kCatch:
-		for k := x.first(n); k >= 0; k = x.next(k) {
-			if x.kind(k) == kIdentifier || x.kind(k) == kObjectPattern || x.kind(k) == kArrayPattern {
+		for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
+			if x.Code(k) == kIdentifier || x.Code(k) == kObjectPattern || x.Code(k) == kArrayPattern {
 				x.bindPattern(k)
 			}
 		}
 	case kReturn:
 		// An untyped function returning new Foo() (or a Foo) returns a Foo.
-		if x.retSym >= 0 && x.r.Symbols[x.retSym].Type == "" {
+		if x.retSym >= 0 && x.R.Symbols[x.retSym].Type == "" {
 			if v := x.firstKid(n); v >= 0 {
 				if t := symType(x.inferType(v)); t != "" {
-					x.r.Symbols[x.retSym].Type = t
+					x.R.Symbols[x.retSym].Type = t
 				}
 			}
 		}
@@ -109,8 +109,8 @@ func (x *extractor) walk(n int32, from int32) {
 	case kPair:
 		// A function named in an object literal (a route table, a handler
 		// map) is called through it.
-		if v := x.field(n, x.g.fValue); x.kind(v) == kIdentifier || x.kind(v) == kMember {
-			x.walk(x.field(n, x.g.fKey), from)
+		if v := x.Field(n, x.g.fValue); x.Code(v) == kIdentifier || x.Code(v) == kMember {
+			x.walk(x.Field(n, x.g.fKey), from)
 			x.callback(v, from)
 			return
 		}
@@ -120,7 +120,7 @@ func (x *extractor) walk(n int32, from int32) {
 	case kIdentifier, kPropertyIdentifier, kString, kNumber, kComment, kThis, kSuper:
 		return
 	}
-	for k := x.first(n); k >= 0; k = x.next(k) {
+	for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
 		x.walk(k, from)
 	}
 }
@@ -128,19 +128,19 @@ func (x *extractor) walk(n int32, from int32) {
 // assign learns types from `x = new Foo()`, records `this.x = …` as fields
 // of the enclosing class, and walks both sides.
 func (x *extractor) assign(n int32, from int32) {
-	left, right := x.field(n, x.g.fLeft), x.field(n, x.g.fRight)
-	switch x.kind(left) {
+	left, right := x.Field(n, x.g.fLeft), x.Field(n, x.g.fRight)
+	switch x.Code(left) {
 	case kIdentifier:
 		if t := x.inferType(right); t != "" {
-			x.setType(x.text(left), t)
+			x.setType(x.Text(left), t)
 		}
 	case kMember:
-		if obj := x.field(left, x.g.fObject); x.kind(obj) == kThis && x.cls != nil {
-			if p := x.field(left, x.g.fProperty); p >= 0 {
-				x.addPending(x.text(p), symType(x.inferType(right)), n)
+		if obj := x.Field(left, x.g.fObject); x.Code(obj) == kThis && x.cls != nil {
+			if p := x.Field(left, x.g.fProperty); p >= 0 {
+				x.addPending(x.Text(p), symType(x.inferType(right)), n)
 			}
 		}
-		x.walk(x.field(left, x.g.fObject), from)
+		x.walk(x.Field(left, x.g.fObject), from)
 	default:
 		x.walk(left, from)
 	}
@@ -163,7 +163,7 @@ func (x *extractor) addPending(name, typ string, n int32) {
 		x.cls.pendingAt = map[string]int{}
 	}
 	x.cls.pendingAt[name] = len(x.cls.pending)
-	x.cls.pending = append(x.cls.pending, pendingField{name: name, typ: typ, line: x.t.Line(n), sig: extract.FirstLine(x.text(n))})
+	x.cls.pending = append(x.cls.pending, pendingField{name: name, typ: typ, line: x.Line(n), sig: extract.FirstLine(x.Text(n))})
 }
 
 // inferType is the type of a value when it can be told: "Foo" for
@@ -172,12 +172,12 @@ func (x *extractor) inferType(v int32) string {
 	if v < 0 {
 		return ""
 	}
-	switch x.kind(v) {
+	switch x.Code(v) {
 	case kParen, kAwait, kNonNull:
 		return x.inferType(x.firstKid(v))
 	case kAs:
-		if k0 := x.first(v); k0 >= 0 {
-			if last := x.t.LastNamed(v); last != k0 {
+		if k0 := x.FirstNamed(v); k0 >= 0 {
+			if last := x.LastNamed(v); last != k0 {
 				if t := x.typeName(last); t != "" {
 					return t
 				}
@@ -185,13 +185,13 @@ func (x *extractor) inferType(v int32) string {
 			return x.inferType(k0)
 		}
 	case kTypeAssertion:
-		if k0 := x.first(v); k0 >= 0 {
+		if k0 := x.FirstNamed(v); k0 >= 0 {
 			if t := x.typeName(x.firstKid(k0)); t != "" {
 				return t
 			}
 		}
 	case kNew:
-		c := x.chain(x.callee(x.field(v, x.g.fConstructor)))
+		c := x.chain(x.callee(x.Field(v, x.g.fConstructor)))
 		if c == "" || builtinGlobals[c] {
 			return ""
 		}
@@ -207,7 +207,7 @@ func (x *extractor) inferType(v int32) string {
 	case kCall:
 		return x.callHint(v)
 	case kIdentifier:
-		if b, ok := x.lookup(x.text(v)); ok && b.kind == bLocal {
+		if b, ok := x.lookup(x.Text(v)); ok && b.kind == bLocal {
 			return b.typ
 		}
 	}
@@ -217,7 +217,7 @@ func (x *extractor) inferType(v int32) string {
 // callHint names the result of a call for the resolver: "call:f",
 // "call:Type.m", "call:this.m", "call:ns.f".
 func (x *extractor) callHint(call int32) string {
-	fn := x.callee(x.field(call, x.g.fFunction))
+	fn := x.callee(x.Field(call, x.g.fFunction))
 	c := x.chain(fn)
 	if c == "" {
 		return ""
@@ -249,17 +249,17 @@ func (x *extractor) callHint(call int32) string {
 
 // call records a call and walks its parts.
 func (x *extractor) call(n int32, from int32) {
-	fn := x.callee(x.field(n, x.g.fFunction))
-	args := x.field(n, x.g.fArguments)
+	fn := x.callee(x.Field(n, x.g.fFunction))
+	args := x.Field(n, x.g.fArguments)
 	if x.test && x.testBlock(n, fn, args, from) {
 		return
 	}
-	switch x.kind(fn) {
+	switch x.Code(fn) {
 	case kImportKw:
 		x.dynamicImport(args, "")
 		return
 	case kIdentifier:
-		name := x.text(fn)
+		name := x.Text(fn)
 		switch name {
 		case "require":
 			if spec := x.stringArg(args); spec != "" {
@@ -273,17 +273,17 @@ func (x *extractor) call(n int32, from int32) {
 		}
 		x.callName(name, from, n)
 	case kMember:
-		if x.text(x.field(fn, x.g.fProperty)) == "inherits" && x.inherits(args) {
+		if x.Text(x.Field(fn, x.g.fProperty)) == "inherits" && x.inherits(args) {
 			return
 		}
 		x.memberCall(fn, from, n)
-		x.walk(x.field(fn, x.g.fObject), from)
+		x.walk(x.Field(fn, x.g.fObject), from)
 	case kSuper:
 		x.ref(from, extract.RefCall, "constructor", "super", "", n)
 	default:
 		x.walk(fn, from)
 	}
-	if ta := x.field(n, x.g.fTypeArguments); ta >= 0 {
+	if ta := x.Field(n, x.g.fTypeArguments); ta >= 0 {
 		x.typeRefs(ta, from, extract.RefType)
 	}
 	x.args(args, from)
@@ -304,26 +304,26 @@ func (x *extractor) callName(name string, from int32, n int32) {
 
 // memberCall records obj.name(…).
 func (x *extractor) memberCall(fn int32, from int32, n int32) {
-	p := x.field(fn, x.g.fProperty)
+	p := x.Field(fn, x.g.fProperty)
 	if p < 0 {
 		return
 	}
-	name := x.text(p)
-	obj := x.callee(x.field(fn, x.g.fObject))
+	name := x.Text(p)
+	obj := x.callee(x.Field(fn, x.g.fObject))
 	if name == "call" || name == "apply" || name == "bind" {
 		// f.call(this, …) calls f.
-		switch x.kind(obj) {
+		switch x.Code(obj) {
 		case kIdentifier:
-			x.callName(x.text(obj), from, n)
+			x.callName(x.Text(obj), from, n)
 			return
 		case kMember:
 			if c := x.chain(obj); c != "" {
-				inner := x.field(obj, x.g.fObject)
-				if x.kind(inner) == kMember && x.text(x.field(inner, x.g.fProperty)) == "prototype" {
+				inner := x.Field(obj, x.g.fObject)
+				if x.Code(inner) == kMember && x.Text(x.Field(inner, x.g.fProperty)) == "prototype" {
 					// Base.prototype.m.call(this): a call of Base's m.
-					q := x.chain(x.field(inner, x.g.fObject))
+					q := x.chain(x.Field(inner, x.g.fObject))
 					if q != "" {
-						x.ref(from, extract.RefCall, x.text(x.field(obj, x.g.fProperty)), q, "", n)
+						x.ref(from, extract.RefCall, x.Text(x.Field(obj, x.g.fProperty)), q, "", n)
 					}
 					return
 				}
@@ -349,7 +349,7 @@ func (x *extractor) memberCall(fn int32, from int32, n int32) {
 		qual, qt = "this", "" // private names belong to the enclosing class
 	}
 	if qual == "this" && x.cls != nil {
-		x.cls.thisRefs = append(x.cls.thisRefs, len(x.r.Refs))
+		x.cls.thisRefs = append(x.cls.thisRefs, len(x.R.Refs))
 	}
 	x.ref(from, extract.RefCall, name, qual, qt, n)
 }
@@ -370,7 +370,7 @@ func isReactInstance(qual string) bool {
 // recorded (a platform global, an external package, an unknown value).
 func (x *extractor) qualifier(obj int32) (qual, qt string, ok bool) {
 	obj = x.callee(obj)
-	switch x.kind(obj) {
+	switch x.Code(obj) {
 	case kIdentifier, kThis, kSuper, kMember:
 		c := x.chain(obj)
 		if c == "" {
@@ -420,8 +420,8 @@ func (x *extractor) qualifier(obj int32) (qual, qt string, ok bool) {
 
 // args walks call arguments; functions passed by name count as calls.
 func (x *extractor) args(args int32, from int32) {
-	for a := x.first(args); a >= 0; a = x.next(a) {
-		switch x.kind(a) {
+	for a := x.FirstNamed(args); a >= 0; a = x.NextNamed(a) {
+		switch x.Code(a) {
 		case kIdentifier, kMember:
 			x.callback(a, from)
 		default:
@@ -433,36 +433,36 @@ func (x *extractor) args(args int32, from int32) {
 // callback records a function passed by name (app.use(handler),
 // onClick={this.handle}) as a call, when the name is a function.
 func (x *extractor) callback(n int32, from int32) {
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kIdentifier:
-		name := x.text(n)
+		name := x.Text(n)
 		b, ok := x.lookup(name)
 		switch {
 		case !ok:
 			if !builtinGlobals[name] {
-				x.deferred = append(x.deferred, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)})
+				x.deferred = append(x.deferred, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.Line(n)})
 			}
 		case b.kind == bSymbol || b.kind == bImport:
 			x.ref(from, extract.RefCall, name, "", "", n)
 		}
 	case kMember:
-		obj := x.field(n, x.g.fObject)
-		p := x.field(n, x.g.fProperty)
+		obj := x.Field(n, x.g.fObject)
+		p := x.Field(n, x.g.fProperty)
 		if p < 0 {
 			return
 		}
-		switch x.kind(obj) {
+		switch x.Code(obj) {
 		case kThis:
 			if x.cls == nil {
 				return // not in a class: this is anything
 			}
-			x.cls.cbRefs = append(x.cls.cbRefs, len(x.r.Refs))
-			x.ref(from, extract.RefCall, x.text(p), "this", "", n)
+			x.cls.cbRefs = append(x.cls.cbRefs, len(x.R.Refs))
+			x.ref(from, extract.RefCall, x.Text(p), "this", "", n)
 		case kIdentifier:
 			// A function of a module imported whole (handlers.list); a
 			// class's static (Queryable.ALL) is more often a value.
-			if b, ok := x.lookup(x.text(obj)); ok && b.kind == bModule {
-				x.ref(from, extract.RefCall, x.text(p), x.text(obj), "", n)
+			if b, ok := x.lookup(x.Text(obj)); ok && b.kind == bModule {
+				x.ref(from, extract.RefCall, x.Text(p), x.Text(obj), "", n)
 			}
 		default:
 			x.walk(obj, from)
@@ -471,39 +471,39 @@ func (x *extractor) callback(n int32, from int32) {
 }
 
 func (x *extractor) newExpr(n int32, from int32) {
-	c := x.callee(x.field(n, x.g.fConstructor))
-	switch x.kind(c) {
+	c := x.callee(x.Field(n, x.g.fConstructor))
+	switch x.Code(c) {
 	case kIdentifier:
-		x.callName(x.text(c), from, n)
+		x.callName(x.Text(c), from, n)
 	case kMember:
 		x.memberCall(c, from, n)
 	default:
 		x.walk(c, from)
 	}
-	if ta := x.field(n, x.g.fTypeArguments); ta >= 0 {
+	if ta := x.Field(n, x.g.fTypeArguments); ta >= 0 {
 		x.typeRefs(ta, from, extract.RefType)
 	}
-	x.args(x.field(n, x.g.fArguments), from)
+	x.args(x.Field(n, x.g.fArguments), from)
 }
 
 // jsx records a component use <Button …/> as a call of Button, and
 // handlers passed by name as calls.
 func (x *extractor) jsx(n int32, from int32) {
-	nm := x.field(n, x.g.fName)
-	switch x.kind(nm) {
+	nm := x.Field(n, x.g.fName)
+	switch x.Code(nm) {
 	case kIdentifier:
-		if name := x.text(nm); startsUpper(name) {
+		if name := x.Text(nm); startsUpper(name) {
 			x.callName(name, from, n)
 		}
 	case kMember:
 		x.memberCall(nm, from, n)
 	}
-	for a := x.first(n); a >= 0; a = x.next(a) {
-		switch x.kind(a) {
+	for a := x.FirstNamed(n); a >= 0; a = x.NextNamed(a) {
+		switch x.Code(a) {
 		case kJSXAttribute:
-			for v := x.first(a); v >= 0; v = x.next(v) {
-				if x.kind(v) == kJSXExpression {
-					if e := x.firstKid(v); e >= 0 && (x.kind(e) == kIdentifier || x.kind(e) == kMember) {
+			for v := x.FirstNamed(a); v >= 0; v = x.NextNamed(v) {
+				if x.Code(v) == kJSXExpression {
+					if e := x.firstKid(v); e >= 0 && (x.Code(e) == kIdentifier || x.Code(e) == kMember) {
 						x.callback(e, from)
 						continue
 					}
@@ -529,28 +529,28 @@ var testFuncs = map[string]bool{
 func (x *extractor) testBlock(n, fn, args int32, from int32) bool {
 	root := fn
 	for root >= 0 {
-		switch x.kind(root) {
+		switch x.Code(root) {
 		case kCall:
-			root = x.callee(x.field(root, x.g.fFunction))
+			root = x.callee(x.Field(root, x.g.fFunction))
 			continue
 		case kMember:
-			root = x.callee(x.field(root, x.g.fObject))
+			root = x.callee(x.Field(root, x.g.fObject))
 			continue
 		}
 		break
 	}
-	if x.kind(root) != kIdentifier || !testFuncs[x.text(root)] {
+	if x.Code(root) != kIdentifier || !testFuncs[x.Text(root)] {
 		return false
 	}
-	if b, ok := x.lookup(x.text(root)); ok && (b.kind == bLocal || b.kind == bSymbol) {
+	if b, ok := x.lookup(x.Text(root)); ok && (b.kind == bLocal || b.kind == bSymbol) {
 		return false
 	}
 	// The test function is the last function argument after the first.
-	first := x.first(args)
+	first := x.FirstNamed(args)
 	body := int32(-1)
 	if first >= 0 {
-		for a := x.next(first); a >= 0; a = x.next(a) {
-			if k := x.kind(a); k == kArrow || k == kFunctionExpr {
+		for a := x.NextNamed(first); a >= 0; a = x.NextNamed(a) {
+			if k := x.Code(a); k == kArrow || k == kFunctionExpr {
 				body = a
 			}
 		}
@@ -559,25 +559,25 @@ func (x *extractor) testBlock(n, fn, args int32, from int32) bool {
 		x.args(args, from)
 		return true
 	}
-	desc := x.text(first)
-	switch x.kind(first) {
+	desc := x.Text(first)
+	switch x.Code(first) {
 	case kString, kTemplateString:
 		desc = unquote(desc)
 	}
 	name := slug(desc)
 	if _, clash := x.lookup(name); clash {
 		// describe("UserStore") must not hide the UserStore it tests.
-		name = x.text(root) + "_" + name
+		name = x.Text(root) + "_" + name
 	}
-	id := x.add(extract.Symbol{
+	id := x.Add(extract.Symbol{
 		Name: name, Kind: snapshot.KindFunction, Parent: from, Flags: snapshot.FlagTest,
-		Start: x.t.Line(n), End: x.t.EndLine(n),
-		Signature: x.sig(n, x.field(body, x.g.fBody)),
+		Start: x.Line(n), End: x.EndLine(n),
+		Signature: x.Signature(n, x.Field(body, x.g.fBody)),
 	})
-	if x.kind(fn) == kCall {
+	if x.Code(fn) == kCall {
 		x.walk(fn, from) // it.each(table)
 	}
-	for a := x.next(first); a >= 0; a = x.next(a) {
+	for a := x.NextNamed(first); a >= 0; a = x.NextNamed(a) {
 		if a != body {
 			x.walk(a, id)
 		}
@@ -589,18 +589,18 @@ func (x *extractor) testBlock(n, fn, args int32, from int32) bool {
 // inherits handles util.inherits(Child, Parent) of pre-class code; it
 // reports whether Child is a class of this file.
 func (x *extractor) inherits(args int32) bool {
-	child := x.first(args)
-	if child < 0 || x.kind(child) != kIdentifier {
+	child := x.FirstNamed(args)
+	if child < 0 || x.Code(child) != kIdentifier {
 		return false
 	}
-	parent := x.next(child)
-	if parent < 0 || x.next(parent) >= 0 {
+	parent := x.NextNamed(child)
+	if parent < 0 || x.NextNamed(parent) >= 0 {
 		return false // not two arguments
 	}
 	base := x.chain(parent)
-	if base == "" || x.owner(x.text(child)) < 0 {
+	if base == "" || x.owner(x.Text(child)) < 0 {
 		return false
 	}
-	x.addBase(x.text(child), base)
+	x.addBase(x.Text(child), base)
 	return true
 }

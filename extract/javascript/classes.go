@@ -8,34 +8,34 @@ import (
 )
 
 func (x *extractor) class(n, outer int32, parent int32, flags snapshot.Flags, name string) int32 {
-	if nn := x.text(x.field(n, x.g.fName)); nn != "" && (name == "" || x.kind(n) == kClassDecl) {
+	if nn := x.Text(x.Field(n, x.g.fName)); nn != "" && (name == "" || x.Code(n) == kClassDecl) {
 		name = nn
 	}
-	body := x.field(n, x.g.fBody)
+	body := x.Field(n, x.g.fBody)
 	if name == "" {
 		x.walk(body, parent)
 		return -1
 	}
 	s := x.declSymbol(snapshot.KindClass, name, parent, flags, outer, body)
 	var typeArgs []int32
-	for h := x.first(n); h >= 0; h = x.next(h) {
-		if x.kind(h) != kClassHeritage {
+	for h := x.FirstNamed(n); h >= 0; h = x.NextNamed(h) {
+		if x.Code(h) != kClassHeritage {
 			continue
 		}
-		for c := x.first(h); c >= 0; c = x.next(c) {
-			switch x.kind(c) {
+		for c := x.FirstNamed(h); c >= 0; c = x.NextNamed(c) {
+			switch x.Code(c) {
 			case kExtendsClause:
-				x.heritage(x.field(c, x.g.fValue), &s.Extends)
-				if ta := x.field(c, x.g.fTypeArguments); ta >= 0 {
+				x.heritage(x.Field(c, x.g.fValue), &s.Extends)
+				if ta := x.Field(c, x.g.fTypeArguments); ta >= 0 {
 					typeArgs = append(typeArgs, ta)
 				}
 			case kImplementsClause:
-				for t := x.first(c); t >= 0; t = x.next(t) {
+				for t := x.FirstNamed(c); t >= 0; t = x.NextNamed(t) {
 					if tn := x.typeName(t); tn != "" {
 						s.Implements = append(s.Implements, tn)
 					}
-					if x.kind(t) == kGenericType {
-						typeArgs = append(typeArgs, x.field(t, x.g.fTypeArguments))
+					if x.Code(t) == kGenericType {
+						typeArgs = append(typeArgs, x.Field(t, x.g.fTypeArguments))
 					}
 				}
 			case kComment:
@@ -44,15 +44,15 @@ func (x *extractor) class(n, outer int32, parent int32, flags snapshot.Flags, na
 			}
 		}
 	}
-	id := x.add(s)
+	id := x.Add(s)
 	x.top(name, id, parent)
 	if parent < 0 {
 		x.bindFile(name, binding{kind: bSymbol})
 	} else {
 		x.bind(name, binding{kind: bSymbol})
 	}
-	for d := x.first(n); d >= 0; d = x.next(d) {
-		if x.kind(d) == kDecorator {
+	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
+		if x.Code(d) == kDecorator {
 			x.walk(d, id)
 		}
 	}
@@ -72,9 +72,9 @@ func (x *extractor) heritage(v int32, out *[]string) {
 		*out = append(*out, c)
 		return
 	}
-	if x.kind(v) == kCall {
+	if x.Code(v) == kCall {
 		// A mixin application: extends mixin(Base, Other).
-		for a := x.first(x.field(v, x.g.fArguments)); a >= 0; a = x.next(a) {
+		for a := x.FirstNamed(x.Field(v, x.g.fArguments)); a >= 0; a = x.NextNamed(a) {
 			if c := x.chain(a); c != "" {
 				*out = append(*out, c)
 			}
@@ -88,16 +88,16 @@ func (x *extractor) classBody(body int32, cls int32, exported bool) {
 	}
 	saved := x.cls
 	x.cls = &classCtx{id: cls, members: map[string]bool{}, methods: map[string]bool{}}
-	for m := x.first(body); m >= 0; m = x.next(m) {
-		switch x.kind(m) {
+	for m := x.FirstNamed(body); m >= 0; m = x.NextNamed(m) {
+		switch x.Code(m) {
 		case kMethodDef:
 			x.method(m, m, cls, exported, "")
 		case kFieldDef:
 			x.classField(m, cls, exported)
 		case kMethodSig:
-			if nx := x.next(m); nx >= 0 {
-				if nk := x.kind(nx); (nk == kMethodDef || nk == kMethodSig) &&
-					x.text(x.field(m, x.g.fName)) == x.text(x.field(nx, x.g.fName)) {
+			if nx := x.NextNamed(m); nx >= 0 {
+				if nk := x.Code(nx); (nk == kMethodDef || nk == kMethodSig) &&
+					x.Text(x.Field(m, x.g.fName)) == x.Text(x.Field(nx, x.g.fName)) {
 					continue // an overload signature
 				}
 			}
@@ -114,16 +114,16 @@ func (x *extractor) classBody(body int32, cls int32, exported bool) {
 	// none, drop the call rather than let it be guessed onto another
 	// class's #m.
 	for _, i := range x.cls.thisRefs {
-		name := x.r.Refs[i].Name
+		name := x.R.Refs[i].Name
 		if strings.HasPrefix(name, "#") && !x.cls.members[name] && !x.hasPending(name) {
-			x.r.Refs[i].Name = ""
+			x.R.Refs[i].Name = ""
 		}
 	}
 	// this.m passed as an argument is a call of m only when m is a method
 	// (this.npm, this.state are values).
 	for _, i := range x.cls.cbRefs {
-		if !x.cls.methods[x.r.Refs[i].Name] {
-			x.r.Refs[i].Name = ""
+		if !x.cls.methods[x.R.Refs[i].Name] {
+			x.R.Refs[i].Name = ""
 		}
 	}
 	for _, p := range x.cls.pending {
@@ -135,7 +135,7 @@ func (x *extractor) classBody(body int32, cls int32, exported bool) {
 		if exported && !p.private && !strings.HasPrefix(p.name, "#") {
 			fl = snapshot.FlagExported
 		}
-		x.add(extract.Symbol{Name: p.name, Kind: snapshot.KindField, Parent: cls, Flags: fl,
+		x.Add(extract.Symbol{Name: p.name, Kind: snapshot.KindField, Parent: cls, Flags: fl,
 			Start: p.line, End: p.line, Signature: p.sig, Type: p.typ})
 	}
 	x.cls = saved
@@ -145,8 +145,8 @@ func (x *extractor) memberFlags(m int32, name string, exported bool) snapshot.Fl
 	if !exported || strings.HasPrefix(name, "#") {
 		return 0
 	}
-	for k := x.first(m); k >= 0; k = x.next(k) {
-		if x.kind(k) == kAccessibility && x.text(k) != "public" {
+	for k := x.FirstNamed(m); k >= 0; k = x.NextNamed(k) {
+		if x.Code(k) == kAccessibility && x.Text(k) != "public" {
 			return 0
 		}
 	}
@@ -156,7 +156,7 @@ func (x *extractor) memberFlags(m int32, name string, exported bool) snapshot.Fl
 // method declares a class method (fn is the function node, m the member).
 func (x *extractor) method(m, fn int32, cls int32, exported bool, name string) {
 	if name == "" {
-		name = x.propName(x.field(m, x.g.fName))
+		name = x.propName(x.Field(m, x.g.fName))
 	}
 	if name == "" {
 		x.fnBody(fn, cls, extract.RefType)
@@ -166,13 +166,13 @@ func (x *extractor) method(m, fn int32, cls int32, exported bool, name string) {
 	if name == "constructor" {
 		kind = snapshot.KindConstructor
 	}
-	body := x.field(fn, x.g.fBody)
+	body := x.Field(fn, x.g.fBody)
 	doc := x.doc(m)
-	id := x.add(extract.Symbol{
+	id := x.Add(extract.Symbol{
 		Name: name, Kind: kind, Parent: cls, Flags: x.memberFlags(m, name, exported),
-		Start: x.t.Line(m), End: x.t.EndLine(m),
-		Signature: x.sig(m, body), Doc: doc,
-		Type: x.typeName(x.field(fn, x.g.fReturnType)),
+		Start: x.Line(m), End: x.EndLine(m),
+		Signature: x.Signature(m, body), Doc: doc,
+		Type: x.typeName(x.Field(fn, x.g.fReturnType)),
 	})
 	x.jsdoc(id, doc)
 	if x.cls != nil {
@@ -191,7 +191,7 @@ func (x *extractor) method(m, fn int32, cls int32, exported bool, name string) {
 	x.push()
 	tp := x.pushTypeParams(fn)
 	x.params(fn, id, extract.RefTypeHint, props)
-	if rt := x.field(fn, x.g.fReturnType); rt >= 0 {
+	if rt := x.Field(fn, x.g.fReturnType); rt >= 0 {
 		x.typeRefs(rt, id, extract.RefTypeHint)
 	}
 	if body >= 0 {
@@ -202,18 +202,18 @@ func (x *extractor) method(m, fn int32, cls int32, exported bool, name string) {
 }
 
 func (x *extractor) classField(m int32, cls int32, exported bool) {
-	nameN := x.field(m, x.g.fName)
+	nameN := x.Field(m, x.g.fName)
 	if nameN < 0 {
-		nameN = x.field(m, x.g.fProperty)
+		nameN = x.Field(m, x.g.fProperty)
 	}
 	name := x.propName(nameN)
-	value := x.field(m, x.g.fValue)
-	if v := x.unwrap(value); x.kind(v) == kArrow || x.kind(v) == kFunctionExpr {
+	value := x.Field(m, x.g.fValue)
+	if v := x.unwrap(value); x.Code(v) == kArrow || x.Code(v) == kFunctionExpr {
 		x.method(m, v, cls, exported, name)
 		return
 	}
-	for d := x.first(m); d >= 0; d = x.next(d) {
-		if x.kind(d) == kDecorator {
+	for d := x.FirstNamed(m); d >= 0; d = x.NextNamed(d) {
+		if x.Code(d) == kDecorator {
 			x.walk(d, cls)
 		}
 	}
@@ -221,20 +221,20 @@ func (x *extractor) classField(m int32, cls int32, exported bool) {
 		x.walk(value, cls)
 		return
 	}
-	ann := x.field(m, x.g.fType)
+	ann := x.Field(m, x.g.fType)
 	typ := x.typeName(ann)
 	kind := snapshot.KindField
-	if t := x.firstKid(ann); x.kind(t) == kFunctionType {
+	if t := x.firstKid(ann); x.Code(t) == kFunctionType {
 		// onError: (err: Error) => void — a method-like property.
-		kind, typ = snapshot.KindMethod, x.typeName(x.field(t, x.g.fReturnType))
+		kind, typ = snapshot.KindMethod, x.typeName(x.Field(t, x.g.fReturnType))
 	}
 	if typ == "" && kind == snapshot.KindField {
 		typ = symType(x.inferType(value))
 	}
-	id := x.add(extract.Symbol{
+	id := x.Add(extract.Symbol{
 		Name: name, Kind: kind, Parent: cls, Flags: x.memberFlags(m, name, exported),
-		Start: x.t.Line(m), End: x.t.EndLine(m),
-		Signature: extract.FirstLine(x.text(m)), Doc: x.doc(m), Type: typ,
+		Start: x.Line(m), End: x.EndLine(m),
+		Signature: extract.FirstLine(x.Text(m)), Doc: x.doc(m), Type: typ,
 	})
 	if x.cls != nil {
 		x.cls.members[name] = true

@@ -11,10 +11,10 @@ import (
 // namespace body, the body of a top-level IIFE): declarations there are
 // symbols with the given parent.
 func (x *extractor) statements(n int32, parent int32) {
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if k := x.kind(c); k == kFunctionSig || k == kExport && x.kind(x.field(c, x.g.fDeclaration)) == kFunctionSig {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if k := x.Code(c); k == kFunctionSig || k == kExport && x.Code(x.Field(c, x.g.fDeclaration)) == kFunctionSig {
 			// An overload signature followed by its implementation.
-			if nx := x.next(c); nx >= 0 && x.declName(c) != "" && x.declName(c) == x.declName(nx) {
+			if nx := x.NextNamed(c); nx >= 0 && x.declName(c) != "" && x.declName(c) == x.declName(nx) {
 				continue
 			}
 		}
@@ -24,18 +24,18 @@ func (x *extractor) statements(n int32, parent int32) {
 
 // declName is the name a (possibly exported) function declaration declares.
 func (x *extractor) declName(n int32) string {
-	if x.kind(n) == kExport {
-		n = x.field(n, x.g.fDeclaration)
+	if x.Code(n) == kExport {
+		n = x.Field(n, x.g.fDeclaration)
 	}
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kFunctionSig, kFunctionDecl:
-		return x.text(x.field(n, x.g.fName))
+		return x.Text(x.Field(n, x.g.fName))
 	}
 	return ""
 }
 
 func (x *extractor) statement(c int32, parent int32) {
-	switch x.kind(c) {
+	switch x.Code(c) {
 	case kExport:
 		x.export(c, parent)
 	case kImport:
@@ -45,7 +45,7 @@ func (x *extractor) statement(c int32, parent int32) {
 		if inner < 0 {
 			return
 		}
-		switch x.kind(inner) {
+		switch x.Code(inner) {
 		case kNamespace:
 			x.namespace(inner, c, parent, 0)
 		case kAssign:
@@ -56,17 +56,17 @@ func (x *extractor) statement(c int32, parent int32) {
 			}
 		case kCall:
 			if body := x.iife(inner); body >= 0 {
-				for a := x.first(x.field(inner, x.g.fArguments)); a >= 0; a = x.next(a) {
+				for a := x.FirstNamed(x.Field(inner, x.g.fArguments)); a >= 0; a = x.NextNamed(a) {
 					// UMD: (function (root, factory) {…})(this, function () {…}):
 					// the factory's body is the module.
-					if k := x.kind(a); (k == kFunctionExpr || k == kArrow) && x.kind(x.field(a, x.g.fBody)) == kStatementBlock {
+					if k := x.Code(a); (k == kFunctionExpr || k == kArrow) && x.Code(x.Field(a, x.g.fBody)) == kStatementBlock {
 						x.params(a, parent, extract.RefType, nil)
-						x.statements(x.field(a, x.g.fBody), parent)
+						x.statements(x.Field(a, x.g.fBody), parent)
 						continue
 					}
 					x.walk(a, parent)
 				}
-				fn := x.callee(x.field(inner, x.g.fFunction))
+				fn := x.callee(x.Field(inner, x.g.fFunction))
 				x.params(fn, parent, extract.RefType, nil)
 				x.statements(body, parent)
 				return
@@ -76,12 +76,12 @@ func (x *extractor) statement(c int32, parent int32) {
 			x.walk(inner, parent)
 		}
 	case kAmbient:
-		for k := x.first(c); k >= 0; k = x.next(k) {
-			switch x.kind(k) {
+		for k := x.FirstNamed(c); k >= 0; k = x.NextNamed(k) {
+			switch x.Code(k) {
 			case kStatementBlock, kComment:
 				// declare global { … }: typings, not declarations here.
 			case kNamespace:
-				if x.kind(x.field(k, x.g.fName)) != kString {
+				if x.Code(x.Field(k, x.g.fName)) != kString {
 					x.namespace(k, c, parent, 0)
 				}
 			default:
@@ -90,13 +90,14 @@ func (x *extractor) statement(c int32, parent int32) {
 		}
 	case kStatementBlock:
 		x.statements(c, parent)
-	case kError:
-		// A region the parser could not make sense of: declarations in it
-		// are still declarations.
-		x.statements(c, parent)
 	case kComment:
 	default:
-		if !x.declaration(c, c, parent, 0, "") {
+		switch {
+		case x.Kind(c) == "ERROR":
+			// A region the parser could not make sense of: declarations
+			// in it are still declarations.
+			x.statements(c, parent)
+		case !x.declaration(c, c, parent, 0, ""):
 			x.walk(c, parent)
 		}
 	}
@@ -104,9 +105,9 @@ func (x *extractor) statement(c int32, parent int32) {
 
 // iife returns the body of an immediately invoked function expression.
 func (x *extractor) iife(call int32) int32 {
-	fn := x.callee(x.field(call, x.g.fFunction))
-	if k := x.kind(fn); k == kFunctionExpr || k == kArrow {
-		if b := x.field(fn, x.g.fBody); x.kind(b) == kStatementBlock {
+	fn := x.callee(x.Field(call, x.g.fFunction))
+	if k := x.Code(fn); k == kFunctionExpr || k == kArrow {
+		if b := x.Field(fn, x.g.fBody); x.Code(b) == kStatementBlock {
 			return b
 		}
 	}
@@ -116,7 +117,7 @@ func (x *extractor) iife(call int32) int32 {
 // declaration handles a declaration statement with its outer node (the
 // export statement around it, for lines, doc and signature).
 func (x *extractor) declaration(d, outer int32, parent int32, flags snapshot.Flags, name string) bool {
-	switch x.kind(d) {
+	switch x.Code(d) {
 	case kClassDecl, kClassExpr:
 		x.class(d, outer, parent, flags, name)
 	case kFunctionDecl, kFunctionExpr, kArrow:
@@ -132,11 +133,11 @@ func (x *extractor) declaration(d, outer int32, parent int32, flags snapshot.Fla
 	case kEnum:
 		x.enum(d, outer, parent, flags)
 	case kNamespace:
-		if x.kind(x.field(d, x.g.fName)) != kString {
+		if x.Code(x.Field(d, x.g.fName)) != kString {
 			x.namespace(d, outer, parent, flags)
 		}
 	case kAmbient:
-		for k := x.first(d); k >= 0; k = x.next(k) {
+		for k := x.FirstNamed(d); k >= 0; k = x.NextNamed(k) {
 			x.declaration(k, outer, parent, flags, "")
 		}
 	case kImport:
@@ -158,26 +159,26 @@ func (x *extractor) top(name string, id int32, parent int32) {
 // function declares a function (declaration, expression or arrow bound to
 // a name).
 func (x *extractor) function(n, outer int32, parent int32, flags snapshot.Flags, name string) int32 {
-	if own := x.text(x.field(n, x.g.fName)); own != "" && (name == "" || x.kind(n) == kFunctionDecl || x.kind(n) == kFunctionSig) {
+	if own := x.Text(x.Field(n, x.g.fName)); own != "" && (name == "" || x.Code(n) == kFunctionDecl || x.Code(n) == kFunctionSig) {
 		name = own
 	}
 	if name == "" {
 		x.fnBody(n, parent, extract.RefType)
 		return -1
 	}
-	body := x.field(n, x.g.fBody)
+	body := x.Field(n, x.g.fBody)
 	kind := snapshot.KindFunction
 	if parent >= 0 {
-		if pk := x.r.Symbols[parent].Kind; pk == snapshot.KindClass || pk == snapshot.KindInterface {
+		if pk := x.R.Symbols[parent].Kind; pk == snapshot.KindClass || pk == snapshot.KindInterface {
 			kind = snapshot.KindMethod
 		}
 	}
 	doc := x.doc(outer)
-	id := x.add(extract.Symbol{
+	id := x.Add(extract.Symbol{
 		Name: name, Kind: kind, Parent: parent, Flags: flags,
-		Start: x.t.Line(outer), End: x.t.EndLine(outer),
-		Signature: x.sig(outer, body), Doc: doc,
-		Type: x.typeName(x.field(n, x.g.fReturnType)),
+		Start: x.Line(outer), End: x.EndLine(outer),
+		Signature: x.Signature(outer, body), Doc: doc,
+		Type: x.typeName(x.Field(n, x.g.fReturnType)),
 	})
 	x.jsdoc(id, doc)
 	x.top(name, id, parent)
@@ -202,10 +203,10 @@ func (x *extractor) fnBody(n int32, from int32, hint extract.RefKind) {
 	x.push()
 	tp := x.pushTypeParams(n)
 	x.params(n, from, hint, nil)
-	if rt := x.field(n, x.g.fReturnType); rt >= 0 {
+	if rt := x.Field(n, x.g.fReturnType); rt >= 0 {
 		x.typeRefs(rt, from, hint)
 	}
-	if b := x.field(n, x.g.fBody); b >= 0 {
+	if b := x.Field(n, x.g.fBody); b >= 0 {
 		x.walk(b, from)
 	}
 	x.typeParams = x.typeParams[:tp]
@@ -221,41 +222,41 @@ func (x *extractor) params(fn int32, from int32, hint extract.RefKind, props *[]
 	if fn < 0 {
 		return
 	}
-	if p := x.field(fn, x.g.fParameter); p >= 0 {
-		x.bind(x.text(p), binding{typ: doc[x.text(p)]})
+	if p := x.Field(fn, x.g.fParameter); p >= 0 {
+		x.bind(x.Text(p), binding{typ: doc[x.Text(p)]})
 		return
 	}
-	pl := x.field(fn, x.g.fParameters)
+	pl := x.Field(fn, x.g.fParameters)
 	if pl < 0 {
 		return
 	}
-	for p := x.first(pl); p >= 0; p = x.next(p) {
-		switch x.kind(p) {
+	for p := x.FirstNamed(pl); p >= 0; p = x.NextNamed(p) {
+		switch x.Code(p) {
 		case kIdentifier:
-			x.bind(x.text(p), binding{typ: doc[x.text(p)]})
+			x.bind(x.Text(p), binding{typ: doc[x.Text(p)]})
 		case kParam:
-			pat := x.field(p, x.g.fPattern)
+			pat := x.Field(p, x.g.fPattern)
 			if pat < 0 {
-				pat = x.field(p, x.g.fName)
+				pat = x.Field(p, x.g.fName)
 			}
-			ann := x.field(p, x.g.fType)
+			ann := x.Field(p, x.g.fType)
 			typ := x.typeName(ann)
-			val := x.field(p, x.g.fValue)
+			val := x.Field(p, x.g.fValue)
 			if typ == "" && val >= 0 {
 				typ = x.inferType(val)
 			}
-			if x.kind(pat) == kIdentifier {
+			if x.Code(pat) == kIdentifier {
 				if typ == "" {
-					typ = doc[x.text(pat)]
+					typ = doc[x.Text(pat)]
 				}
-				x.bind(x.text(pat), binding{typ: typ})
+				x.bind(x.Text(pat), binding{typ: typ})
 				if props != nil && x.isParamProperty(p) {
-					*props = append(*props, pendingField{name: x.text(pat), typ: typ, line: x.t.Line(p),
-						sig: extract.FirstLine(x.text(p)), private: x.memberFlags(p, "", true) == 0})
+					*props = append(*props, pendingField{name: x.Text(pat), typ: typ, line: x.Line(p),
+						sig: extract.FirstLine(x.Text(p)), private: x.memberFlags(p, "", true) == 0})
 				}
 			} else if pat >= 0 {
 				x.bindPattern(pat)
-				if x.kind(pat) == kObjectPattern {
+				if x.Code(pat) == kObjectPattern {
 					x.bindMemberTypes(pat, ann)
 				}
 			}
@@ -266,13 +267,13 @@ func (x *extractor) params(fn int32, from int32, hint extract.RefKind, props *[]
 				x.walk(val, from)
 			}
 		case kAssignPattern:
-			left, right := x.field(p, x.g.fLeft), x.field(p, x.g.fRight)
-			if x.kind(left) == kIdentifier {
-				typ := doc[x.text(left)]
+			left, right := x.Field(p, x.g.fLeft), x.Field(p, x.g.fRight)
+			if x.Code(left) == kIdentifier {
+				typ := doc[x.Text(left)]
 				if typ == "" {
 					typ = x.inferType(right)
 				}
-				x.bind(x.text(left), binding{typ: typ})
+				x.bind(x.Text(left), binding{typ: typ})
 			} else {
 				x.bindPattern(left)
 			}
@@ -287,21 +288,21 @@ func (x *extractor) params(fn int32, from int32, hint extract.RefKind, props *[]
 // inline object type: ({ user }: { user: User }) binds user as User.
 func (x *extractor) bindMemberTypes(pat, ann int32) {
 	t := x.firstKid(ann)
-	if x.kind(t) != kObjectType {
+	if x.Code(t) != kObjectType {
 		return
 	}
 	types := map[string]string{}
-	for m := x.first(t); m >= 0; m = x.next(m) {
-		if x.kind(m) == kPropertySig {
-			if tn := x.typeName(x.field(m, x.g.fType)); tn != "" {
-				types[x.propName(x.field(m, x.g.fName))] = tn
+	for m := x.FirstNamed(t); m >= 0; m = x.NextNamed(m) {
+		if x.Code(m) == kPropertySig {
+			if tn := x.typeName(x.Field(m, x.g.fType)); tn != "" {
+				types[x.propName(x.Field(m, x.g.fName))] = tn
 			}
 		}
 	}
-	for k := x.first(pat); k >= 0; k = x.next(k) {
-		if x.kind(k) == kShorthandPattern {
-			if tn := types[x.text(k)]; tn != "" {
-				x.bind(x.text(k), binding{typ: tn})
+	for k := x.FirstNamed(pat); k >= 0; k = x.NextNamed(k) {
+		if x.Code(k) == kShorthandPattern {
+			if tn := types[x.Text(k)]; tn != "" {
+				x.bind(x.Text(k), binding{typ: tn})
 			}
 		}
 	}
@@ -330,12 +331,12 @@ func (x *extractor) jsdoc(id int32, doc string) {
 				x.docParams[name] = t
 			}
 		case "@returns", "@return":
-			if t, _ := jsdocType(rest); t != "" && x.r.Symbols[id].Type == "" {
-				x.r.Symbols[id].Type = t
+			if t, _ := jsdocType(rest); t != "" && x.R.Symbols[id].Type == "" {
+				x.R.Symbols[id].Type = t
 			}
 		case "@type":
-			if t, _ := jsdocType(rest); t != "" && x.r.Symbols[id].Type == "" {
-				x.r.Symbols[id].Type = t
+			if t, _ := jsdocType(rest); t != "" && x.R.Symbols[id].Type == "" {
+				x.R.Symbols[id].Type = t
 			}
 		}
 	}
@@ -399,8 +400,8 @@ func jsdocType(s string) (string, string) {
 // isParamProperty reports a constructor parameter that declares a field:
 // constructor(private db: Db), constructor(readonly id: string).
 func (x *extractor) isParamProperty(p int32) bool {
-	for k := x.first(p); k >= 0; k = x.next(k) {
-		if x.kind(k) == kAccessibility {
+	for k := x.FirstNamed(p); k >= 0; k = x.NextNamed(k) {
+		if x.Code(k) == kAccessibility {
 			return true
 		}
 	}
@@ -412,16 +413,16 @@ func (x *extractor) bindPattern(n int32) {
 	if n < 0 {
 		return
 	}
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kIdentifier, kShorthandPattern:
-		x.bind(x.text(n), binding{})
+		x.bind(x.Text(n), binding{})
 	case kPairPattern:
-		x.bindPattern(x.field(n, x.g.fValue))
+		x.bindPattern(x.Field(n, x.g.fValue))
 	case kAssignPattern:
-		x.bindPattern(x.field(n, x.g.fLeft))
+		x.bindPattern(x.Field(n, x.g.fLeft))
 	case kObjectPattern, kArrayPattern, kRestPattern, kObjectAssignPattern:
-		for k := x.first(n); k >= 0; k = x.next(k) {
-			if x.kind(k) == kObjectAssignPattern || x.kind(k) != kComment {
+		for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
+			if x.Code(k) == kObjectAssignPattern || x.Code(k) != kComment {
 				x.bindPatternKid(k)
 			}
 		}
@@ -429,7 +430,7 @@ func (x *extractor) bindPattern(n int32) {
 }
 
 func (x *extractor) bindPatternKid(k int32) {
-	switch x.kind(k) {
+	switch x.Code(k) {
 	case kIdentifier, kShorthandPattern, kPairPattern, kAssignPattern, kObjectPattern, kArrayPattern, kRestPattern:
 		x.bindPattern(k)
 	case kObjectAssignPattern:
@@ -445,11 +446,11 @@ func (x *extractor) bindPatternKid(k int32) {
 func (x *extractor) varDecl(n, outer int32, parent int32, flags snapshot.Flags) {
 	isConst := x.hasToken(n, kwConst)
 	single := x.declarators(n)
-	for d := x.first(n); d >= 0; d = x.next(d) {
-		if x.kind(d) != kVarDeclarator {
+	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
+		if x.Code(d) != kVarDeclarator {
 			continue
 		}
-		nameN, value, ann := x.field(d, x.g.fName), x.field(d, x.g.fValue), x.field(d, x.g.fType)
+		nameN, value, ann := x.Field(d, x.g.fName), x.Field(d, x.g.fValue), x.Field(d, x.g.fType)
 		span := outer
 		if single > 1 {
 			span = d
@@ -457,14 +458,14 @@ func (x *extractor) varDecl(n, outer int32, parent int32, flags snapshot.Flags) 
 		if x.requireDecl(nameN, value) {
 			continue
 		}
-		if x.kind(nameN) != kIdentifier {
+		if x.Code(nameN) != kIdentifier {
 			x.bindPattern(nameN)
 			x.walk(value, parent)
 			continue
 		}
-		name := x.text(nameN)
+		name := x.Text(nameN)
 		v := x.unwrap(value)
-		switch x.kind(v) {
+		switch x.Code(v) {
 		case kArrow, kFunctionExpr:
 			id := x.function(v, span, parent, flags, name)
 			if id >= 0 && ann >= 0 {
@@ -476,10 +477,10 @@ func (x *extractor) varDecl(n, outer int32, parent int32, flags snapshot.Flags) 
 			continue
 		case kCall:
 			if fn := x.wrappedFunction(name, v); fn >= 0 {
-				id := x.add(extract.Symbol{
+				id := x.Add(extract.Symbol{
 					Name: name, Kind: snapshot.KindFunction, Parent: parent, Flags: flags,
-					Start: x.t.Line(span), End: x.t.EndLine(span),
-					Signature: x.sig(span, x.field(fn, x.g.fBody)), Doc: x.doc(outer),
+					Start: x.Line(span), End: x.EndLine(span),
+					Signature: x.Signature(span, x.Field(fn, x.g.fBody)), Doc: x.doc(outer),
 				})
 				x.top(name, id, parent)
 				x.bindFile(name, binding{kind: bSymbol})
@@ -500,15 +501,15 @@ func (x *extractor) varDecl(n, outer int32, parent int32, flags snapshot.Flags) 
 		}
 		stype := symType(typ)
 		doc := x.doc(outer)
-		id := x.add(extract.Symbol{
+		id := x.Add(extract.Symbol{
 			Name: name, Kind: kind, Parent: parent, Flags: flags,
-			Start: x.t.Line(span), End: x.t.EndLine(span),
-			Signature: extract.FirstLine(x.text(span)), Doc: doc, Type: stype,
+			Start: x.Line(span), End: x.EndLine(span),
+			Signature: extract.FirstLine(x.Text(span)), Doc: doc, Type: stype,
 		})
 		if stype == "" && x.js {
 			x.jsdoc(id, doc)
 			x.docParams = nil
-			if t := x.r.Symbols[id].Type; t != "" {
+			if t := x.R.Symbols[id].Type; t != "" {
 				typ = t
 			}
 		}
@@ -536,12 +537,12 @@ var componentWrappers = map[string]bool{
 }
 
 func (x *extractor) wrappedFunction(name string, call int32) int32 {
-	fn := x.chain(x.callee(x.field(call, x.g.fFunction)))
+	fn := x.chain(x.callee(x.Field(call, x.g.fFunction)))
 	if fn == "" || !(componentWrappers[extract.LastPart(fn)] || startsUpper(name) && !startsUpper(extract.LastPart(fn))) {
 		return -1
 	}
-	for a := x.first(x.field(call, x.g.fArguments)); a >= 0; a = x.next(a) {
-		if k := x.kind(a); k == kArrow || k == kFunctionExpr {
+	for a := x.FirstNamed(x.Field(call, x.g.fArguments)); a >= 0; a = x.NextNamed(a) {
+		if k := x.Code(a); k == kArrow || k == kFunctionExpr {
 			return a
 		}
 	}
@@ -550,38 +551,38 @@ func (x *extractor) wrappedFunction(name string, call int32) int32 {
 
 // localVars binds the variables declared inside a function.
 func (x *extractor) localVars(n int32, from int32) {
-	for d := x.first(n); d >= 0; d = x.next(d) {
-		if x.kind(d) != kVarDeclarator {
+	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
+		if x.Code(d) != kVarDeclarator {
 			continue
 		}
-		nameN, value, ann := x.field(d, x.g.fName), x.field(d, x.g.fValue), x.field(d, x.g.fType)
+		nameN, value, ann := x.Field(d, x.g.fName), x.Field(d, x.g.fValue), x.Field(d, x.g.fType)
 		if x.requireDecl(nameN, value) {
 			continue
 		}
 		v := x.unwrap(value)
-		if (x.kind(v) == kArrow || x.kind(v) == kFunctionExpr) && x.kind(nameN) == kIdentifier && x.inCallable(from) {
+		if (x.Code(v) == kArrow || x.Code(v) == kFunctionExpr) && x.Code(nameN) == kIdentifier && x.inCallable(from) {
 			// const helper = (…) => {…} inside a function: a nested
 			// function, as a declaration would be.
 			span := n
 			if x.declarators(n) > 1 {
 				span = d
 			}
-			if id := x.function(v, span, from, 0, x.text(nameN)); id >= 0 && ann >= 0 {
+			if id := x.function(v, span, from, 0, x.Text(nameN)); id >= 0 && ann >= 0 {
 				x.typeRefs(ann, id, extract.RefTypeHint)
 			}
 			continue
 		}
-		if x.kind(v) == kClassExpr && x.kind(nameN) == kIdentifier {
+		if x.Code(v) == kClassExpr && x.Code(nameN) == kIdentifier {
 			// const Local = class extends Base {…}: a class of its own.
-			x.class(v, d, from, 0, x.text(nameN))
+			x.class(v, d, from, 0, x.Text(nameN))
 			continue
 		}
-		if x.kind(nameN) == kIdentifier {
+		if x.Code(nameN) == kIdentifier {
 			typ := x.typeName(ann)
 			if typ == "" {
 				typ = x.inferType(value)
 			}
-			x.bind(x.text(nameN), binding{typ: typ})
+			x.bind(x.Text(nameN), binding{typ: typ})
 		} else {
 			x.bindPattern(nameN)
 		}
@@ -597,8 +598,8 @@ func (x *extractor) localVars(n int32, from int32) {
 // declarators counts the variables a declaration statement declares.
 func (x *extractor) declarators(n int32) int {
 	c := 0
-	for d := x.first(n); d >= 0; d = x.next(d) {
-		if x.kind(d) == kVarDeclarator {
+	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
+		if x.Code(d) == kVarDeclarator {
 			c++
 		}
 	}
@@ -611,5 +612,5 @@ func (x *extractor) declarators(n int32) int {
 // test: they are many (a third more symbols in a React hooks library) and
 // never what a task is after.
 func (x *extractor) inCallable(from int32) bool {
-	return !x.test && from >= 0 && int(from) < len(x.r.Symbols) && x.r.Symbols[from].Kind.IsCallable()
+	return !x.test && from >= 0 && int(from) < len(x.R.Symbols) && x.R.Symbols[from].Kind.IsCallable()
 }

@@ -9,15 +9,15 @@ import (
 
 // stringArg is the first argument of a call when it is a string literal.
 func (x *extractor) stringArg(args int32) string {
-	a := x.first(args)
-	if x.kind(a) != kString {
+	a := x.FirstNamed(args)
+	if x.Code(a) != kString {
 		return ""
 	}
-	return unquote(x.text(a))
+	return unquote(x.Text(a))
 }
 
 func (x *extractor) addImport(im extract.Import) {
-	x.r.Imports = append(x.r.Imports, im)
+	x.R.Imports = append(x.R.Imports, im)
 }
 
 // sideImport records a module imported for its effects (or required in an
@@ -80,24 +80,24 @@ func (x *extractor) bindImport(spec, name, local string) {
 }
 
 func (x *extractor) importStmt(n int32) {
-	spec := unquote(x.text(x.field(n, x.g.fSource)))
+	spec := unquote(x.Text(x.Field(n, x.g.fSource)))
 	bound := false
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Code(c) {
 		case kImportClause:
-			for k := x.first(c); k >= 0; k = x.next(k) {
-				switch x.kind(k) {
+			for k := x.FirstNamed(c); k >= 0; k = x.NextNamed(k) {
+				switch x.Code(k) {
 				case kIdentifier:
-					x.bindImport(spec, "default", x.text(k))
+					x.bindImport(spec, "default", x.Text(k))
 					bound = true
 				case kNamespaceImport:
 					if id := x.firstKid(k); id >= 0 {
-						x.bindImport(spec, "", x.text(id))
+						x.bindImport(spec, "", x.Text(id))
 						bound = true
 					}
 				case kNamedImports:
-					for s := x.first(k); s >= 0; s = x.next(s) {
-						if x.kind(s) != kImportSpecifier {
+					for s := x.FirstNamed(k); s >= 0; s = x.NextNamed(s) {
+						if x.Code(s) != kImportSpecifier {
 							continue
 						}
 						name, local := x.specifierNames(s)
@@ -107,11 +107,11 @@ func (x *extractor) importStmt(n int32) {
 				}
 			}
 		case kImportRequireClause:
-			if id := x.firstKid(c); id >= 0 && x.kind(id) == kIdentifier {
+			if id := x.firstKid(c); id >= 0 && x.Code(id) == kIdentifier {
 				if spec == "" {
-					spec = unquote(x.text(x.field(c, x.g.fSource)))
+					spec = unquote(x.Text(x.Field(c, x.g.fSource)))
 				}
-				x.requireBind(spec, x.text(id))
+				x.requireBind(spec, x.Text(id))
 				bound = true
 			}
 		}
@@ -152,25 +152,25 @@ func (x *extractor) requireBind(spec, local string) {
 func (x *extractor) requireDecl(nameN, value int32) bool {
 	v := x.unwrap(value)
 	member := ""
-	if x.kind(v) == kMember {
-		member = x.text(x.field(v, x.g.fProperty))
-		v = x.unwrap(x.field(v, x.g.fObject))
+	if x.Code(v) == kMember {
+		member = x.Text(x.Field(v, x.g.fProperty))
+		v = x.unwrap(x.Field(v, x.g.fObject))
 	}
-	if x.kind(v) != kCall {
+	if x.Code(v) != kCall {
 		return false
 	}
-	fn := x.callee(x.field(v, x.g.fFunction))
-	isReq := x.kind(fn) == kIdentifier && x.text(fn) == "require"
-	if !isReq && x.kind(fn) != kImportKw {
+	fn := x.callee(x.Field(v, x.g.fFunction))
+	isReq := x.Code(fn) == kIdentifier && x.Text(fn) == "require"
+	if !isReq && x.Code(fn) != kImportKw {
 		return false
 	}
-	spec := x.stringArg(x.field(v, x.g.fArguments))
+	spec := x.stringArg(x.Field(v, x.g.fArguments))
 	if spec == "" {
 		return false
 	}
-	switch x.kind(nameN) {
+	switch x.Code(nameN) {
 	case kIdentifier:
-		local := x.text(nameN)
+		local := x.Text(nameN)
 		switch {
 		case member != "":
 			x.bindImport(spec, member, local)
@@ -180,18 +180,18 @@ func (x *extractor) requireDecl(nameN, value int32) bool {
 			x.bindImport(spec, "", local)
 		}
 	case kObjectPattern:
-		for p := x.first(nameN); p >= 0; p = x.next(p) {
-			switch x.kind(p) {
+		for p := x.FirstNamed(nameN); p >= 0; p = x.NextNamed(p) {
+			switch x.Code(p) {
 			case kShorthandPattern:
-				x.bindImport(spec, x.text(p), x.text(p))
+				x.bindImport(spec, x.Text(p), x.Text(p))
 			case kPairPattern:
-				k, val := x.propName(x.field(p, x.g.fKey)), x.field(p, x.g.fValue)
-				if x.kind(val) == kIdentifier && k != "" {
-					x.bindImport(spec, k, x.text(val))
+				k, val := x.propName(x.Field(p, x.g.fKey)), x.Field(p, x.g.fValue)
+				if x.Code(val) == kIdentifier && k != "" {
+					x.bindImport(spec, k, x.Text(val))
 				}
 			case kObjectAssignPattern:
 				if f := x.firstKid(p); f >= 0 {
-					x.bindImport(spec, x.text(f), x.text(f))
+					x.bindImport(spec, x.Text(f), x.Text(f))
 				}
 			}
 		}
@@ -214,26 +214,26 @@ func (x *extractor) dynamicImport(args int32, local string) {
 // ---------------------------------------------------------------- exports
 
 func (x *extractor) export(n int32, parent int32) {
-	if src := x.field(n, x.g.fSource); src >= 0 {
-		x.reexport(n, unquote(x.text(src)))
+	if src := x.Field(n, x.g.fSource); src >= 0 {
+		x.reexport(n, unquote(x.Text(src)))
 		return
 	}
 	isDefault := x.hasToken(n, kwDefault)
 	name := ""
 	if isDefault {
-		name = defaultName(x.path)
+		name = defaultName(x.F.Path)
 	}
-	if d := x.field(n, x.g.fDeclaration); d >= 0 {
+	if d := x.Field(n, x.g.fDeclaration); d >= 0 {
 		x.declaration(d, n, parent, snapshot.FlagExported, name)
 		return
 	}
-	if v := x.field(n, x.g.fValue); v >= 0 {
+	if v := x.Field(n, x.g.fValue); v >= 0 {
 		vv := x.unwrap(v)
-		switch x.kind(vv) {
+		switch x.Code(vv) {
 		case kIdentifier:
-			x.exported = append(x.exported, x.text(vv))
+			x.exported = append(x.exported, x.Text(vv))
 		case kArrow, kFunctionExpr:
-			if own := x.text(x.field(vv, x.g.fName)); own != "" {
+			if own := x.Text(x.Field(vv, x.g.fName)); own != "" {
 				name = own
 			}
 			x.function(vv, n, parent, snapshot.FlagExported, name)
@@ -249,28 +249,28 @@ func (x *extractor) export(n int32, parent int32) {
 		}
 		return
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Code(c) {
 		case kExportClause:
-			for s := x.first(c); s >= 0; s = x.next(s) {
-				if x.kind(s) == kExportSpecifier {
-					x.exported = append(x.exported, x.text(x.field(s, x.g.fName)))
+			for s := x.FirstNamed(c); s >= 0; s = x.NextNamed(s) {
+				if x.Code(s) == kExportSpecifier {
+					x.exported = append(x.exported, x.Text(x.Field(s, x.g.fName)))
 				}
 			}
 		case kIdentifier:
-			x.exported = append(x.exported, x.text(c)) // export = Foo
+			x.exported = append(x.exported, x.Text(c)) // export = Foo
 		}
 	}
 }
 
 // wrapperExport marks Component exported in export default connect(…)(Component).
 func (x *extractor) wrapperExport(call int32) {
-	for a := x.first(x.field(call, x.g.fArguments)); a >= 0; a = x.next(a) {
-		if x.kind(a) == kIdentifier {
-			x.exported = append(x.exported, x.text(a))
+	for a := x.FirstNamed(x.Field(call, x.g.fArguments)); a >= 0; a = x.NextNamed(a) {
+		if x.Code(a) == kIdentifier {
+			x.exported = append(x.exported, x.Text(a))
 		}
 	}
-	if fn := x.callee(x.field(call, x.g.fFunction)); x.kind(fn) == kCall {
+	if fn := x.callee(x.Field(call, x.g.fFunction)); x.Code(fn) == kCall {
 		x.wrapperExport(fn)
 	}
 }
@@ -283,11 +283,11 @@ func (x *extractor) reexport(n int32, spec string) {
 		return
 	}
 	some := false
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Code(c) {
 		case kExportClause:
-			for s := x.first(c); s >= 0; s = x.next(s) {
-				if x.kind(s) != kExportSpecifier {
+			for s := x.FirstNamed(c); s >= 0; s = x.NextNamed(s) {
+				if x.Code(s) != kExportSpecifier {
 					continue
 				}
 				name, local := x.specifierNames(s)
@@ -300,7 +300,7 @@ func (x *extractor) reexport(n int32, spec string) {
 			}
 		case kNamespaceExport:
 			if id := x.firstKid(c); id >= 0 {
-				x.addImport(extract.Import{Path: key, Alias: x.text(id)})
+				x.addImport(extract.Import{Path: key, Alias: x.Text(id)})
 				some = true
 			}
 		}
@@ -313,27 +313,27 @@ func (x *extractor) reexport(n int32, spec string) {
 // objectExports declares the functions of an exported object literal
 // (module.exports = {…}, export default {…}) as top-level functions.
 func (x *extractor) objectExports(obj int32, parent int32) {
-	for m := x.first(obj); m >= 0; m = x.next(m) {
-		switch x.kind(m) {
+	for m := x.FirstNamed(obj); m >= 0; m = x.NextNamed(m) {
+		switch x.Code(m) {
 		case kMethodDef:
-			name := x.propName(x.field(m, x.g.fName))
+			name := x.propName(x.Field(m, x.g.fName))
 			x.function(m, m, parent, snapshot.FlagExported, name)
 		case kPair:
-			name := x.propName(x.field(m, x.g.fKey))
-			val := x.field(m, x.g.fValue)
+			name := x.propName(x.Field(m, x.g.fKey))
+			val := x.Field(m, x.g.fValue)
 			v := x.unwrap(val)
-			switch x.kind(v) {
+			switch x.Code(v) {
 			case kArrow, kFunctionExpr:
 				x.function(v, m, parent, snapshot.FlagExported, name)
 			case kIdentifier:
-				x.exported = append(x.exported, x.text(v))
+				x.exported = append(x.exported, x.Text(v))
 			default:
-				if name != "" && !x.requireDecl(x.field(m, x.g.fKey), val) {
+				if name != "" && !x.requireDecl(x.Field(m, x.g.fKey), val) {
 					x.walk(val, parent)
 				}
 			}
 		case kShorthandProp:
-			x.exported = append(x.exported, x.text(m))
+			x.exported = append(x.exported, x.Text(m))
 		default:
 			x.walk(m, parent)
 		}
@@ -344,15 +344,15 @@ func (x *extractor) objectExports(obj int32, parent int32) {
 // code: module.exports = …, exports.f = function, Foo.prototype.m =
 // function, Foo.m = function.
 func (x *extractor) topAssign(n, stmt int32) {
-	lefts := []int32{x.field(n, x.g.fLeft)}
-	right := x.field(n, x.g.fRight)
-	for x.kind(x.unwrap(right)) == kAssign {
+	lefts := []int32{x.Field(n, x.g.fLeft)}
+	right := x.Field(n, x.g.fRight)
+	for x.Code(x.unwrap(right)) == kAssign {
 		r := x.unwrap(right)
-		lefts = append(lefts, x.field(r, x.g.fLeft))
-		right = x.field(r, x.g.fRight)
+		lefts = append(lefts, x.Field(r, x.g.fLeft))
+		right = x.Field(r, x.g.fRight)
 	}
 	v := x.unwrap(right)
-	vk := x.kind(v)
+	vk := x.Code(v)
 	isFn := vk == kArrow || vk == kFunctionExpr
 	handled := false
 	for _, l := range lefts {
@@ -363,9 +363,9 @@ func (x *extractor) topAssign(n, stmt int32) {
 		case c == "module.exports" || c == "exports":
 			switch {
 			case isFn || vk == kClassExpr:
-				name := x.text(x.field(v, x.g.fName))
+				name := x.Text(x.Field(v, x.g.fName))
 				if name == "" {
-					name = defaultName(x.path)
+					name = defaultName(x.F.Path)
 				}
 				if isFn {
 					x.function(v, stmt, -1, snapshot.FlagExported, name)
@@ -374,7 +374,7 @@ func (x *extractor) topAssign(n, stmt int32) {
 				}
 				return
 			case vk == kIdentifier:
-				x.exported = append(x.exported, x.text(v))
+				x.exported = append(x.exported, x.Text(v))
 			case vk == kObject:
 				x.objectExports(v, -1)
 				return
@@ -392,7 +392,7 @@ func (x *extractor) topAssign(n, stmt int32) {
 				x.class(v, stmt, -1, snapshot.FlagExported, name)
 				return
 			case vk == kIdentifier:
-				x.exported = append(x.exported, x.text(v))
+				x.exported = append(x.exported, x.Text(v))
 			}
 		default:
 			if handled {
@@ -415,8 +415,8 @@ func (x *extractor) topAssign(n, stmt int32) {
 				handled = true
 			case name == "prototype" && vk == kCall:
 				// A.prototype = Object.create(B.prototype)
-				if x.chain(x.callee(x.field(v, x.g.fFunction))) == "Object.create" {
-					if a := x.first(x.field(v, x.g.fArguments)); a >= 0 {
+				if x.chain(x.callee(x.Field(v, x.g.fFunction))) == "Object.create" {
+					if a := x.FirstNamed(x.Field(v, x.g.fArguments)); a >= 0 {
 						base := strings.TrimSuffix(x.chain(a), ".prototype")
 						x.addBase(recv, base)
 					}
@@ -428,7 +428,7 @@ func (x *extractor) topAssign(n, stmt int32) {
 		return
 	}
 	for _, l := range lefts {
-		if x.kind(l) != kIdentifier {
+		if x.Code(l) != kIdentifier {
 			x.walk(l, -1)
 		}
 	}
@@ -445,7 +445,7 @@ func (x *extractor) owner(recv string) int32 {
 	if !ok {
 		return -1
 	}
-	s := &x.r.Symbols[id]
+	s := &x.R.Symbols[id]
 	switch s.Kind {
 	case snapshot.KindFunction:
 		s.Kind = snapshot.KindClass
@@ -461,7 +461,7 @@ func (x *extractor) addBase(recv, base string) {
 		return
 	}
 	if id := x.owner(recv); id >= 0 {
-		x.r.Symbols[id].Extends = append(x.r.Symbols[id].Extends, base)
+		x.R.Symbols[id].Extends = append(x.R.Symbols[id].Extends, base)
 	}
 }
 
@@ -473,11 +473,11 @@ func (x *extractor) methodOn(recv, name string, fn, stmt int32) {
 		saved := x.cls
 		x.cls = &classCtx{id: id, members: map[string]bool{}, methods: map[string]bool{}}
 		doc := x.doc(stmt)
-		mid := x.add(extract.Symbol{
-			Name: name, Kind: snapshot.KindMethod, Parent: id, Flags: x.r.Symbols[id].Flags & snapshot.FlagExported,
-			Start: x.t.Line(stmt), End: x.t.EndLine(stmt),
-			Signature: x.sig(stmt, x.field(fn, x.g.fBody)), Doc: doc,
-			Type: x.typeName(x.field(fn, x.g.fReturnType)),
+		mid := x.Add(extract.Symbol{
+			Name: name, Kind: snapshot.KindMethod, Parent: id, Flags: x.R.Symbols[id].Flags & snapshot.FlagExported,
+			Start: x.Line(stmt), End: x.EndLine(stmt),
+			Signature: x.Signature(stmt, x.Field(fn, x.g.fBody)), Doc: doc,
+			Type: x.typeName(x.Field(fn, x.g.fReturnType)),
 		})
 		x.jsdoc(mid, doc)
 		x.fnBody(fn, mid, extract.RefTypeHint)
@@ -488,26 +488,26 @@ func (x *extractor) methodOn(recv, name string, fn, stmt int32) {
 	flags := snapshot.Flags(0)
 	if b, ok := x.lookup(firstPart(proto)); ok && b.kind == bLocal {
 		if id, ok := x.topNames[firstPart(proto)]; ok {
-			flags = x.r.Symbols[id].Flags & snapshot.FlagExported
+			flags = x.R.Symbols[id].Flags & snapshot.FlagExported
 		}
 	}
-	mid := x.add(extract.Symbol{
+	mid := x.Add(extract.Symbol{
 		Name: name, Qual: proto, Kind: snapshot.KindFunction, Parent: -1, Flags: flags,
-		Start: x.t.Line(stmt), End: x.t.EndLine(stmt),
-		Signature: x.sig(stmt, x.field(fn, x.g.fBody)), Doc: x.doc(stmt),
+		Start: x.Line(stmt), End: x.EndLine(stmt),
+		Signature: x.Signature(stmt, x.Field(fn, x.g.fBody)), Doc: x.doc(stmt),
 	})
 	x.fnBody(fn, mid, extract.RefTypeHint)
 }
 
 // prototypeObject declares the methods of Foo.prototype = {…}.
 func (x *extractor) prototypeObject(recv string, obj int32) {
-	for m := x.first(obj); m >= 0; m = x.next(m) {
-		switch x.kind(m) {
+	for m := x.FirstNamed(obj); m >= 0; m = x.NextNamed(m) {
+		switch x.Code(m) {
 		case kMethodDef:
-			x.methodOn(recv+".prototype", x.propName(x.field(m, x.g.fName)), m, m)
+			x.methodOn(recv+".prototype", x.propName(x.Field(m, x.g.fName)), m, m)
 		case kPair:
-			if v := x.unwrap(x.field(m, x.g.fValue)); x.kind(v) == kArrow || x.kind(v) == kFunctionExpr {
-				x.methodOn(recv+".prototype", x.propName(x.field(m, x.g.fKey)), v, m)
+			if v := x.unwrap(x.Field(m, x.g.fValue)); x.Code(v) == kArrow || x.Code(v) == kFunctionExpr {
+				x.methodOn(recv+".prototype", x.propName(x.Field(m, x.g.fKey)), v, m)
 				continue
 			}
 			x.walk(m, -1)
@@ -520,18 +520,18 @@ func (x *extractor) prototypeObject(recv string, obj int32) {
 // finish applies what needed the whole file: names exported by separate
 // statements, callbacks named before their declaration.
 func (x *extractor) finish() {
-	refs := x.r.Refs[:0]
-	for _, r := range x.r.Refs {
+	refs := x.R.Refs[:0]
+	for _, r := range x.R.Refs {
 		if r.Name != "" {
 			refs = append(refs, r)
 		}
 	}
-	x.r.Refs = refs
+	x.R.Refs = refs
 	var late map[int32]bool
 	for _, name := range x.exported {
-		if id, ok := x.topNames[name]; ok && x.r.Symbols[id].Flags&snapshot.FlagExported == 0 {
-			x.r.Symbols[id].Flags |= snapshot.FlagExported
-			if k := x.r.Symbols[id].Kind; k == snapshot.KindClass || k == snapshot.KindInterface || k == snapshot.KindEnum {
+		if id, ok := x.topNames[name]; ok && x.R.Symbols[id].Flags&snapshot.FlagExported == 0 {
+			x.R.Symbols[id].Flags |= snapshot.FlagExported
+			if k := x.R.Symbols[id].Kind; k == snapshot.KindClass || k == snapshot.KindInterface || k == snapshot.KindEnum {
 				if late == nil {
 					late = map[int32]bool{}
 				}
@@ -541,8 +541,8 @@ func (x *extractor) finish() {
 	}
 	// Members of a class exported by a later statement are exported too
 	// (the classes of JavaScript have no other visibility than #names).
-	for i := range x.r.Symbols {
-		s := &x.r.Symbols[i]
+	for i := range x.R.Symbols {
+		s := &x.R.Symbols[i]
 		if s.Parent >= 0 && late[s.Parent] && !strings.HasPrefix(s.Name, "#") &&
 			!strings.HasPrefix(s.Signature, "private ") && !strings.HasPrefix(s.Signature, "protected ") {
 			s.Flags |= snapshot.FlagExported
@@ -550,8 +550,8 @@ func (x *extractor) finish() {
 	}
 	for _, ref := range x.deferred {
 		if id, ok := x.topNames[ref.Name]; ok {
-			if k := x.r.Symbols[id].Kind; k.IsCallable() || k == snapshot.KindClass {
-				x.r.Refs = append(x.r.Refs, ref)
+			if k := x.R.Symbols[id].Kind; k.IsCallable() || k == snapshot.KindClass {
+				x.R.Refs = append(x.R.Refs, ref)
 			}
 		}
 	}
@@ -561,13 +561,13 @@ func (x *extractor) finish() {
 // from the other module (a string name's content when quoted) and the
 // local name it is bound to, the alias when there is one.
 func (x *extractor) specifierNames(s int32) (name, local string) {
-	name = x.propName(x.field(s, x.g.fName))
+	name = x.propName(x.Field(s, x.g.fName))
 	if name == "" {
-		name = x.text(x.field(s, x.g.fName))
+		name = x.Text(x.Field(s, x.g.fName))
 	}
 	local = name
-	if a := x.field(s, x.g.fAlias); a >= 0 {
-		local = x.text(a)
+	if a := x.Field(s, x.g.fAlias); a >= 0 {
+		local = x.Text(a)
 	}
 	return name, local
 }

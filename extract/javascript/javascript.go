@@ -95,12 +95,10 @@ func symType(t string) string {
 type scope map[string]binding
 
 type extractor struct {
-	r    *extract.FileResult
-	t    *extract.FlatTree
+	extract.Base
 	g    *grammarInfo
 	rc   *repoCache
-	path string
-	dir  string
+	dir  string // the file's folder, "" the root
 	test bool
 
 	scopes     []scope
@@ -132,21 +130,23 @@ type pendingField struct {
 }
 
 // The extractor reads a file's tree flattened into Go memory
-// (extract.FlatTree): one cgo call copies every node, and walking the copy
-// crosses into C no more. Nodes are indices into the flat tree, -1 is none.
+// (extract.FlatTree, through extract.Base): one cgo call copies every node,
+// and walking the copy crosses into C no more. Nodes are indices into the
+// flat tree, -1 is none; x.Code(n) is the node's kind as one of the codes
+// of kinds.go.
 
 func run(f *extract.File, r *extract.FileResult, g *grammarInfo) {
-	t := extract.NewFlatTree(f.Root, f.Src, g.names)
-	defer t.Release()
 	x := &extractor{
-		r: r, t: t, g: g,
-		rc: cacheFor(f.Repo), path: f.Path, dir: path.Dir(f.Path),
+		Base: extract.Base{FlatTree: extract.NewFlatTree(f.Root, f.Src, g.names), F: f, R: r, Codes: g.codes},
+		g:    g,
+		rc:   cacheFor(f.Repo), dir: path.Dir(f.Path),
 		test:     r.Flags&snapshot.FlagTest != 0 || extract.IsTestPath(f.Path),
 		js:       g.js,
 		scopes:   []scope{{}},
 		topNames: map[string]int32{},
 		retSym:   -1,
 	}
+	defer x.Release()
 	if x.dir == "." {
 		x.dir = ""
 	}
@@ -158,26 +158,10 @@ func run(f *extract.File, r *extract.FileResult, g *grammarInfo) {
 
 // ---------------------------------------------------------------- helpers
 
-// kind is the code of node n (kOther for -1).
-func (x *extractor) kind(n int32) uint8 { return x.g.kind(x.t, n) }
-
-// text is the source text of n ("" for -1).
-func (x *extractor) text(n int32) string { return x.t.Text(n) }
-
-// field is the child of n in field id, or -1 (n may be -1).
-func (x *extractor) field(n int32, id uint16) int32 { return x.t.Field(n, id) }
-
-// first is the first named child of n, or -1 (n may be -1); with next it
-// walks the named children: for c := x.first(n); c >= 0; c = x.next(c).
-func (x *extractor) first(n int32) int32 { return x.t.FirstNamed(n) }
-
-// next is the next named sibling of n, or -1.
-func (x *extractor) next(n int32) int32 { return x.t.NextNamed(n) }
-
 // firstKid is the first named child that is not a comment, or -1.
 func (x *extractor) firstKid(n int32) int32 {
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) != kComment {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Code(c) != kComment {
 			return c
 		}
 	}
@@ -189,37 +173,29 @@ func (x *extractor) hasToken(n int32, k uint8) bool {
 	if n < 0 {
 		return false
 	}
-	for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
-		if !x.t.N[c].Named && x.kind(c) == k {
+	for c := x.FirstChild(n); c >= 0; c = x.N[c].Next {
+		if !x.N[c].Named && x.Code(c) == k {
 			return true
 		}
 	}
 	return false
 }
 
-func (x *extractor) add(s extract.Symbol) int32 {
-	x.r.Symbols = append(x.r.Symbols, s)
-	return int32(len(x.r.Symbols) - 1)
-}
-
 func (x *extractor) ref(from int32, k extract.RefKind, name, qual, qt string, n int32) {
-	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: k, Name: name, Qual: qual, QualType: qt, Line: x.t.Line(n)})
+	x.AddRef(extract.Ref{From: from, Kind: k, Name: name, Qual: qual, QualType: qt, Line: x.Line(n)})
 }
 
 func (x *extractor) doc(n int32) string {
-	return x.t.PrecedingComments(n, "//")
+	return x.PrecedingComments(n, "//")
 }
-
-// sig is the signature of n: its text up to body (-1: all of it).
-func (x *extractor) sig(n, body int32) string { return x.t.Signature(n, body) }
 
 // declSymbol is the symbol of a type-like declaration spanning outer, with
 // its doc comment and its signature up to body.
 func (x *extractor) declSymbol(kind snapshot.Kind, name string, parent int32, flags snapshot.Flags, outer, body int32) extract.Symbol {
 	return extract.Symbol{
 		Name: name, Kind: kind, Parent: parent, Flags: flags,
-		Start: x.t.Line(outer), End: x.t.EndLine(outer),
-		Signature: x.sig(outer, body), Doc: x.doc(outer),
+		Start: x.Line(outer), End: x.EndLine(outer),
+		Signature: x.Signature(outer, body), Doc: x.doc(outer),
 	}
 }
 
@@ -265,11 +241,11 @@ func (x *extractor) setType(name, typ string) {
 
 // propName is the name of a property key: identifier, string or number.
 func (x *extractor) propName(n int32) string {
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kPropertyIdentifier, kIdentifier, kNumber, kShorthandProp, kTypeIdentifier:
-		return x.text(n)
+		return x.Text(n)
 	case kString:
-		return unquote(x.text(n))
+		return unquote(x.Text(n))
 	}
 	return ""
 }
@@ -284,11 +260,11 @@ func unquote(s string) string {
 // unwrap strips parentheses, `await`, `!` and type assertions from a value.
 func (x *extractor) unwrap(n int32) int32 {
 	for n >= 0 {
-		switch x.kind(n) {
+		switch x.Code(n) {
 		case kParen, kAwait, kNonNull, kAs:
 			n = x.firstKid(n)
 		case kTypeAssertion:
-			last := x.t.LastNamed(n)
+			last := x.LastNamed(n)
 			if last < 0 {
 				return n
 			}
@@ -303,11 +279,11 @@ func (x *extractor) unwrap(n int32) int32 {
 // callee strips parentheses, `!` and explicit type arguments from a callee.
 func (x *extractor) callee(n int32) int32 {
 	for n >= 0 {
-		switch x.kind(n) {
+		switch x.Code(n) {
 		case kParen, kNonNull:
 			n = x.firstKid(n)
 		case kInstantiation:
-			if f := x.field(n, x.g.fFunction); f >= 0 {
+			if f := x.Field(n, x.g.fFunction); f >= 0 {
 				n = f
 			} else {
 				n = x.firstKid(n)
@@ -322,21 +298,21 @@ func (x *extractor) callee(n int32) int32 {
 // chain renders a.b.c for identifiers, this, super and property accesses,
 // or "" for anything else.
 func (x *extractor) chain(n int32) string {
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kIdentifier, kThis, kSuper, kPropertyIdentifier, kTypeIdentifier:
-		return x.text(n)
+		return x.Text(n)
 	case kNestedIdentifier, kNestedTypeIdentifier:
-		return strings.Join(strings.Fields(x.text(n)), "")
+		return strings.Join(strings.Fields(x.Text(n)), "")
 	case kMember:
-		left := x.chain(x.callee(x.field(n, x.g.fObject)))
+		left := x.chain(x.callee(x.Field(n, x.g.fObject)))
 		if left == "" {
 			return ""
 		}
-		p := x.field(n, x.g.fProperty)
+		p := x.Field(n, x.g.fProperty)
 		if p < 0 {
 			return ""
 		}
-		return left + "." + x.text(p)
+		return left + "." + x.Text(p)
 	case kParen, kNonNull:
 		return x.chain(x.firstKid(n))
 	}

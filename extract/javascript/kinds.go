@@ -114,7 +114,6 @@ const (
 	kNumber
 	kSpread
 	kTypePredicate
-	kError
 	kReturn
 
 	// anonymous tokens
@@ -264,7 +263,7 @@ var anonKinds = map[string]uint8{
 // grammarInfo holds the kind table and field ids of one grammar. JS, TS
 // and TSX number their kinds and fields differently: each has its own.
 type grammarInfo struct {
-	kinds []uint8  // codes above by symbol id
+	codes []uint8  // codes above by symbol id, the extractor's Base.Codes
 	names []string // node kinds by symbol id, the flat tree's Names
 	js    bool     // the JavaScript grammar (not TypeScript's)
 
@@ -284,12 +283,12 @@ var (
 func newGrammar(ptr unsafe.Pointer, js bool) *grammarInfo {
 	lang := sitter.NewLanguage(ptr)
 	g := &grammarInfo{names: extract.KindNames(lang), js: js}
-	g.kinds = make([]uint8, len(g.names))
+	g.codes = make([]uint8, len(g.names))
 	for id, kname := range g.names {
 		if lang.NodeKindIsNamed(uint16(id)) {
-			g.kinds[id] = namedKinds[kname]
+			g.codes[id] = namedKinds[kname]
 		} else {
-			g.kinds[id] = anonKinds[kname]
+			g.codes[id] = anonKinds[kname]
 		}
 	}
 	f := lang.FieldIdForName
@@ -301,19 +300,4 @@ func newGrammar(ptr unsafe.Pointer, js bool) *grammarInfo {
 	g.fDeclaration, g.fKey, g.fPattern = f("declaration"), f("key"), f("pattern")
 	g.fModule, g.fTypeArguments, g.fTypeParameters = f("module"), f("type_arguments"), f("type_parameters")
 	return g
-}
-
-// kind is the code of node n of t (kOther for -1).
-func (g *grammarInfo) kind(t *extract.FlatTree, n int32) uint8 {
-	if n < 0 {
-		return kOther
-	}
-	id := int(t.N[n].Kind)
-	if id < len(g.kinds) {
-		return g.kinds[id]
-	}
-	if id == 65535 { // ts_builtin_sym_error
-		return kError
-	}
-	return kOther
 }

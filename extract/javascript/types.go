@@ -8,27 +8,27 @@ import (
 )
 
 func (x *extractor) iface(n, outer int32, parent int32, flags snapshot.Flags) {
-	name := x.text(x.field(n, x.g.fName))
+	name := x.Text(x.Field(n, x.g.fName))
 	if name == "" {
 		return
 	}
-	body := x.field(n, x.g.fBody)
+	body := x.Field(n, x.g.fBody)
 	s := x.declSymbol(snapshot.KindInterface, name, parent, flags, outer, body)
 	var typeArgs []int32
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) != kExtendsTypeClause {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Code(c) != kExtendsTypeClause {
 			continue
 		}
-		for t := x.first(c); t >= 0; t = x.next(t) {
+		for t := x.FirstNamed(c); t >= 0; t = x.NextNamed(t) {
 			if tn := x.typeName(t); tn != "" {
 				s.Extends = append(s.Extends, tn)
 			}
-			if x.kind(t) == kGenericType {
-				typeArgs = append(typeArgs, x.field(t, x.g.fTypeArguments))
+			if x.Code(t) == kGenericType {
+				typeArgs = append(typeArgs, x.Field(t, x.g.fTypeArguments))
 			}
 		}
 	}
-	id := x.add(s)
+	id := x.Add(s)
 	x.top(name, id, parent)
 	tp := x.pushTypeParams(n)
 	for _, ta := range typeArgs {
@@ -40,11 +40,11 @@ func (x *extractor) iface(n, outer int32, parent int32, flags snapshot.Flags) {
 
 // typeMembers declares the members of an interface or object type.
 func (x *extractor) typeMembers(body int32, owner int32, exported bool) {
-	for m := x.first(body); m >= 0; m = x.next(m) {
-		switch x.kind(m) {
+	for m := x.FirstNamed(body); m >= 0; m = x.NextNamed(m) {
+		switch x.Code(m) {
 		case kPropertySig:
-			name := x.propName(x.field(m, x.g.fName))
-			ann := x.field(m, x.g.fType)
+			name := x.propName(x.Field(m, x.g.fName))
+			ann := x.Field(m, x.g.fType)
 			if name == "" {
 				x.typeRefs(ann, owner, extract.RefType)
 				continue
@@ -56,14 +56,14 @@ func (x *extractor) typeMembers(body int32, owner int32, exported bool) {
 			if exported {
 				fl = snapshot.FlagExported
 			}
-			x.add(extract.Symbol{
+			x.Add(extract.Symbol{
 				Name: name, Kind: snapshot.KindField, Parent: owner, Flags: fl,
-				Start: x.t.Line(m), End: x.t.EndLine(m),
-				Signature: extract.FirstLine(x.text(m)), Doc: x.doc(m), Type: x.typeName(ann),
+				Start: x.Line(m), End: x.EndLine(m),
+				Signature: extract.FirstLine(x.Text(m)), Doc: x.doc(m), Type: x.typeName(ann),
 			})
 			x.typeRefs(ann, owner, extract.RefType)
 		case kMethodSig:
-			name := x.propName(x.field(m, x.g.fName))
+			name := x.propName(x.Field(m, x.g.fName))
 			if name == "" {
 				continue
 			}
@@ -71,11 +71,11 @@ func (x *extractor) typeMembers(body int32, owner int32, exported bool) {
 			if exported {
 				fl = snapshot.FlagExported
 			}
-			id := x.add(extract.Symbol{
+			id := x.Add(extract.Symbol{
 				Name: name, Kind: snapshot.KindMethod, Parent: owner, Flags: fl,
-				Start: x.t.Line(m), End: x.t.EndLine(m),
-				Signature: extract.FirstLine(x.text(m)), Doc: x.doc(m),
-				Type: x.typeName(x.field(m, x.g.fReturnType)),
+				Start: x.Line(m), End: x.EndLine(m),
+				Signature: extract.FirstLine(x.Text(m)), Doc: x.doc(m),
+				Type: x.typeName(x.Field(m, x.g.fReturnType)),
 			})
 			x.fnBody(m, id, extract.RefTypeHint)
 		case kOtherSig:
@@ -85,19 +85,19 @@ func (x *extractor) typeMembers(body int32, owner int32, exported bool) {
 }
 
 func (x *extractor) typeAlias(n, outer int32, parent int32, flags snapshot.Flags) {
-	name := x.text(x.field(n, x.g.fName))
+	name := x.Text(x.Field(n, x.g.fName))
 	if name == "" {
 		return
 	}
-	value := x.field(n, x.g.fValue)
-	id := x.add(extract.Symbol{
+	value := x.Field(n, x.g.fValue)
+	id := x.Add(extract.Symbol{
 		Name: name, Kind: snapshot.KindTypeAlias, Parent: parent, Flags: flags,
-		Start: x.t.Line(outer), End: x.t.EndLine(outer),
-		Signature: extract.FirstLine(x.text(outer)), Doc: x.doc(outer), Type: x.typeName(value),
+		Start: x.Line(outer), End: x.EndLine(outer),
+		Signature: extract.FirstLine(x.Text(outer)), Doc: x.doc(outer), Type: x.typeName(value),
 	})
 	x.top(name, id, parent)
 	tp := x.pushTypeParams(n)
-	if x.kind(value) == kObjectType {
+	if x.Code(value) == kObjectType {
 		x.typeMembers(value, id, flags&snapshot.FlagExported != 0)
 	} else {
 		x.typeRefs(value, id, extract.RefType)
@@ -106,18 +106,18 @@ func (x *extractor) typeAlias(n, outer int32, parent int32, flags snapshot.Flags
 }
 
 func (x *extractor) enum(n, outer int32, parent int32, flags snapshot.Flags) {
-	name := x.text(x.field(n, x.g.fName))
+	name := x.Text(x.Field(n, x.g.fName))
 	if name == "" {
 		return
 	}
-	body := x.field(n, x.g.fBody)
-	id := x.add(x.declSymbol(snapshot.KindEnum, name, parent, flags, outer, body))
+	body := x.Field(n, x.g.fBody)
+	id := x.Add(x.declSymbol(snapshot.KindEnum, name, parent, flags, outer, body))
 	x.top(name, id, parent)
-	for m := x.first(body); m >= 0; m = x.next(m) {
+	for m := x.FirstNamed(body); m >= 0; m = x.NextNamed(m) {
 		var mn string
-		switch x.kind(m) {
+		switch x.Code(m) {
 		case kEnumAssignment:
-			mn = x.propName(x.field(m, x.g.fName))
+			mn = x.propName(x.Field(m, x.g.fName))
 		case kComment:
 			continue
 		default:
@@ -126,13 +126,13 @@ func (x *extractor) enum(n, outer int32, parent int32, flags snapshot.Flags) {
 		if mn == "" {
 			continue
 		}
-		x.add(extract.Symbol{Name: mn, Kind: snapshot.KindConstant, Parent: id, Flags: flags,
-			Start: x.t.Line(m), End: x.t.EndLine(m), Signature: extract.FirstLine(x.text(m)), Doc: x.doc(m)})
+		x.Add(extract.Symbol{Name: mn, Kind: snapshot.KindConstant, Parent: id, Flags: flags,
+			Start: x.Line(m), End: x.EndLine(m), Signature: extract.FirstLine(x.Text(m)), Doc: x.doc(m)})
 	}
 }
 
 func (x *extractor) namespace(n, outer int32, parent int32, flags snapshot.Flags) {
-	full := x.chain(x.field(n, x.g.fName))
+	full := x.chain(x.Field(n, x.g.fName))
 	if full == "" {
 		return
 	}
@@ -140,10 +140,10 @@ func (x *extractor) namespace(n, outer int32, parent int32, flags snapshot.Flags
 	if i := strings.LastIndexByte(full, '.'); i >= 0 {
 		qual, name = full[:i], full[i+1:]
 	}
-	body := x.field(n, x.g.fBody)
+	body := x.Field(n, x.g.fBody)
 	s := x.declSymbol(snapshot.KindModule, name, parent, flags, outer, body)
 	s.Qual = qual
-	id := x.add(s)
+	id := x.Add(s)
 	if qual == "" {
 		x.top(name, id, parent)
 	}
@@ -154,10 +154,10 @@ func (x *extractor) namespace(n, outer int32, parent int32, flags snapshot.Flags
 
 func (x *extractor) pushTypeParams(n int32) int {
 	before := len(x.typeParams)
-	tp := x.field(n, x.g.fTypeParameters)
-	for p := x.first(tp); p >= 0; p = x.next(p) {
-		if x.kind(p) == kTypeParameter {
-			x.typeParams = append(x.typeParams, x.text(x.field(p, x.g.fName)))
+	tp := x.Field(n, x.g.fTypeParameters)
+	for p := x.FirstNamed(tp); p >= 0; p = x.NextNamed(p) {
+		if x.Code(p) == kTypeParameter {
+			x.typeParams = append(x.typeParams, x.Text(x.Field(p, x.g.fName)))
 		}
 	}
 	return before
@@ -186,27 +186,27 @@ var typeWrappers = map[string]bool{
 // interface: "Promise<User[]> | null" → "User".
 func (x *extractor) typeName(n int32) string {
 	for n >= 0 {
-		switch x.kind(n) {
+		switch x.Code(n) {
 		case kTypeAnnotation, kParenType, kArrayType:
 			n = x.firstKid(n)
 		case kTypeIdentifier, kIdentifier:
-			name := x.text(n)
+			name := x.Text(n)
 			if builtinTypes[name] || x.isTypeParam(name) {
 				return ""
 			}
 			return name
 		case kNestedTypeIdentifier:
-			return strings.Join(strings.Fields(x.text(n)), "")
+			return strings.Join(strings.Fields(x.Text(n)), "")
 		case kGenericType:
-			base := x.field(n, x.g.fName)
-			if typeWrappers[x.text(base)] {
-				n = x.firstKid(x.field(n, x.g.fTypeArguments))
+			base := x.Field(n, x.g.fName)
+			if typeWrappers[x.Text(base)] {
+				n = x.firstKid(x.Field(n, x.g.fTypeArguments))
 				continue
 			}
 			return x.typeName(base)
 		case kUnionType:
 			found := ""
-			for k := x.first(n); k >= 0; k = x.next(k) {
+			for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
 				if t := x.typeName(k); t != "" {
 					if found != "" {
 						return ""
@@ -227,31 +227,31 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 	if n < 0 {
 		return
 	}
-	switch x.kind(n) {
+	switch x.Code(n) {
 	case kTypeIdentifier:
-		name := x.text(n)
+		name := x.Text(n)
 		if !builtinTypes[name] && !x.isTypeParam(name) {
 			x.ref(from, kind, name, "", "", n)
 		}
 		return
 	case kNestedTypeIdentifier:
-		mod, name := x.field(n, x.g.fModule), x.field(n, x.g.fName)
+		mod, name := x.Field(n, x.g.fModule), x.Field(n, x.g.fName)
 		if q := x.chain(mod); q != "" && name >= 0 {
 			if b, ok := x.lookup(firstPart(q)); ok && b.kind == bExternal {
 				return
 			}
-			x.ref(from, kind, x.text(name), q, "", n)
+			x.ref(from, kind, x.Text(name), q, "", n)
 		}
 		return
 	case kTypeQuery, kPredefinedType, kLiteralType, kString, kComment, kNumber:
 		return
 	case kTypePredicate:
 		// x is Foo: only the type.
-		if t := x.field(n, x.g.fType); t >= 0 {
+		if t := x.Field(n, x.g.fType); t >= 0 {
 			x.typeRefs(t, from, kind)
 		}
-		for k := x.first(n); k >= 0; k = x.next(k) {
-			if x.kind(k) == kTypePredicate {
+		for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
+			if x.Code(k) == kTypePredicate {
 				x.typeRefs(k, from, kind)
 			}
 		}
@@ -259,7 +259,7 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 	case kStatementBlock:
 		return
 	}
-	for k := x.first(n); k >= 0; k = x.next(k) {
+	for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
 		x.typeRefs(k, from, kind)
 	}
 }
