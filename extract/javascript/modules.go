@@ -6,10 +6,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
-	"weak"
 
 	"github.com/knowing-dev/knowing/extract"
 )
@@ -49,8 +47,11 @@ func defaultName(rel string) string {
 
 // repoCache memoises, for one build, directory listings, specifier
 // resolution, tsconfig path aliases and the export summaries of modules.
+// It reads repository files through its Repo (see extract.Repo.ReadMeta);
+// without one (a nil Repo) it reads nothing and resolves relative paths
+// alone.
 type repoCache struct {
-	root string
+	repo *extract.Repo
 
 	mu    sync.Mutex
 	dirs  map[string]map[string]bool // dir → entry name → is a folder
@@ -63,23 +64,15 @@ type repoCache struct {
 	ws     []workspace
 }
 
-var caches sync.Map // weak.Pointer[extract.Repo] → *repoCache
+// cacheKey keys the repoCache in the build's Repo (see extract.Memo).
+type cacheKey struct{}
 
+// cacheFor returns the cache of a build, which lives as long as its Repo.
 func cacheFor(repo *extract.Repo) *repoCache {
-	if repo == nil {
-		return &repoCache{dirs: map[string]map[string]bool{}, found: map[string]string{}, sums: map[string]*summary{}, cfgs: map[string]*tsconfig{}}
-	}
-	key := weak.Make(repo)
-	if c, ok := caches.Load(key); ok {
-		return c.(*repoCache)
-	}
-	c := &repoCache{root: repo.Root, dirs: map[string]map[string]bool{}, found: map[string]string{},
-		sums: map[string]*summary{}, cfgs: map[string]*tsconfig{}}
-	actual, loaded := caches.LoadOrStore(key, c)
-	if !loaded {
-		runtime.AddCleanup(repo, func(k weak.Pointer[extract.Repo]) { caches.Delete(k) }, key)
-	}
-	return actual.(*repoCache)
+	return extract.Memo(repo, cacheKey{}, func() *repoCache {
+		return &repoCache{repo: repo, dirs: map[string]map[string]bool{}, found: map[string]string{},
+			sums: map[string]*summary{}, cfgs: map[string]*tsconfig{}}
+	})
 }
 
 // list returns the entries of a folder (relative, "" is the root).
@@ -94,12 +87,13 @@ func (c *repoCache) list(dir string) map[string]bool {
 		return m
 	}
 	m = map[string]bool{}
-	if c.root != "" {
-		ents, _ := os.ReadDir(filepath.Join(c.root, filepath.FromSlash(dir)))
+	if c.repo != nil {
+		abs := filepath.Join(c.repo.Root, filepath.FromSlash(dir))
+		ents, _ := os.ReadDir(abs)
 		for _, e := range ents {
 			isDir := e.IsDir()
 			if e.Type()&os.ModeSymlink != 0 {
-				if st, err := os.Stat(filepath.Join(c.root, filepath.FromSlash(dir), e.Name())); err == nil {
+				if st, err := os.Stat(filepath.Join(abs, e.Name())); err == nil {
 					isDir = st.IsDir()
 				}
 			}
@@ -298,7 +292,7 @@ type rawTSConfig struct {
 
 // config finds the tsconfig.json or jsconfig.json governing dir.
 func (c *repoCache) config(dir string) *tsconfig {
-	if c.root == "" {
+	if c.repo == nil {
 		return nil
 	}
 	c.mu.Lock()
@@ -318,9 +312,9 @@ func (c *repoCache) config(dir string) *tsconfig {
 }
 
 func (c *repoCache) loadFor(dir string) *tsconfig {
-	cfgDir, data, ok := c.findUp(dir, "tsconfig.json")
+	cfgDir, data, ok := c.repo.FindUp(dir, "tsconfig.json")
 	if !ok {
-		cfgDir, data, ok = c.findUp(dir, "jsconfig.json")
+		cfgDir, data, ok = c.repo.FindUp(dir, "jsconfig.json")
 	}
 	if !ok {
 		return nil
@@ -384,29 +378,9 @@ func (c *repoCache) loadConfig(cfg *tsconfig, dir string, data []byte, depth int
 			if !strings.HasSuffix(p, ".json") {
 				p += ".json"
 			}
-			if b, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(p))); err == nil {
+			if b, err := c.repo.ReadMeta(p); err == nil {
 				c.loadConfig(cfg, path.Dir(p), b, depth+1, wantBase, wantPaths)
 			}
-		}
-	}
-}
-
-// findUp is Repo.FindUp without a Repo: the nearest folder from dir up to
-// the root holding name, with the file's bytes (read once per build).
-func (c *repoCache) findUp(dir, name string) (string, []byte, bool) {
-	for {
-		if c.isFile(dir, name) {
-			b, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(dir), name))
-			if err == nil {
-				return dir, b, true
-			}
-		}
-		if dir == "" || dir == "." {
-			return "", nil, false
-		}
-		dir = path.Dir(dir)
-		if dir == "." {
-			dir = ""
 		}
 	}
 }
@@ -484,8 +458,10 @@ func (c *repoCache) summary(rel string) *summary {
 		return s
 	}
 	s = &summary{}
-	if b, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(rel))); err == nil {
-		c.scan(s, rel, b)
+	if c.repo != nil {
+		if b, err := c.repo.ReadMeta(rel); err == nil {
+			c.scan(s, rel, b)
+		}
 	}
 	c.mu.Lock()
 	c.sums[rel] = s
@@ -854,11 +830,11 @@ type workspace struct {
 // "workspaces", pnpm-workspace.yaml, lerna.json.
 func (c *repoCache) workspaces() []workspace {
 	c.wsOnce.Do(func() {
-		if c.root == "" {
+		if c.repo == nil {
 			return
 		}
 		var globs []string
-		if b, err := os.ReadFile(filepath.Join(c.root, "package.json")); err == nil {
+		if b, err := c.repo.ReadMeta("package.json"); err == nil {
 			var pj struct {
 				Workspaces json.RawMessage `json:"workspaces"`
 			}
@@ -874,7 +850,7 @@ func (c *repoCache) workspaces() []workspace {
 				}
 			}
 		}
-		if b, err := os.ReadFile(filepath.Join(c.root, "lerna.json")); err == nil {
+		if b, err := c.repo.ReadMeta("lerna.json"); err == nil {
 			var lj struct {
 				Packages []string `json:"packages"`
 			}
@@ -882,7 +858,7 @@ func (c *repoCache) workspaces() []workspace {
 				globs = append(globs, lj.Packages...)
 			}
 		}
-		if b, err := os.ReadFile(filepath.Join(c.root, "pnpm-workspace.yaml")); err == nil {
+		if b, err := c.repo.ReadMeta("pnpm-workspace.yaml"); err == nil {
 			in := false
 			for _, line := range strings.Split(string(b), "\n") {
 				t := strings.TrimSpace(line)
@@ -948,7 +924,7 @@ func (c *repoCache) expand(g string) []string {
 }
 
 func (c *repoCache) readPackage(dir string) (workspace, bool) {
-	b, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(dir), "package.json"))
+	b, err := c.repo.ReadMeta(path.Join(dir, "package.json"))
 	if err != nil {
 		return workspace{}, false
 	}
