@@ -1,0 +1,39 @@
+package extract
+
+import "sync"
+
+// What the language packages share to resolve modules: the tables their
+// per-repository caches (see Memo) keep answers in.
+
+// MemoMap holds answers a language's repository cache works out once per
+// build and key (a folder's listing, the file an import names, a module's
+// exports, a package's manifest), safe for concurrent use. The zero value
+// is empty and ready; a MemoMap must not be copied after first use.
+type MemoMap[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]V
+}
+
+// Get returns the value for k, calling compute the first time. compute
+// runs outside the lock, so it may Get other keys of the same map (a
+// module resolved through its parent's); two goroutines may compute k at
+// once, and then both get the value stored first.
+func (m *MemoMap[K, V]) Get(k K, compute func() V) V {
+	m.mu.Lock()
+	v, ok := m.m[k]
+	m.mu.Unlock()
+	if ok {
+		return v
+	}
+	w := compute()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v, ok := m.m[k]; ok {
+		return v
+	}
+	if m.m == nil {
+		m.m = map[K]V{}
+	}
+	m.m[k] = w
+	return w
+}
