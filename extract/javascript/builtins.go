@@ -1,16 +1,10 @@
 package javascript
 
-func set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
+import "github.com/knowing-dev/knowing/extract"
 
 // builtinGlobals are functions and constructors of the platform: a bare
 // call of one (not declared in the file) is not a call into the repository.
-var builtinGlobals = set(
+var builtinGlobals = extract.WordSet(
 	"require", "setTimeout", "setInterval", "clearTimeout", "clearInterval", "setImmediate",
 	"clearImmediate", "queueMicrotask", "structuredClone", "parseInt", "parseFloat", "isNaN",
 	"isFinite", "String", "Number", "Boolean", "Array", "Object", "Symbol", "BigInt", "Date",
@@ -31,7 +25,7 @@ var builtinGlobals = set(
 )
 
 // builtinObjects are global objects whose methods are the platform's.
-var builtinObjects = set(
+var builtinObjects = extract.WordSet(
 	"console", "Math", "JSON", "Object", "Array", "Promise", "Reflect", "Number", "String",
 	"Symbol", "Date", "process", "window", "document", "navigator", "location", "history",
 	"Buffer", "Intl", "globalThis", "localStorage", "sessionStorage", "performance", "crypto",
@@ -43,7 +37,7 @@ var builtinObjects = set(
 // builtinMethods are methods of the platform's arrays, strings, promises,
 // objects, events and DOM; called on a value of unknown type they are not
 // guessed onto a repository method of the same name.
-var builtinMethods = set(
+var builtinMethods = extract.WordSet(
 	"push", "shift", "unshift", "slice", "splice", "concat", "join", "reverse", "sort",
 	"indexOf", "lastIndexOf", "includes", "find", "findIndex", "findLast", "findLastIndex",
 	"filter", "forEach", "reduce", "reduceRight", "some", "every", "flat", "flatMap", "fill",
@@ -77,7 +71,7 @@ var builtinMethods = set(
 )
 
 // builtinTypes are TypeScript's and the platform's types.
-var builtinTypes = set(
+var builtinTypes = extract.WordSet(
 	"Promise", "Array", "ReadonlyArray", "Record", "Partial", "Required", "Readonly", "Pick",
 	"Omit", "Exclude", "Extract", "NonNullable", "ReturnType", "Parameters", "InstanceType",
 	"ConstructorParameters", "Awaited", "ThisType", "Uppercase", "Lowercase", "Capitalize",

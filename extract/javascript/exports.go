@@ -25,22 +25,15 @@ type reexport struct {
 
 // summary reads (once) the exports of the module in file rel.
 func (c *repoCache) summary(rel string) *summary {
-	c.mu.Lock()
-	s, ok := c.sums[rel]
-	c.mu.Unlock()
-	if ok {
-		return s
-	}
-	s = &summary{}
-	if c.repo != nil {
-		if b, err := c.repo.ReadMeta(rel); err == nil {
-			c.scan(s, rel, b)
+	return c.sums.Get(rel, func() *summary {
+		s := &summary{}
+		if c.repo != nil {
+			if b, err := c.repo.ReadMeta(rel); err == nil {
+				c.scan(s, rel, b)
+			}
 		}
-	}
-	c.mu.Lock()
-	c.sums[rel] = s
-	c.mu.Unlock()
-	return s
+		return s
+	})
 }
 
 func (c *repoCache) scan(s *summary, rel string, b []byte) {

@@ -51,13 +51,12 @@ func defaultName(rel string) string {
 type repoCache struct {
 	repo *extract.Repo
 
-	mu    sync.Mutex
-	dirs  map[string]map[string]bool // dir → entry name → is a folder
-	found map[string]string          // joined specifier path → file ("" none)
-	sums  map[string]*summary
-	cfgs  map[string]*tsconfig
+	dirs  extract.MemoMap[string, map[string]bool] // dir → entry name → is a folder
+	found extract.MemoMap[string, string]          // joined specifier path → file ("" none)
+	sums  extract.MemoMap[string, *summary]        // file → its exports
+	cfgs  extract.MemoMap[string, *tsconfig]       // config folder → its config
+	cfgOf extract.MemoMap[string, *tsconfig]       // folder → governing config (nil: none)
 
-	cfgOf  map[string]*tsconfig // folder → governing config (nil: none)
 	wsOnce sync.Once
 	ws     []workspace
 }
@@ -68,8 +67,7 @@ type cacheKey struct{}
 // cacheFor returns the cache of a build, which lives as long as its Repo.
 func cacheFor(repo *extract.Repo) *repoCache {
 	return extract.Memo(repo, cacheKey{}, func() *repoCache {
-		return &repoCache{repo: repo, dirs: map[string]map[string]bool{}, found: map[string]string{},
-			sums: map[string]*summary{}, cfgs: map[string]*tsconfig{}}
+		return &repoCache{repo: repo}
 	})
 }
 
@@ -78,13 +76,13 @@ func (c *repoCache) list(dir string) map[string]bool {
 	if dir == "." {
 		dir = ""
 	}
-	c.mu.Lock()
-	m, ok := c.dirs[dir]
-	c.mu.Unlock()
-	if ok {
-		return m
-	}
-	m = map[string]bool{}
+	return c.dirs.Get(dir, func() map[string]bool { return c.readDir(dir) })
+}
+
+// readDir reads the entries of a folder: name → is a folder, a link
+// counting as what it links to.
+func (c *repoCache) readDir(dir string) map[string]bool {
+	m := map[string]bool{}
 	if c.repo != nil {
 		abs := filepath.Join(c.repo.Root, filepath.FromSlash(dir))
 		ents, _ := os.ReadDir(abs)
@@ -98,9 +96,6 @@ func (c *repoCache) list(dir string) map[string]bool {
 			m[e.Name()] = isDir
 		}
 	}
-	c.mu.Lock()
-	c.dirs[dir] = m
-	c.mu.Unlock()
 	return m
 }
 
@@ -123,16 +118,7 @@ func (c *repoCache) findFile(joined string) (string, bool) {
 	if joined == ".." || strings.HasPrefix(joined, "../") || strings.HasPrefix(joined, "/") {
 		return "", false
 	}
-	c.mu.Lock()
-	r, ok := c.found[joined]
-	c.mu.Unlock()
-	if ok {
-		return r, r != ""
-	}
-	r = c.lookFile(joined)
-	c.mu.Lock()
-	c.found[joined] = r
-	c.mu.Unlock()
+	r := c.found.Get(joined, func() string { return c.lookFile(joined) })
 	return r, r != ""
 }
 

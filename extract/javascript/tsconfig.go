@@ -43,22 +43,11 @@ func (c *repoCache) config(dir string) *tsconfig {
 	if c.repo == nil {
 		return nil
 	}
-	c.mu.Lock()
-	cfg, hit := c.cfgOf[dir]
-	c.mu.Unlock()
-	if hit {
-		return cfg
-	}
-	cfg = c.loadFor(dir)
-	c.mu.Lock()
-	if c.cfgOf == nil {
-		c.cfgOf = map[string]*tsconfig{}
-	}
-	c.cfgOf[dir] = cfg
-	c.mu.Unlock()
-	return cfg
+	return c.cfgOf.Get(dir, func() *tsconfig { return c.loadFor(dir) })
 }
 
+// loadFor reads the config governing dir: the nearest tsconfig.json at or
+// above it, else the nearest jsconfig.json.
 func (c *repoCache) loadFor(dir string) *tsconfig {
 	cfgDir, data, ok := c.repo.FindUp(dir, "tsconfig.json")
 	if !ok {
@@ -67,18 +56,11 @@ func (c *repoCache) loadFor(dir string) *tsconfig {
 	if !ok {
 		return nil
 	}
-	c.mu.Lock()
-	cfg, hit := c.cfgs[cfgDir]
-	c.mu.Unlock()
-	if hit {
+	return c.cfgs.Get(cfgDir, func() *tsconfig {
+		cfg := &tsconfig{dir: cfgDir, base: cfgDir}
+		c.loadConfig(cfg, cfgDir, data, 0, true, true)
 		return cfg
-	}
-	cfg = &tsconfig{dir: cfgDir, base: cfgDir}
-	c.loadConfig(cfg, cfgDir, data, 0, true, true)
-	c.mu.Lock()
-	c.cfgs[cfgDir] = cfg
-	c.mu.Unlock()
-	return cfg
+	})
 }
 
 // loadConfig fills cfg from one config file and the files it extends;
