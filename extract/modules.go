@@ -1,9 +1,43 @@
 package extract
 
-import "sync"
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+)
 
-// What the language packages share to resolve modules: the tables their
-// per-repository caches (see Memo) keep answers in.
+// What the language packages share to resolve modules: folder listings
+// and the tables their per-repository caches (see Memo) keep answers in.
+
+// ListDir reads the entries of folder dir (relative, slash-separated, ""
+// the root; a leading "/" is the root too): name → is a folder, a link
+// counting as what it links to. A folder above the root, one that cannot
+// be read, or a nil r has none.
+// It reads the file system on every call: a language keeps the answers
+// it needs again (see MemoMap).
+func (r *Repo) ListDir(dir string) map[string]bool {
+	m := map[string]bool{}
+	if r == nil {
+		return m
+	}
+	if dir = path.Clean(dir); dir == ".." || strings.HasPrefix(dir, "../") {
+		return m
+	}
+	abs := filepath.Join(r.Root, filepath.FromSlash(dir))
+	ents, _ := os.ReadDir(abs)
+	for _, e := range ents {
+		isDir := e.IsDir()
+		if e.Type()&os.ModeSymlink != 0 {
+			if st, err := os.Stat(filepath.Join(abs, e.Name())); err == nil {
+				isDir = st.IsDir()
+			}
+		}
+		m[e.Name()] = isDir
+	}
+	return m
+}
 
 // MemoMap holds answers a language's repository cache works out once per
 // build and key (a folder's listing, the file an import names, a module's

@@ -1,6 +1,9 @@
 package extract
 
 import (
+	"maps"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -43,5 +46,35 @@ func TestMemoMap(t *testing.T) {
 		if g != got[0] {
 			t.Fatalf("callers got different values for one key")
 		}
+	}
+}
+
+func TestListDir(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"a/sub", "a/linked"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "a", "f.ts"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("linked", filepath.Join(root, "a", "ln")); err != nil {
+		t.Skip(err)
+	}
+	r := NewRepo(filepath.Join(root, "a"))
+	want := map[string]bool{"sub": true, "linked": true, "f.ts": false, "ln": true}
+	for _, dir := range []string{"", ".", "/"} {
+		if got := r.ListDir(dir); !maps.Equal(got, want) {
+			t.Errorf("ListDir(%q) = %v, want %v", dir, got, want)
+		}
+	}
+	for _, dir := range []string{"..", "../a", "sub/../..", "missing"} {
+		if got := r.ListDir(dir); len(got) != 0 {
+			t.Errorf("ListDir(%q) = %v, want none", dir, got)
+		}
+	}
+	if got := (*Repo)(nil).ListDir(""); len(got) != 0 {
+		t.Errorf("nil Repo lists %v", got)
 	}
 }
