@@ -36,16 +36,16 @@ func (c *repoCache) summary(rel string) *summary {
 	})
 }
 
+var newline = []byte{'\n'}
+
+// scan reads the exports and imports of module rel, a line at a time:
+// statements at the start of a line, the few that span lines followed to
+// their end.
 func (c *repoCache) scan(s *summary, rel string, b []byte) {
 	dir := path.Dir(rel)
 	for len(b) > 0 {
-		line := b
-		i := bytes.IndexByte(b, '\n')
-		if i >= 0 {
-			line, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
+		var line []byte
+		line, b, _ = bytes.Cut(b, newline)
 		if len(line) < 7 {
 			continue
 		}
@@ -99,27 +99,17 @@ func (c *repoCache) scan(s *summary, rel string, b []byte) {
 				continue
 			}
 			for !strings.Contains(l, " from ") && len(b) > 0 {
-				j := bytes.IndexByte(b, '\n')
-				if j < 0 {
-					l += " " + string(b)
-					b = nil
-				} else {
-					l += " " + string(b[:j])
-					b = b[j+1:]
-				}
+				var more []byte
+				more, b, _ = bytes.Cut(b, newline)
+				l += " " + string(more)
 			}
 			c.scanImport(s, dir, l)
 		case strings.HasPrefix(l, "export {") || strings.HasPrefix(l, "export type {"):
 			// Possibly spanning lines up to the closing brace.
 			for !strings.Contains(l, "}") && len(b) > 0 {
-				j := bytes.IndexByte(b, '\n')
-				if j < 0 {
-					l += " " + string(b)
-					b = nil
-				} else {
-					l += " " + string(b[:j])
-					b = b[j+1:]
-				}
+				var more []byte
+				more, b, _ = bytes.Cut(b, newline)
+				l += " " + string(more)
 			}
 			open, close := strings.IndexByte(l, '{'), strings.IndexByte(l, '}')
 			if open < 0 || close < open {

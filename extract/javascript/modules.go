@@ -1,9 +1,7 @@
 package javascript
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -76,27 +74,7 @@ func (c *repoCache) list(dir string) map[string]bool {
 	if dir == "." {
 		dir = ""
 	}
-	return c.dirs.Get(dir, func() map[string]bool { return c.readDir(dir) })
-}
-
-// readDir reads the entries of a folder: name → is a folder, a link
-// counting as what it links to.
-func (c *repoCache) readDir(dir string) map[string]bool {
-	m := map[string]bool{}
-	if c.repo != nil {
-		abs := filepath.Join(c.repo.Root, filepath.FromSlash(dir))
-		ents, _ := os.ReadDir(abs)
-		for _, e := range ents {
-			isDir := e.IsDir()
-			if e.Type()&os.ModeSymlink != 0 {
-				if st, err := os.Stat(filepath.Join(abs, e.Name())); err == nil {
-					isDir = st.IsDir()
-				}
-			}
-			m[e.Name()] = isDir
-		}
-	}
-	return m
+	return c.dirs.Get(dir, func() map[string]bool { return c.repo.ListDir(dir) })
 }
 
 // findFile finds the source file a module path (joined, relative, without
