@@ -8,7 +8,8 @@ import (
 )
 
 // walk records calls, type uses and typed locals inside code, attributing
-// them to symbol from (-1: the file).
+// them to symbol from (-1: the file). Nodes it has no case for are walked
+// through: their children are.
 func (x *extractor) walk(n int32, from int32) {
 	if n < 0 {
 		return
@@ -16,10 +17,8 @@ func (x *extractor) walk(n int32, from int32) {
 	switch x.Code(n) {
 	case kCall:
 		x.call(n, from)
-		return
 	case kNew:
 		x.newExpr(n, from)
-		return
 	case kArrow, kFunctionExpr:
 		if nm := x.Field(n, x.g.fName); nm >= 0 {
 			// A named function expression sees its own name.
@@ -27,44 +26,34 @@ func (x *extractor) walk(n int32, from int32) {
 			x.bind(x.Text(nm), binding{})
 			x.fnBody(n, from, extract.RefType)
 			x.pop()
-			return
+		} else {
+			x.fnBody(n, from, extract.RefType)
 		}
-		x.fnBody(n, from, extract.RefType)
-		return
 	case kFunctionDecl, kFunctionSig:
 		if x.Code(n) == kFunctionDecl && x.inCallable(from) {
 			// A named helper inside a function (a factory's closures,
 			// as in a renderer built by one big function) is a symbol
 			// of its own, found by name and called by its siblings.
 			x.function(n, n, from, 0, "")
-			return
+		} else {
+			x.bind(x.Text(x.Field(n, x.g.fName)), binding{})
+			x.fnBody(n, from, extract.RefType)
 		}
-		x.bind(x.Text(x.Field(n, x.g.fName)), binding{})
-		x.fnBody(n, from, extract.RefType)
-		return
 	case kMethodDef:
 		x.fnBody(n, from, extract.RefType)
-		return
 	case kClassDecl:
 		x.class(n, n, from, 0, "")
-		return
 	case kClassExpr:
 		saved := x.cls
 		x.cls = nil
-		for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
-			x.walk(k, from)
-		}
+		x.walkKids(n, from)
 		x.cls = saved
-		return
 	case kLexicalDecl:
 		x.localVars(n, from)
-		return
 	case kAssign:
 		x.assign(n, from)
-		return
 	case kTypeAnnotation, kTypeArguments:
 		x.typeRefs(n, from, extract.RefType)
-		return
 	case kAs:
 		// The value, then its types.
 		if k := x.FirstNamed(n); k >= 0 {
@@ -73,10 +62,8 @@ func (x *extractor) walk(n int32, from int32) {
 				x.typeRefs(k, from, extract.RefType)
 			}
 		}
-		return
 	case kJSXOpen:
 		x.jsx(n, from)
-		return
 	case kForIn:
 		left := x.Field(n, x.g.fLeft)
 		if x.Code(left) == kIdentifier {
@@ -84,12 +71,14 @@ func (x *extractor) walk(n int32, from int32) {
 		} else {
 			x.bindPattern(left)
 		}
+		x.walkKids(n, from)
 	case kCatch:
 		for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
 			if x.Code(k) == kIdentifier || x.Code(k) == kObjectPattern || x.Code(k) == kArrayPattern {
 				x.bindPattern(k)
 			}
 		}
+		x.walkKids(n, from)
 	case kReturn:
 		// An untyped function returning new Foo() (or a Foo) returns a Foo.
 		if x.retSym >= 0 && x.R.Symbols[x.retSym].Type == "" {
@@ -99,27 +88,32 @@ func (x *extractor) walk(n int32, from int32) {
 				}
 			}
 		}
+		x.walkKids(n, from)
 	case kInterface, kTypeAlias, kEnum:
 		// Local types: their member types count as uses.
 		x.typeRefs(n, from, extract.RefType)
-		return
 	case kImport:
 		x.importStmt(n)
-		return
 	case kPair:
 		// A function named in an object literal (a route table, a handler
 		// map) is called through it.
 		if v := x.Field(n, x.g.fValue); x.Code(v) == kIdentifier || x.Code(v) == kMember {
 			x.walk(x.Field(n, x.g.fKey), from)
 			x.callback(v, from)
-			return
+		} else {
+			x.walkKids(n, from)
 		}
 	case kShorthandProp:
 		x.callback(n, from)
-		return
 	case kIdentifier, kPropertyIdentifier, kString, kNumber, kComment, kThis, kSuper:
-		return
+		// Leaves: calls and types are found above them.
+	default:
+		x.walkKids(n, from)
 	}
+}
+
+// walkKids walks the named children of n.
+func (x *extractor) walkKids(n int32, from int32) {
 	for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
 		x.walk(k, from)
 	}

@@ -30,14 +30,7 @@ func (x *extractor) class(n, outer int32, parent int32, flags snapshot.Flags, na
 					typeArgs = append(typeArgs, ta)
 				}
 			case kImplementsClause:
-				for t := x.FirstNamed(c); t >= 0; t = x.NextNamed(t) {
-					if tn := x.typeName(t); tn != "" {
-						s.Implements = append(s.Implements, tn)
-					}
-					if x.Code(t) == kGenericType {
-						typeArgs = append(typeArgs, x.Field(t, x.g.fTypeArguments))
-					}
-				}
+				typeArgs = x.typeList(c, &s.Implements, typeArgs)
 			case kComment:
 			default:
 				x.heritage(c, &s.Extends)

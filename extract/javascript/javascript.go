@@ -21,32 +21,24 @@ import (
 )
 
 func init() {
-	js := &extract.Language{
-		Lang: snapshot.LangJavaScript,
-		Grammars: map[string]string{
-			".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-		},
-		Extract:    extractJS,
-		SelfNames:  []string{"this"},
-		SuperNames: []string{"super"},
-		TestName:   TestName,
-		// A property holding a function is called like a method
-		// (this.handler = fn; onClick: () => void; get!: HandlerInterface).
-		FieldsCallable: true,
+	// JavaScript and TypeScript differ in their grammars alone.
+	language := func(l snapshot.Lang, grammars map[string]string, fn func(*extract.File, *extract.FileResult)) *extract.Language {
+		return &extract.Language{
+			Lang: l, Grammars: grammars, Extract: fn,
+			SelfNames:  []string{"this"},
+			SuperNames: []string{"super"},
+			TestName:   TestName,
+			// A property holding a function is called like a method
+			// (this.handler = fn; onClick: () => void; get!: HandlerInterface).
+			FieldsCallable: true,
+		}
 	}
-	ts := &extract.Language{
-		Lang: snapshot.LangTypeScript,
-		Grammars: map[string]string{
-			".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-		},
-		Extract:        extractTS,
-		SelfNames:      []string{"this"},
-		SuperNames:     []string{"super"},
-		TestName:       TestName,
-		FieldsCallable: true,
-	}
-	extract.Register(js)
-	extract.Register(ts)
+	extract.Register(language(snapshot.LangJavaScript, map[string]string{
+		".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+	}, extractJS))
+	extract.Register(language(snapshot.LangTypeScript, map[string]string{
+		".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+	}, extractTS))
 }
 
 // TestName accepts the callables of a test file as tests (describe/it

@@ -7,6 +7,21 @@ import (
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
+// typeList appends the names of the types a clause lists (extends A,
+// B<T>; implements C) to names, and the type arguments of the generic
+// ones to typeArgs, which it returns.
+func (x *extractor) typeList(clause int32, names *[]string, typeArgs []int32) []int32 {
+	for t := x.FirstNamed(clause); t >= 0; t = x.NextNamed(t) {
+		if tn := x.typeName(t); tn != "" {
+			*names = append(*names, tn)
+		}
+		if x.Code(t) == kGenericType {
+			typeArgs = append(typeArgs, x.Field(t, x.g.fTypeArguments))
+		}
+	}
+	return typeArgs
+}
+
 func (x *extractor) iface(n, outer int32, parent int32, flags snapshot.Flags) {
 	name := x.Text(x.Field(n, x.g.fName))
 	if name == "" {
@@ -16,16 +31,8 @@ func (x *extractor) iface(n, outer int32, parent int32, flags snapshot.Flags) {
 	s := x.declSymbol(snapshot.KindInterface, name, parent, flags, outer, body)
 	var typeArgs []int32
 	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-		if x.Code(c) != kExtendsTypeClause {
-			continue
-		}
-		for t := x.FirstNamed(c); t >= 0; t = x.NextNamed(t) {
-			if tn := x.typeName(t); tn != "" {
-				s.Extends = append(s.Extends, tn)
-			}
-			if x.Code(t) == kGenericType {
-				typeArgs = append(typeArgs, x.Field(t, x.g.fTypeArguments))
-			}
+		if x.Code(c) == kExtendsTypeClause {
+			typeArgs = x.typeList(c, &s.Extends, typeArgs)
 		}
 	}
 	id := x.Add(s)
@@ -222,29 +229,23 @@ func (x *extractor) typeName(n int32) string {
 	return ""
 }
 
-// typeRefs records references to the named types inside a type.
+// typeRefs records references to the named types inside a type (n may be
+// -1: none).
 func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
-	if n < 0 {
-		return
-	}
 	switch x.Code(n) {
 	case kTypeIdentifier:
-		name := x.Text(n)
-		if !builtinTypes[name] && !x.isTypeParam(name) {
+		if name := x.Text(n); !builtinTypes[name] && !x.isTypeParam(name) {
 			x.ref(from, kind, name, "", "", n)
 		}
-		return
 	case kNestedTypeIdentifier:
 		mod, name := x.Field(n, x.g.fModule), x.Field(n, x.g.fName)
 		if q := x.chain(mod); q != "" && name >= 0 {
-			if b, ok := x.lookup(firstPart(q)); ok && b.kind == bExternal {
-				return
+			if b, ok := x.lookup(firstPart(q)); !ok || b.kind != bExternal {
+				x.ref(from, kind, x.Text(name), q, "", n)
 			}
-			x.ref(from, kind, x.Text(name), q, "", n)
 		}
-		return
-	case kTypeQuery, kPredefinedType, kLiteralType, kString, kComment, kNumber:
-		return
+	case kTypeQuery, kPredefinedType, kLiteralType, kString, kComment, kNumber, kStatementBlock:
+		// No type named: typeof names a value, a body is code.
 	case kTypePredicate:
 		// x is Foo: only the type.
 		if t := x.Field(n, x.g.fType); t >= 0 {
@@ -255,11 +256,9 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 				x.typeRefs(k, from, kind)
 			}
 		}
-		return
-	case kStatementBlock:
-		return
-	}
-	for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
-		x.typeRefs(k, from, kind)
+	default:
+		for k := x.FirstNamed(n); k >= 0; k = x.NextNamed(k) {
+			x.typeRefs(k, from, kind)
+		}
 	}
 }
