@@ -43,6 +43,7 @@
 //	model.go     FileResult, Symbol, Ref, Import: what an extractor hands the resolver
 //	names.go     dotted names (SplitName, FirstName, LastName), word sets, field ids and kind codes
 //	repo.go      Repo: folder and manifest lookups, Memo, ReadMeta; test, example and generated files
+//	modules.go   Repo.ListDir and MemoMap, for the caches a language's module resolution keeps
 //	helpers.go   comments, signatures, first lines, the exported flag
 //
 // The resolver, one file per phase, in the order resolve runs them:
