@@ -129,9 +129,10 @@ type pendingField struct {
 
 func run(f *extract.File, r *extract.FileResult, g *grammarInfo) {
 	x := &extractor{
-		Base: extract.Base{FlatTree: extract.NewFlatTree(f.Root, f.Src, g.names), F: f, R: r, Codes: g.codes},
-		g:    g,
-		rc:   cacheFor(f.Repo), dir: path.Dir(f.Path),
+		Base:     extract.Base{FlatTree: extract.NewFlatTree(f.Root, f.Src, g.names), F: f, R: r, Codes: g.codes},
+		g:        g,
+		rc:       cacheFor(f.Repo),
+		dir:      path.Dir(f.Path),
 		test:     r.Flags&snapshot.FlagTest != 0 || extract.IsTestPath(f.Path),
 		js:       g.js,
 		scopes:   []scope{{}},
