@@ -339,7 +339,7 @@ func (x *extractor) bareRef(name string) (qual, callName string, ok bool) {
 		if k, own := x.sc.items[name]; own && k != itemMod {
 			return "", name, true
 		}
-		mod, n := splitLast(b.abs)
+		mod, n := extract.SplitName(b.abs)
 		if mod == "" || mod == x.R.Package {
 			return "", n, true
 		}
@@ -384,7 +384,7 @@ func (x *extractor) pathRef(segs []string, name string) (qual, callName string, 
 	if abs == "" || ext {
 		return "", "", refExternal
 	}
-	mod, last := splitLast(abs)
+	mod, last := extract.SplitName(abs)
 	r := x.resolveItem(mod, last, 0, false)
 	target := extract.JoinName(r.mod, r.name)
 	if x.external(target) {
@@ -418,7 +418,7 @@ func (x *extractor) pathRef(segs []string, name string) (qual, callName string, 
 // token bound by a synthetic import of the type, so that the resolver finds
 // the type exactly. A name without a module is returned as is.
 func (x *extractor) typeToken(abs string) string {
-	mod, name := splitLast(abs)
+	mod, name := extract.SplitName(abs)
 	if mod == "" {
 		return abs
 	}
@@ -480,7 +480,7 @@ func (x *extractor) bareCall(name string, from int32, line uint32) {
 	if startsUpper(name) {
 		// A tuple struct or variant constructor: a use of the type.
 		if t := x.namedType(name); t.abs != "" && !t.ext && !t.self {
-			mod, last := splitLast(t.abs)
+			mod, last := extract.SplitName(t.abs)
 			x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: last, Qual: mod, Line: line})
 		}
 		return
@@ -501,7 +501,7 @@ func (x *extractor) pathCall(segs []string, name string, from int32, line uint32
 	case refCall:
 		x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: n, Qual: qual, Line: line})
 	case refType:
-		mod, last := splitLast(qual)
+		mod, last := extract.SplitName(qual)
 		x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: last, Qual: mod, Line: line})
 	}
 }
@@ -555,7 +555,7 @@ func (x *extractor) macro(n int32, from int32) {
 				// An imported macro: #[macro_export] puts it at the crate
 				// root whatever module declares it, so the name is left to
 				// the resolver alone.
-				_, last := splitLast(b.abs)
+				_, last := extract.SplitName(b.abs)
 				x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: last, Line: x.Line(n)})
 			}
 		}

@@ -506,26 +506,11 @@ func sanitize(s string) string {
 	return s
 }
 
-// parentMod is the module path without its last element.
-func parentMod(m string) string {
-	if i := strings.LastIndexByte(m, '.'); i >= 0 {
-		return m[:i]
-	}
-	return ""
-}
-
-func splitLast(s string) (string, string) {
-	if i := strings.LastIndexByte(s, '.'); i >= 0 {
-		return s[:i], s[i+1:]
-	}
-	return "", s
-}
-
 // rootOf finds the crate root module m belongs to.
 func (c *repoCache) rootOf(m string) (string, rootInfo, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for p := m; ; p = parentMod(p) {
+	for p := m; ; p, _ = extract.SplitName(p) {
 		if ri, ok := c.roots[p]; ok {
 			return p, ri, true
 		}
@@ -660,7 +645,7 @@ func (c *repoCache) scanModule(m string, data []byte) *modInfo {
 			if abs == "" {
 				continue
 			}
-			mod, last := splitLast(abs)
+			mod, last := extract.SplitName(abs)
 			if last == "*" {
 				mi.globs = append(mi.globs, mod)
 				continue
@@ -707,7 +692,7 @@ func (c *repoCache) absPath(segs []string, m, root string, ci *crateInfo, localM
 	case "super":
 		base = m
 		for i < len(segs) && segs[i] == "super" {
-			base = parentMod(base)
+			base, _ = extract.SplitName(base)
 			i++
 		}
 	case "::":
@@ -762,7 +747,7 @@ func (c *repoCache) resolveItemDepth(m, name string, value bool, depth int) item
 		return itemRes{m, name, true, false}
 	}
 	if t, ok := mi.named[name]; ok {
-		tm, tn := splitLast(t)
+		tm, tn := extract.SplitName(t)
 		if r := c.resolveItemDepth(tm, tn, value, depth+1); r.found {
 			return r
 		}
@@ -796,7 +781,7 @@ func (c *repoCache) canonMod(m string) string {
 	if hit {
 		return got
 	}
-	parent, last := splitLast(m)
+	parent, last := extract.SplitName(m)
 	out := m
 	if parent != "" {
 		p := c.canonMod(parent)

@@ -215,7 +215,7 @@ func (x *extractor) use(sc *scope, e useEntry) {
 	if abs == "" {
 		return
 	}
-	mod, last := splitLast(abs)
+	mod, last := extract.SplitName(abs)
 	if last == "*" {
 		sc.globs = append(sc.globs, mod)
 		if !ext && mod != x.R.Package {
@@ -380,7 +380,7 @@ func (x *extractor) lookupNS(sc *scope, name string, typeNS bool) (binding, bool
 func (x *extractor) resolveItem(m, name string, depth int, value bool) itemRes {
 	sc := x.scopes[m]
 	if sc == nil {
-		if p, last := splitLast(m); p != "" && x.scopes[p] != nil {
+		if p, last := extract.SplitName(m); p != "" && x.scopes[p] != nil {
 			// A module reached through a name of this file.
 			if r := x.resolveItem(p, last, depth+1, false); r.found && extract.JoinName(r.mod, r.name) != m && depth < 4 {
 				return x.resolveItem(extract.JoinName(r.mod, r.name), name, depth+1, value)
@@ -392,7 +392,7 @@ func (x *extractor) resolveItem(m, name string, depth int, value bool) itemRes {
 		return itemRes{m, name, true, k == itemMod}
 	}
 	if b, ok := sc.uses[name]; ok && !b.ext {
-		mod, n := splitLast(b.abs)
+		mod, n := extract.SplitName(b.abs)
 		return itemRes{mod, n, true, b.kind == itemMod}
 	}
 	if depth < 4 {
@@ -812,7 +812,7 @@ func (x *extractor) implBody(body int32, sc *scope, parent int32, flags snapshot
 			}
 			id := x.function(c, sc, parent, snapshot.KindMethod, fl, li, recv, qual)
 			if id >= 0 && traitRef != "" {
-				mod, name := splitLast(traitRef)
+				mod, name := extract.SplitName(traitRef)
 				x.AddRef(extract.Ref{From: id, Kind: extract.RefType, Name: name, Qual: mod, Line: x.Line(c)})
 			}
 		case "const_item":

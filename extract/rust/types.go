@@ -67,7 +67,7 @@ func (x *extractor) pathType(segs []string) typeInfo {
 	if ext {
 		return typeInfo{abs: abs, ext: true}
 	}
-	mod, name := splitLast(abs)
+	mod, name := extract.SplitName(abs)
 	r := x.resolveItem(mod, name, 0, false)
 	abs = extract.JoinName(r.mod, r.name)
 	return typeInfo{abs: abs, ext: x.external(abs)}
@@ -252,6 +252,6 @@ func (x *extractor) typeRef(t typeInfo, written string, from int32, refKind extr
 		}
 		name = written
 	}
-	mod, last := splitLast(name)
+	mod, last := extract.SplitName(name)
 	x.AddRef(extract.Ref{From: from, Kind: refKind, Name: last, Qual: mod, Line: x.Line(n)})
 }
