@@ -38,17 +38,15 @@ var kindNames []string
 // they would cost every command, queries included.
 var setupOnce sync.Once
 
+// setup fills the field ids and kindNames.
 func setup() {
 	lang := sitter.NewLanguage(tsgo.Language())
-	for _, f := range []struct {
-		id   *uint16
-		name string
-	}{{&fName, "name"}, {&fType, "type"}, {&fPath, "path"}, {&fBody, "body"}, {&fReceiver, "receiver"},
-		{&fResult, "result"}, {&fParameters, "parameters"}, {&fValue, "value"}, {&fPackage, "package"},
-		{&fElement, "element"}, {&fLeft, "left"}, {&fRight, "right"}, {&fOperand, "operand"},
-		{&fField, "field"}, {&fFunction, "function"}, {&fArguments, "arguments"}} {
-		*f.id = lang.FieldIdForName(f.name)
-	}
+	extract.FieldIDs(lang, map[string]*uint16{
+		"name": &fName, "type": &fType, "path": &fPath, "body": &fBody, "receiver": &fReceiver,
+		"result": &fResult, "parameters": &fParameters, "value": &fValue, "package": &fPackage,
+		"element": &fElement, "left": &fLeft, "right": &fRight, "operand": &fOperand,
+		"field": &fField, "function": &fFunction, "arguments": &fArguments,
+	})
 	kindNames = extract.KindNames(lang)
 }
 
