@@ -15,38 +15,29 @@ type recv struct {
 }
 
 // peel are methods whose result is (for the resolver) their receiver.
-var peel = map[string]bool{
-	"unwrap": true, "expect": true, "unwrap_or_default": true, "clone": true, "to_owned": true,
-	"as_ref": true, "as_mut": true, "as_deref": true, "borrow": true, "borrow_mut": true, "lock": true,
-	"get_or_init": true, "read": true, "write": true,
-}
+var peel = extract.WordSet(`unwrap expect unwrap_or_default clone to_owned as_ref as_mut as_deref
+	borrow borrow_mut lock get_or_init read write`)
 
 // stdMethods are method names of the standard library; called on a value
 // of unknown type they are not reported (the resolver would otherwise try
 // a repository method of the same name).
-var stdMethods = map[string]bool{}
-
-func init() {
-	for _, m := range strings.Fields(`clone to_string to_owned into iter iter_mut into_iter unwrap expect
-		unwrap_or unwrap_or_else unwrap_or_default map map_err and_then or_else ok_or ok_or_else ok err
-		is_some is_none is_ok is_err as_ref as_mut as_str as_slice as_deref as_path as_bytes len is_empty
-		push push_str pop insert remove get get_mut contains contains_key entry or_insert or_insert_with
-		or_default extend collect filter filter_map find any all fold chain zip rev enumerate skip take
-		next last first join split splitn rsplit trim trim_start trim_end starts_with ends_with strip_prefix
-		strip_suffix replace to_lowercase to_uppercase parse borrow borrow_mut lock read write cloned copied
-		sort sort_by sort_by_key sort_unstable dedup retain drain clear keys values values_mut with_context
-		context display exists is_file is_dir parent file_name file_stem extension to_str to_string_lossy
-		to_path_buf lines chars bytes flatten flat_map count sum max min cmp partial_cmp eq ne hash fmt
-		default from try_from try_into new with_capacity append truncate split_off position map_or
-		map_or_else unwrap_err expect_err take_while skip_while peekable step_by windows chunks
-		binary_search send recv spawn await poll as_os_str components display_order is_absolute
-		write_all write_fmt flush read_to_string read_to_end finish build capacity reserve resize swap
-		get_or_insert_with copied into_inner inspect filter_map for_each nth unzip product max_by_key
-		min_by_key first_mut last_mut sort_unstable_by concat to_vec iter_mut split_whitespace
-		char_indices find_map matches rfind into_owned exists_ok canonicalize metadata is_symlink`) {
-		stdMethods[m] = true
-	}
-}
+var stdMethods = extract.WordSet(`clone to_string to_owned into iter iter_mut into_iter unwrap expect
+	unwrap_or unwrap_or_else unwrap_or_default map map_err and_then or_else ok_or ok_or_else ok err
+	is_some is_none is_ok is_err as_ref as_mut as_str as_slice as_deref as_path as_bytes len is_empty
+	push push_str pop insert remove get get_mut contains contains_key entry or_insert or_insert_with
+	or_default extend collect filter filter_map find any all fold chain zip rev enumerate skip take
+	next last first join split splitn rsplit trim trim_start trim_end starts_with ends_with strip_prefix
+	strip_suffix replace to_lowercase to_uppercase parse borrow borrow_mut lock read write cloned copied
+	sort sort_by sort_by_key sort_unstable dedup retain drain clear keys values values_mut with_context
+	context display exists is_file is_dir parent file_name file_stem extension to_str to_string_lossy
+	to_path_buf lines chars bytes flatten flat_map count sum max min cmp partial_cmp eq ne hash fmt
+	default from try_from try_into new with_capacity append truncate split_off position map_or
+	map_or_else unwrap_err expect_err take_while skip_while peekable step_by windows chunks
+	binary_search send recv spawn await poll as_os_str components display_order is_absolute
+	write_all write_fmt flush read_to_string read_to_end finish build capacity reserve resize swap
+	get_or_insert_with copied into_inner inspect filter_map for_each nth unzip product max_by_key
+	min_by_key first_mut last_mut sort_unstable_by concat to_vec iter_mut split_whitespace
+	char_indices find_map matches rfind into_owned exists_ok canonicalize metadata is_symlink`)
 
 // body records the calls, type uses and typed locals of a function body or
 // an initializer.
@@ -568,11 +559,8 @@ func (x *extractor) macro(n int32, from int32) {
 }
 
 // rustKeywords can precede a parenthesised token tree without being calls.
-var rustKeywords = map[string]bool{
-	"if": true, "while": true, "match": true, "for": true, "in": true, "return": true, "let": true,
-	"fn": true, "loop": true, "else": true, "as": true, "move": true, "mut": true, "ref": true,
-	"where": true, "impl": true, "dyn": true, "break": true, "continue": true, "async": true, "await": true,
-}
+var rustKeywords = extract.WordSet(`if while match for in return let fn loop else as move mut ref
+	where impl dyn break continue async await`)
 
 // tokenTree finds calls in the tokens of a macro argument: name(...),
 // a::b::name(...), recv.name(...). The tokens are all the children of the

@@ -367,7 +367,7 @@ func (c *repoCache) readWorkspace(ws *crateInfo) {
 
 // sysroot crates are never the repository's, even when it has a mock
 // crate of that name (cargo's tests do).
-var sysroot = map[string]bool{"std": true, "core": true, "alloc": true, "proc_macro": true, "test": true}
+var sysroot = extract.WordSet(`std core alloc proc_macro test`)
 
 // external reports whether an absolute path leaves the repository's crates.
 func (c *repoCache) external(abs string) bool {

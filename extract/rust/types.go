@@ -8,27 +8,19 @@ import (
 
 // prelude names are in scope in every module without an import; they are
 // never repository items unless a module declares or imports the name.
-var prelude = map[string]bool{
-	"Option": true, "Some": true, "None": true, "Result": true, "Ok": true, "Err": true,
-	"Vec": true, "String": true, "Box": true, "ToString": true, "ToOwned": true,
-	"Default": true, "Clone": true, "Copy": true, "Send": true, "Sync": true, "Sized": true,
-	"Unpin": true, "Drop": true, "Fn": true, "FnMut": true, "FnOnce": true,
-	"Iterator": true, "IntoIterator": true, "DoubleEndedIterator": true, "ExactSizeIterator": true,
-	"Extend": true, "FromIterator": true, "From": true, "Into": true, "TryFrom": true, "TryInto": true,
-	"AsRef": true, "AsMut": true, "PartialEq": true, "Eq": true, "PartialOrd": true, "Ord": true,
-	"Debug": true, "Hash": true,
-}
+var prelude = extract.WordSet(`Option Some None Result Ok Err Vec String Box ToString ToOwned
+	Default Clone Copy Send Sync Sized Unpin Drop Fn FnMut FnOnce Iterator IntoIterator
+	DoubleEndedIterator ExactSizeIterator Extend FromIterator From Into TryFrom TryInto AsRef AsMut
+	PartialEq Eq PartialOrd Ord Debug Hash`)
 
 // wrappers are generic types whose methods are reached through their first
 // type argument (by deref), or whose value is used after `?`/unwrap.
-var wrappers = map[string]bool{
-	"Box": true, "Rc": true, "Arc": true, "Option": true, "Result": true, "Cow": true,
-	"Pin": true, "NonNull": true, "ManuallyDrop": true, "MutexGuard": true, "Ref": true, "RefMut": true,
+var wrappers = extract.WordSet(
+	`Box Rc Arc Option Result Cow Pin NonNull ManuallyDrop MutexGuard Ref RefMut`,
 	// Interior mutability: reached through borrow()/lock()/get(), which
 	// the extractor sees through.
-	"RefCell": true, "Cell": true, "Mutex": true, "RwLock": true, "OnceCell": true, "OnceLock": true,
-	"LazyCell": true, "LazyLock": true,
-}
+	`RefCell Cell Mutex RwLock OnceCell OnceLock LazyCell LazyLock`,
+)
 
 // namedType resolves a type written as one name.
 func (x *extractor) namedType(name string) typeInfo {
