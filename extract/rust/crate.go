@@ -551,7 +551,9 @@ func (c *repoCache) moduleFile(m string) string {
 	return f
 }
 
-// module scans the file of module m (cached); nil when m has no file.
+// module scans the file of module m (cached); nil when m has no file. The
+// file is read through Repo.ReadMeta: a regular file inside the root, of
+// bounded size, as every file the walk did not hand over.
 func (c *repoCache) module(m string) *modInfo {
 	c.mu.Lock()
 	mi, hit := c.mods[m]
@@ -560,7 +562,7 @@ func (c *repoCache) module(m string) *modInfo {
 		return mi
 	}
 	if f := c.moduleFile(m); f != "" {
-		if data, err := os.ReadFile(filepath.Join(c.repo.Root, filepath.FromSlash(f))); err == nil {
+		if data, err := c.repo.ReadMeta(f); err == nil {
 			mi = c.scanModule(m, data)
 		}
 	}
