@@ -22,6 +22,15 @@ var wrappers = extract.WordSet(
 	`RefCell Cell Mutex RwLock OnceCell OnceLock LazyCell LazyLock`,
 )
 
+// lastSegment is the last name of a path as written: "Result" of
+// "io::Result", the path itself when it has no "::".
+func lastSegment(p string) string {
+	if i := strings.LastIndex(p, "::"); i >= 0 {
+		return p[i+2:]
+	}
+	return p
+}
+
 // namedType resolves a type written as one name.
 func (x *extractor) namedType(name string) typeInfo {
 	if name == "Self" {
@@ -117,10 +126,7 @@ func (x *extractor) principal(n int32) typeInfo {
 			return x.pathType(segs)
 		case "generic_type":
 			base := x.Field(n, fType)
-			name := x.Text(base)
-			if i := strings.LastIndex(name, "::"); i >= 0 {
-				name = name[i+2:]
-			}
+			name := lastSegment(x.Text(base))
 			if wrappers[name] || strings.HasSuffix(name, "Result") {
 				if arg := x.firstTypeArg(n); arg >= 0 {
 					n = arg
@@ -213,10 +219,7 @@ func (x *extractor) typeRefs(n int32, from int32, refKind extract.RefKind) {
 		// not recorded: only what they wrap. A repository's result alias
 		// would otherwise be a hint of every fallible function.
 		base := x.Field(n, fType)
-		name := x.Text(base)
-		if i := strings.LastIndex(name, "::"); i >= 0 {
-			name = name[i+2:]
-		}
+		name := lastSegment(x.Text(base))
 		if !wrappers[name] && !strings.HasSuffix(name, "Result") {
 			x.typeRefs(base, from, refKind)
 		}
