@@ -564,7 +564,7 @@ func (x *extractor) call(n int32, from int32) {
 			// root) falls back to the name, as on an unknown receiver.
 			ref.Qual, ref.QualType = "()", extract.OrName(x.operandType(x.Field(fn, fOperand)))
 		} else {
-			first, _, _ := strings.Cut(qual, ".")
+			first := extract.FirstName(qual)
 			if t, ok := x.locals[first]; ok {
 				ref.QualType = t
 			}

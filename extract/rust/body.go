@@ -506,7 +506,7 @@ func (x *extractor) methodCall(r recv, name string, from int32, line uint32) {
 		return
 	}
 	if x.selfAttached && x.sc != nil && strings.HasPrefix(r.chain, "self") && r.qt == "" {
-		field, _, _ := strings.Cut(strings.TrimPrefix(r.chain, "self."), ".")
+		field := extract.FirstName(strings.TrimPrefix(r.chain, "self."))
 		switch {
 		case r.chain == "self":
 			// A standard method (self.clone(), self.to_string()) unless

@@ -389,7 +389,7 @@ var sysroot = extract.WordSet(`std core alloc proc_macro test`)
 
 // external reports whether an absolute path leaves the repository's crates.
 func (c *repoCache) external(abs string) bool {
-	first, _, _ := strings.Cut(abs, ".")
+	first := extract.FirstName(abs)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return !c.known[first] || sysroot[first]

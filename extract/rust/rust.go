@@ -301,7 +301,7 @@ func (x *extractor) use(sc *scope, e useEntry) {
 // (the file's own crate is always in).
 func (x *extractor) external(abs string) bool {
 	if x.ci != nil {
-		if first, _, _ := strings.Cut(abs, "."); first == x.ci.name {
+		if extract.FirstName(abs) == x.ci.name {
 			return false
 		}
 	}
