@@ -38,17 +38,15 @@ var kindNames []string
 // they would cost every command, queries included.
 var setupOnce sync.Once
 
+// setup fills the field ids and kindNames.
 func setup() {
 	lang := sitter.NewLanguage(tsgo.Language())
-	for _, f := range []struct {
-		id   *uint16
-		name string
-	}{{&fName, "name"}, {&fType, "type"}, {&fPath, "path"}, {&fBody, "body"}, {&fReceiver, "receiver"},
-		{&fResult, "result"}, {&fParameters, "parameters"}, {&fValue, "value"}, {&fPackage, "package"},
-		{&fElement, "element"}, {&fLeft, "left"}, {&fRight, "right"}, {&fOperand, "operand"},
-		{&fField, "field"}, {&fFunction, "function"}, {&fArguments, "arguments"}} {
-		*f.id = lang.FieldIdForName(f.name)
-	}
+	extract.FieldIDs(lang, map[string]*uint16{
+		"name": &fName, "type": &fType, "path": &fPath, "body": &fBody, "receiver": &fReceiver,
+		"result": &fResult, "parameters": &fParameters, "value": &fValue, "package": &fPackage,
+		"element": &fElement, "left": &fLeft, "right": &fRight, "operand": &fOperand,
+		"field": &fField, "function": &fFunction, "arguments": &fArguments,
+	})
 	kindNames = extract.KindNames(lang)
 }
 
@@ -315,12 +313,8 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 	}
 }
 
-var builtinType = map[string]bool{
-	"bool": true, "byte": true, "rune": true, "string": true, "error": true, "any": true,
-	"int": true, "int8": true, "int16": true, "int32": true, "int64": true,
-	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
-	"float32": true, "float64": true, "complex64": true, "complex128": true, "comparable": true,
-}
+var builtinType = extract.WordSet(`bool byte rune string error any int int8 int16 int32 int64 uint
+	uint8 uint16 uint32 uint64 uintptr float32 float64 complex64 complex128 comparable`)
 
 func (x *extractor) typeSpec(n int32, decl int32) {
 	name := x.Text(x.Field(n, fName))
@@ -570,7 +564,7 @@ func (x *extractor) call(n int32, from int32) {
 			// root) falls back to the name, as on an unknown receiver.
 			ref.Qual, ref.QualType = "()", extract.OrName(x.operandType(x.Field(fn, fOperand)))
 		} else {
-			first, _, _ := strings.Cut(qual, ".")
+			first := extract.FirstName(qual)
 			if t, ok := x.locals[first]; ok {
 				ref.QualType = t
 			}
@@ -661,11 +655,8 @@ func (x *extractor) selectorChain(n int32) string {
 	return ""
 }
 
-var builtinFunc = map[string]bool{
-	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
-	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true,
-	"panic": true, "print": true, "println": true, "real": true, "recover": true,
-}
+var builtinFunc = extract.WordSet(`append cap clear close complex copy delete imag len make max min
+	new panic print println real recover`)
 
 // startsUpper reports whether s starts with an upper-case letter.
 func startsUpper(s string) bool {

@@ -15,38 +15,29 @@ type recv struct {
 }
 
 // peel are methods whose result is (for the resolver) their receiver.
-var peel = map[string]bool{
-	"unwrap": true, "expect": true, "unwrap_or_default": true, "clone": true, "to_owned": true,
-	"as_ref": true, "as_mut": true, "as_deref": true, "borrow": true, "borrow_mut": true, "lock": true,
-	"get_or_init": true, "read": true, "write": true,
-}
+var peel = extract.WordSet(`unwrap expect unwrap_or_default clone to_owned as_ref as_mut as_deref
+	borrow borrow_mut lock get_or_init read write`)
 
 // stdMethods are method names of the standard library; called on a value
 // of unknown type they are not reported (the resolver would otherwise try
 // a repository method of the same name).
-var stdMethods = map[string]bool{}
-
-func init() {
-	for _, m := range strings.Fields(`clone to_string to_owned into iter iter_mut into_iter unwrap expect
-		unwrap_or unwrap_or_else unwrap_or_default map map_err and_then or_else ok_or ok_or_else ok err
-		is_some is_none is_ok is_err as_ref as_mut as_str as_slice as_deref as_path as_bytes len is_empty
-		push push_str pop insert remove get get_mut contains contains_key entry or_insert or_insert_with
-		or_default extend collect filter filter_map find any all fold chain zip rev enumerate skip take
-		next last first join split splitn rsplit trim trim_start trim_end starts_with ends_with strip_prefix
-		strip_suffix replace to_lowercase to_uppercase parse borrow borrow_mut lock read write cloned copied
-		sort sort_by sort_by_key sort_unstable dedup retain drain clear keys values values_mut with_context
-		context display exists is_file is_dir parent file_name file_stem extension to_str to_string_lossy
-		to_path_buf lines chars bytes flatten flat_map count sum max min cmp partial_cmp eq ne hash fmt
-		default from try_from try_into new with_capacity append truncate split_off position map_or
-		map_or_else unwrap_err expect_err take_while skip_while peekable step_by windows chunks
-		binary_search send recv spawn await poll as_os_str components display_order is_absolute
-		write_all write_fmt flush read_to_string read_to_end finish build capacity reserve resize swap
-		get_or_insert_with copied into_inner inspect filter_map for_each nth unzip product max_by_key
-		min_by_key first_mut last_mut sort_unstable_by concat to_vec iter_mut split_whitespace
-		char_indices find_map matches rfind into_owned exists_ok canonicalize metadata is_symlink`) {
-		stdMethods[m] = true
-	}
-}
+var stdMethods = extract.WordSet(`clone to_string to_owned into iter iter_mut into_iter unwrap expect
+	unwrap_or unwrap_or_else unwrap_or_default map map_err and_then or_else ok_or ok_or_else ok err
+	is_some is_none is_ok is_err as_ref as_mut as_str as_slice as_deref as_path as_bytes len is_empty
+	push push_str pop insert remove get get_mut contains contains_key entry or_insert or_insert_with
+	or_default extend collect filter filter_map find any all fold chain zip rev enumerate skip take
+	next last first join split splitn rsplit trim trim_start trim_end starts_with ends_with strip_prefix
+	strip_suffix replace to_lowercase to_uppercase parse borrow borrow_mut lock read write cloned copied
+	sort sort_by sort_by_key sort_unstable dedup retain drain clear keys values values_mut with_context
+	context display exists is_file is_dir parent file_name file_stem extension to_str to_string_lossy
+	to_path_buf lines chars bytes flatten flat_map count sum max min cmp partial_cmp eq ne hash fmt
+	default from try_from try_into new with_capacity append truncate split_off position map_or
+	map_or_else unwrap_err expect_err take_while skip_while peekable step_by windows chunks
+	binary_search send recv spawn await poll as_os_str components display_order is_absolute
+	write_all write_fmt flush read_to_string read_to_end finish build capacity reserve resize swap
+	get_or_insert_with copied into_inner inspect filter_map for_each nth unzip product max_by_key
+	min_by_key first_mut last_mut sort_unstable_by concat to_vec iter_mut split_whitespace
+	char_indices find_map matches rfind into_owned exists_ok canonicalize metadata is_symlink`)
 
 // body records the calls, type uses and typed locals of a function body or
 // an initializer.
@@ -339,7 +330,7 @@ func (x *extractor) bareRef(name string) (qual, callName string, ok bool) {
 		if k, own := x.sc.items[name]; own && k != itemMod {
 			return "", name, true
 		}
-		mod, n := splitLast(b.abs)
+		mod, n := extract.SplitName(b.abs)
 		if mod == "" || mod == x.R.Package {
 			return "", n, true
 		}
@@ -384,7 +375,7 @@ func (x *extractor) pathRef(segs []string, name string) (qual, callName string, 
 	if abs == "" || ext {
 		return "", "", refExternal
 	}
-	mod, last := splitLast(abs)
+	mod, last := extract.SplitName(abs)
 	r := x.resolveItem(mod, last, 0, false)
 	target := extract.JoinName(r.mod, r.name)
 	if x.external(target) {
@@ -418,7 +409,7 @@ func (x *extractor) pathRef(segs []string, name string) (qual, callName string, 
 // token bound by a synthetic import of the type, so that the resolver finds
 // the type exactly. A name without a module is returned as is.
 func (x *extractor) typeToken(abs string) string {
-	mod, name := splitLast(abs)
+	mod, name := extract.SplitName(abs)
 	if mod == "" {
 		return abs
 	}
@@ -480,7 +471,7 @@ func (x *extractor) bareCall(name string, from int32, line uint32) {
 	if startsUpper(name) {
 		// A tuple struct or variant constructor: a use of the type.
 		if t := x.namedType(name); t.abs != "" && !t.ext && !t.self {
-			mod, last := splitLast(t.abs)
+			mod, last := extract.SplitName(t.abs)
 			x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: last, Qual: mod, Line: line})
 		}
 		return
@@ -501,7 +492,7 @@ func (x *extractor) pathCall(segs []string, name string, from int32, line uint32
 	case refCall:
 		x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: n, Qual: qual, Line: line})
 	case refType:
-		mod, last := splitLast(qual)
+		mod, last := extract.SplitName(qual)
 		x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: last, Qual: mod, Line: line})
 	}
 }
@@ -515,7 +506,7 @@ func (x *extractor) methodCall(r recv, name string, from int32, line uint32) {
 		return
 	}
 	if x.selfAttached && x.sc != nil && strings.HasPrefix(r.chain, "self") && r.qt == "" {
-		field, _, _ := strings.Cut(strings.TrimPrefix(r.chain, "self."), ".")
+		field := extract.FirstName(strings.TrimPrefix(r.chain, "self."))
 		switch {
 		case r.chain == "self":
 			// A standard method (self.clone(), self.to_string()) unless
@@ -555,7 +546,7 @@ func (x *extractor) macro(n int32, from int32) {
 				// An imported macro: #[macro_export] puts it at the crate
 				// root whatever module declares it, so the name is left to
 				// the resolver alone.
-				_, last := splitLast(b.abs)
+				_, last := extract.SplitName(b.abs)
 				x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: last, Line: x.Line(n)})
 			}
 		}
@@ -568,11 +559,8 @@ func (x *extractor) macro(n int32, from int32) {
 }
 
 // rustKeywords can precede a parenthesised token tree without being calls.
-var rustKeywords = map[string]bool{
-	"if": true, "while": true, "match": true, "for": true, "in": true, "return": true, "let": true,
-	"fn": true, "loop": true, "else": true, "as": true, "move": true, "mut": true, "ref": true,
-	"where": true, "impl": true, "dyn": true, "break": true, "continue": true, "async": true, "await": true,
-}
+var rustKeywords = extract.WordSet(`if while match for in return let fn loop else as move mut ref
+	where impl dyn break continue async await`)
 
 // tokenTree finds calls in the tokens of a macro argument: name(...),
 // a::b::name(...), recv.name(...). The tokens are all the children of the

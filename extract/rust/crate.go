@@ -91,6 +91,24 @@ func cacheFor(r *extract.Repo) *repoCache {
 	})
 }
 
+// memo returns m[k], one of the cache's maps, computing and storing it on a
+// miss. compute runs without the lock: it may use the cache itself
+// (resolveItem and canonMod recurse), and two workers may compute one key
+// at once, to the same value.
+func memo[K comparable, V any](c *repoCache, m map[K]V, k K, compute func() V) V {
+	c.mu.Lock()
+	v, hit := m[k]
+	c.mu.Unlock()
+	if hit {
+		return v
+	}
+	v = compute()
+	c.mu.Lock()
+	m[k] = v
+	c.mu.Unlock()
+	return v
+}
+
 // parseCargo reads the few Cargo.toml keys the extractor needs.
 func parseCargo(dir string, data []byte) *crateInfo {
 	ci := &crateInfo{dir: dir, deps: map[string]bool{}}
@@ -367,11 +385,11 @@ func (c *repoCache) readWorkspace(ws *crateInfo) {
 
 // sysroot crates are never the repository's, even when it has a mock
 // crate of that name (cargo's tests do).
-var sysroot = map[string]bool{"std": true, "core": true, "alloc": true, "proc_macro": true, "test": true}
+var sysroot = extract.WordSet(`std core alloc proc_macro test`)
 
 // external reports whether an absolute path leaves the repository's crates.
 func (c *repoCache) external(abs string) bool {
-	first, _, _ := strings.Cut(abs, ".")
+	first := extract.FirstName(abs)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return !c.known[first] || sysroot[first]
@@ -506,26 +524,11 @@ func sanitize(s string) string {
 	return s
 }
 
-// parentMod is the module path without its last element.
-func parentMod(m string) string {
-	if i := strings.LastIndexByte(m, '.'); i >= 0 {
-		return m[:i]
-	}
-	return ""
-}
-
-func splitLast(s string) (string, string) {
-	if i := strings.LastIndexByte(s, '.'); i >= 0 {
-		return s[:i], s[i+1:]
-	}
-	return "", s
-}
-
 // rootOf finds the crate root module m belongs to.
 func (c *repoCache) rootOf(m string) (string, rootInfo, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for p := m; ; p = parentMod(p) {
+	for p := m; ; p, _ = extract.SplitName(p) {
 		if ri, ok := c.roots[p]; ok {
 			return p, ri, true
 		}
@@ -537,53 +540,44 @@ func (c *repoCache) rootOf(m string) (string, rootInfo, bool) {
 
 // moduleFile returns the file of module m, or "".
 func (c *repoCache) moduleFile(m string) string {
-	c.mu.Lock()
-	f, hit := c.modFiles[m]
-	c.mu.Unlock()
-	if hit {
-		return f
-	}
-	f = ""
-	if root, ri, ok := c.rootOf(m); ok {
-		rest := strings.TrimPrefix(strings.TrimPrefix(m, root), ".")
-		switch {
-		case rest == "":
-			if ri.file != "" {
-				f = joinPath(ri.dir, ri.file)
-			}
-		default:
-			base := joinPath(ri.dir, strings.ReplaceAll(rest, ".", "/"))
-			if c.repo.Exists(base + ".rs") {
-				f = base + ".rs"
-			} else if c.repo.Exists(base + "/mod.rs") {
-				f = base + "/mod.rs"
-			}
+	return memo(c, c.modFiles, m, func() string {
+		root, ri, ok := c.rootOf(m)
+		if !ok {
+			return ""
 		}
-	}
-	c.mu.Lock()
-	c.modFiles[m] = f
-	c.mu.Unlock()
-	return f
+		rest := strings.TrimPrefix(strings.TrimPrefix(m, root), ".")
+		if rest == "" {
+			if ri.file != "" {
+				return joinPath(ri.dir, ri.file)
+			}
+			return ""
+		}
+		base := joinPath(ri.dir, strings.ReplaceAll(rest, ".", "/"))
+		if c.repo.Exists(base + ".rs") {
+			return base + ".rs"
+		}
+		if c.repo.Exists(base + "/mod.rs") {
+			return base + "/mod.rs"
+		}
+		return ""
+	})
 }
 
-// module scans the file of module m (cached); nil when m has no file.
+// module scans the file of module m (cached); nil when m has no file. The
+// file is read through Repo.ReadMeta: a regular file inside the root, of
+// bounded size, as every file the walk did not hand over.
 func (c *repoCache) module(m string) *modInfo {
-	c.mu.Lock()
-	mi, hit := c.mods[m]
-	c.mu.Unlock()
-	if hit {
-		return mi
-	}
-	if f := c.moduleFile(m); f != "" {
-		if data, err := os.ReadFile(filepath.Join(c.repo.Root, filepath.FromSlash(f))); err == nil {
-			mi = c.scanModule(m, data)
+	return memo(c, c.mods, m, func() *modInfo {
+		if f := c.moduleFile(m); f != "" {
+			if data, err := c.repo.ReadMeta(f); err == nil {
+				return c.scanModule(m, data)
+			}
 		}
-	}
-	c.mu.Lock()
-	c.mods[m] = mi
-	c.mu.Unlock()
-	return mi
+		return nil
+	})
 }
+
+var newline = []byte{'\n'}
 
 // scanModule reads the items declared and re-exported at column 0 of a
 // module file. It is a line scan, not a parse: rustfmt puts top-level items
@@ -593,11 +587,7 @@ func (c *repoCache) scanModule(m string, data []byte) *modInfo {
 	var uses []string
 	for len(data) > 0 {
 		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
-		}
+		line, data, _ = bytes.Cut(data, newline)
 		if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '/' || line[0] == '#' || line[0] == '}' {
 			continue
 		}
@@ -616,11 +606,7 @@ func (c *repoCache) scanModule(m string, data []byte) *modInfo {
 			// Collect up to the semicolon.
 			for !strings.Contains(rest, ";") && len(data) > 0 {
 				var next []byte
-				if i := bytes.IndexByte(data, '\n'); i >= 0 {
-					next, data = data[:i], data[i+1:]
-				} else {
-					next, data = data, nil
-				}
+				next, data, _ = bytes.Cut(data, newline)
 				rest += "\n" + string(next)
 			}
 			rest, _, _ = strings.Cut(rest, ";")
@@ -660,7 +646,7 @@ func (c *repoCache) scanModule(m string, data []byte) *modInfo {
 			if abs == "" {
 				continue
 			}
-			mod, last := splitLast(abs)
+			mod, last := extract.SplitName(abs)
 			if last == "*" {
 				mi.globs = append(mi.globs, mod)
 				continue
@@ -707,7 +693,7 @@ func (c *repoCache) absPath(segs []string, m, root string, ci *crateInfo, localM
 	case "super":
 		base = m
 		for i < len(segs) && segs[i] == "super" {
-			base = parentMod(base)
+			base, _ = extract.SplitName(base)
 			i++
 		}
 	case "::":
@@ -732,18 +718,9 @@ func (c *repoCache) absPath(segs []string, m, root string, ci *crateInfo, localM
 // namespace first (a function called), else modules come first (a path
 // prefix): `mod version; pub use version::version;` binds both.
 func (c *repoCache) resolveItem(m, name string, value bool) itemRes {
-	k := itemKey{m, name, value}
-	c.mu.Lock()
-	res, hit := c.items[k]
-	c.mu.Unlock()
-	if hit {
-		return res
-	}
-	res = c.resolveItemDepth(m, name, value, 0)
-	c.mu.Lock()
-	c.items[k] = res
-	c.mu.Unlock()
-	return res
+	return memo(c, c.items, itemKey{m, name, value}, func() itemRes {
+		return c.resolveItemDepth(m, name, value, 0)
+	})
 }
 
 func (c *repoCache) resolveItemDepth(m, name string, value bool, depth int) itemRes {
@@ -762,7 +739,7 @@ func (c *repoCache) resolveItemDepth(m, name string, value bool, depth int) item
 		return itemRes{m, name, true, false}
 	}
 	if t, ok := mi.named[name]; ok {
-		tm, tn := splitLast(t)
+		tm, tn := extract.SplitName(t)
 		if r := c.resolveItemDepth(tm, tn, value, depth+1); r.found {
 			return r
 		}
@@ -790,26 +767,17 @@ func (c *repoCache) canonMod(m string) string {
 	if m == "" || c.moduleFile(m) != "" {
 		return m
 	}
-	c.mu.Lock()
-	got, hit := c.canon[m]
-	c.mu.Unlock()
-	if hit {
-		return got
-	}
-	parent, last := splitLast(m)
-	out := m
-	if parent != "" {
+	return memo(c, c.canon, m, func() string {
+		parent, last := extract.SplitName(m)
+		if parent == "" {
+			return m
+		}
 		p := c.canonMod(parent)
 		if r := c.resolveItem(p, last, false); r.found {
-			out = extract.JoinName(r.mod, r.name)
-		} else {
-			out = extract.JoinName(p, last)
+			return extract.JoinName(r.mod, r.name)
 		}
-	}
-	c.mu.Lock()
-	c.canon[m] = out
-	c.mu.Unlock()
-	return out
+		return extract.JoinName(p, last)
+	})
 }
 
 // useEntry is one path of a use tree.

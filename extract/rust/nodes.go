@@ -27,18 +27,16 @@ var kindNames []string
 // they would cost every command, queries included.
 var setupOnce sync.Once
 
+// setup fills the field ids and kindNames.
 func setup() {
 	lang := sitter.NewLanguage(tsrust.Language())
-	for _, f := range []struct {
-		id   *uint16
-		name string
-	}{{&fAlias, "alias"}, {&fAlternative, "alternative"}, {&fArgument, "argument"}, {&fArguments, "arguments"},
-		{&fBody, "body"}, {&fBounds, "bounds"}, {&fField, "field"}, {&fFunction, "function"}, {&fLeft, "left"},
-		{&fMacro, "macro"}, {&fName, "name"}, {&fParameters, "parameters"}, {&fPath, "path"},
-		{&fPattern, "pattern"}, {&fReturnType, "return_type"}, {&fTrait, "trait"}, {&fType, "type"},
-		{&fTypeArguments, "type_arguments"}, {&fTypeParameters, "type_parameters"}, {&fValue, "value"}} {
-		*f.id = lang.FieldIdForName(f.name)
-	}
+	extract.FieldIDs(lang, map[string]*uint16{
+		"alias": &fAlias, "alternative": &fAlternative, "argument": &fArgument, "arguments": &fArguments,
+		"body": &fBody, "bounds": &fBounds, "field": &fField, "function": &fFunction, "left": &fLeft,
+		"macro": &fMacro, "name": &fName, "parameters": &fParameters, "path": &fPath,
+		"pattern": &fPattern, "return_type": &fReturnType, "trait": &fTrait, "type": &fType,
+		"type_arguments": &fTypeArguments, "type_parameters": &fTypeParameters, "value": &fValue,
+	})
 	kindNames = extract.KindNames(lang)
 }
 

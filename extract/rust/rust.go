@@ -215,7 +215,7 @@ func (x *extractor) use(sc *scope, e useEntry) {
 	if abs == "" {
 		return
 	}
-	mod, last := splitLast(abs)
+	mod, last := extract.SplitName(abs)
 	if last == "*" {
 		sc.globs = append(sc.globs, mod)
 		if !ext && mod != x.R.Package {
@@ -301,7 +301,7 @@ func (x *extractor) use(sc *scope, e useEntry) {
 // (the file's own crate is always in).
 func (x *extractor) external(abs string) bool {
 	if x.ci != nil {
-		if first, _, _ := strings.Cut(abs, "."); first == x.ci.name {
+		if extract.FirstName(abs) == x.ci.name {
 			return false
 		}
 	}
@@ -380,7 +380,7 @@ func (x *extractor) lookupNS(sc *scope, name string, typeNS bool) (binding, bool
 func (x *extractor) resolveItem(m, name string, depth int, value bool) itemRes {
 	sc := x.scopes[m]
 	if sc == nil {
-		if p, last := splitLast(m); p != "" && x.scopes[p] != nil {
+		if p, last := extract.SplitName(m); p != "" && x.scopes[p] != nil {
 			// A module reached through a name of this file.
 			if r := x.resolveItem(p, last, depth+1, false); r.found && extract.JoinName(r.mod, r.name) != m && depth < 4 {
 				return x.resolveItem(extract.JoinName(r.mod, r.name), name, depth+1, value)
@@ -392,7 +392,7 @@ func (x *extractor) resolveItem(m, name string, depth int, value bool) itemRes {
 		return itemRes{m, name, true, k == itemMod}
 	}
 	if b, ok := sc.uses[name]; ok && !b.ext {
-		mod, n := splitLast(b.abs)
+		mod, n := extract.SplitName(b.abs)
 		return itemRes{mod, n, true, b.kind == itemMod}
 	}
 	if depth < 4 {
@@ -461,10 +461,7 @@ func (x *extractor) attribute(n int32, li *leadInfo, parts *[]string) {
 		return
 	}
 	name := x.Text(x.FirstNamed(a))
-	last := name
-	if i := strings.LastIndex(name, "::"); i >= 0 {
-		last = name[i+2:]
-	}
+	last := lastSegment(name)
 	switch {
 	case name == "doc":
 		if v := x.Field(a, fValue); v >= 0 {
@@ -586,23 +583,40 @@ func (x *extractor) innerDoc(body int32) string {
 	return strings.TrimSpace(strings.Join(parts, "\n"))
 }
 
-func (x *extractor) structItem(n int32, sc *scope, parent int32, inTest bool) {
+// typeSymbol is the symbol of kind k of a struct, union, enum or trait item
+// n, not yet added, and the item's body (-1 for none); ok is false for an
+// item without a name. The signature is the header up to the body, or the
+// whole item for a tuple struct.
+func (x *extractor) typeSymbol(n int32, sc *scope, parent int32, inTest bool, k snapshot.Kind) (s extract.Symbol, body int32, ok bool) {
 	name := x.Text(x.Field(n, fName))
 	if name == "" {
-		return
+		return s, -1, false
 	}
 	x.sc = sc
 	li := x.leading(n)
-	body := x.Field(n, fBody)
-	flags := x.exported(n) | testFlag(inTest || li.cfgTest)
+	body = x.Field(n, fBody)
 	sig := x.Signature(n, body)
 	if body >= 0 && x.Kind(body) == "ordered_field_declaration_list" {
 		sig = x.Signature(n, -1)
 	}
-	id := x.Add(extract.Symbol{Name: name, Kind: snapshot.KindStruct, Parent: parent,
-		Start: x.Line(n), End: x.EndLine(n), Signature: sig, Doc: li.doc, Flags: flags})
-	sc.syms[name] = id
-	x.withGenerics(n, nil, func() { x.fields(body, id, flags&snapshot.FlagTest) })
+	return extract.Symbol{Name: name, Kind: k, Parent: parent, Start: x.Line(n), End: x.EndLine(n),
+		Signature: sig, Doc: li.doc, Flags: x.exported(n) | testFlag(inTest || li.cfgTest)}, body, true
+}
+
+// addType adds the symbol of a type item declared in module sc.
+func (x *extractor) addType(sc *scope, s extract.Symbol) int32 {
+	id := x.Add(s)
+	sc.syms[s.Name] = id
+	return id
+}
+
+func (x *extractor) structItem(n int32, sc *scope, parent int32, inTest bool) {
+	s, body, ok := x.typeSymbol(n, sc, parent, inTest, snapshot.KindStruct)
+	if !ok {
+		return
+	}
+	id := x.addType(sc, s)
+	x.withGenerics(n, nil, func() { x.fields(body, id, s.Flags&snapshot.FlagTest) })
 }
 
 // fields adds the named fields of a struct or struct variant.
@@ -640,17 +654,12 @@ func (x *extractor) fields(body int32, owner int32, test snapshot.Flags) {
 }
 
 func (x *extractor) enumItem(n int32, sc *scope, parent int32, inTest bool) {
-	name := x.Text(x.Field(n, fName))
-	if name == "" {
+	s, body, ok := x.typeSymbol(n, sc, parent, inTest, snapshot.KindEnum)
+	if !ok {
 		return
 	}
-	x.sc = sc
-	li := x.leading(n)
-	body := x.Field(n, fBody)
-	flags := x.exported(n) | testFlag(inTest || li.cfgTest)
-	id := x.Add(extract.Symbol{Name: name, Kind: snapshot.KindEnum, Parent: parent,
-		Start: x.Line(n), End: x.EndLine(n), Signature: x.Signature(n, body), Doc: li.doc, Flags: flags})
-	sc.syms[name] = id
+	flags := s.Flags
+	id := x.addType(sc, s)
 	if body < 0 {
 		return
 	}
@@ -674,16 +683,11 @@ func (x *extractor) enumItem(n int32, sc *scope, parent int32, inTest bool) {
 }
 
 func (x *extractor) traitItem(n int32, sc *scope, parent int32, inTest bool) {
-	name := x.Text(x.Field(n, fName))
-	if name == "" {
+	s, body, ok := x.typeSymbol(n, sc, parent, inTest, snapshot.KindTrait)
+	if !ok {
 		return
 	}
-	x.sc = sc
-	li := x.leading(n)
-	body := x.Field(n, fBody)
-	flags := x.exported(n) | testFlag(inTest || li.cfgTest)
-	s := extract.Symbol{Name: name, Kind: snapshot.KindTrait, Parent: parent,
-		Start: x.Line(n), End: x.EndLine(n), Signature: x.Signature(n, body), Doc: li.doc, Flags: flags}
+	name, flags := s.Name, s.Flags
 	if b := x.Field(n, fBounds); b >= 0 {
 		for kid := x.FirstNamed(b); kid >= 0; kid = x.NextNamed(kid) {
 			if t := x.baseName(kid); t != "" {
@@ -691,14 +695,22 @@ func (x *extractor) traitItem(n int32, sc *scope, parent int32, inTest bool) {
 			}
 		}
 	}
-	id := x.Add(s)
-	sc.syms[name] = id
+	id := x.addType(sc, s)
 	if body < 0 {
 		return
 	}
+	x.withSelf(typeInfo{abs: extract.JoinName(sc.mod, name), self: true}, true, name, func() {
+		x.withGenerics(n, nil, func() { x.implBody(body, sc, id, flags, "", "", "") })
+	})
+}
+
+// withSelf runs fn inside an impl or trait block: with its Self type t
+// (written as name), attached when the block's methods hang under a type
+// symbol of this file.
+func (x *extractor) withSelf(t typeInfo, attached bool, name string, fn func()) {
 	saved, savedAtt, savedName := x.selfType, x.selfAttached, x.selfName
-	x.selfType, x.selfAttached, x.selfName = typeInfo{abs: extract.JoinName(sc.mod, name), self: true}, true, name
-	x.withGenerics(n, nil, func() { x.implBody(body, sc, id, flags, "", "", "") })
+	x.selfType, x.selfAttached, x.selfName = t, attached, name
+	fn()
 	x.selfType, x.selfAttached, x.selfName = saved, savedAtt, savedName
 }
 
@@ -774,8 +786,6 @@ func (x *extractor) implItem(n int32, sc *scope, parent int32, inTest bool) {
 			}
 		}
 	}
-	saved, savedAtt, savedName := x.selfType, x.selfAttached, x.selfName
-	x.selfType, x.selfAttached, x.selfName = target, attached, written
 	recv, qual := "", ""
 	methodParent := owner
 	if !attached {
@@ -794,8 +804,9 @@ func (x *extractor) implItem(n int32, sc *scope, parent int32, inTest bool) {
 	if !attached && trait != "" {
 		traitRef = trait
 	}
-	x.withGenerics(n, nil, func() { x.implBody(body, sc, methodParent, flags|testFlag(inTest), recv, qual, traitRef) })
-	x.selfType, x.selfAttached, x.selfName = saved, savedAtt, savedName
+	x.withSelf(target, attached, written, func() {
+		x.withGenerics(n, nil, func() { x.implBody(body, sc, methodParent, flags|testFlag(inTest), recv, qual, traitRef) })
+	})
 }
 
 // implBody extracts the functions and constants of an impl or trait body.
@@ -812,7 +823,7 @@ func (x *extractor) implBody(body int32, sc *scope, parent int32, flags snapshot
 			}
 			id := x.function(c, sc, parent, snapshot.KindMethod, fl, li, recv, qual)
 			if id >= 0 && traitRef != "" {
-				mod, name := splitLast(traitRef)
+				mod, name := extract.SplitName(traitRef)
 				x.AddRef(extract.Ref{From: id, Kind: extract.RefType, Name: name, Qual: mod, Line: x.Line(c)})
 			}
 		case "const_item":

@@ -8,26 +8,27 @@ import (
 
 // prelude names are in scope in every module without an import; they are
 // never repository items unless a module declares or imports the name.
-var prelude = map[string]bool{
-	"Option": true, "Some": true, "None": true, "Result": true, "Ok": true, "Err": true,
-	"Vec": true, "String": true, "Box": true, "ToString": true, "ToOwned": true,
-	"Default": true, "Clone": true, "Copy": true, "Send": true, "Sync": true, "Sized": true,
-	"Unpin": true, "Drop": true, "Fn": true, "FnMut": true, "FnOnce": true,
-	"Iterator": true, "IntoIterator": true, "DoubleEndedIterator": true, "ExactSizeIterator": true,
-	"Extend": true, "FromIterator": true, "From": true, "Into": true, "TryFrom": true, "TryInto": true,
-	"AsRef": true, "AsMut": true, "PartialEq": true, "Eq": true, "PartialOrd": true, "Ord": true,
-	"Debug": true, "Hash": true,
-}
+var prelude = extract.WordSet(`Option Some None Result Ok Err Vec String Box ToString ToOwned
+	Default Clone Copy Send Sync Sized Unpin Drop Fn FnMut FnOnce Iterator IntoIterator
+	DoubleEndedIterator ExactSizeIterator Extend FromIterator From Into TryFrom TryInto AsRef AsMut
+	PartialEq Eq PartialOrd Ord Debug Hash`)
 
 // wrappers are generic types whose methods are reached through their first
 // type argument (by deref), or whose value is used after `?`/unwrap.
-var wrappers = map[string]bool{
-	"Box": true, "Rc": true, "Arc": true, "Option": true, "Result": true, "Cow": true,
-	"Pin": true, "NonNull": true, "ManuallyDrop": true, "MutexGuard": true, "Ref": true, "RefMut": true,
+var wrappers = extract.WordSet(
+	`Box Rc Arc Option Result Cow Pin NonNull ManuallyDrop MutexGuard Ref RefMut`,
 	// Interior mutability: reached through borrow()/lock()/get(), which
 	// the extractor sees through.
-	"RefCell": true, "Cell": true, "Mutex": true, "RwLock": true, "OnceCell": true, "OnceLock": true,
-	"LazyCell": true, "LazyLock": true,
+	`RefCell Cell Mutex RwLock OnceCell OnceLock LazyCell LazyLock`,
+)
+
+// lastSegment is the last name of a path as written: "Result" of
+// "io::Result", the path itself when it has no "::".
+func lastSegment(p string) string {
+	if i := strings.LastIndex(p, "::"); i >= 0 {
+		return p[i+2:]
+	}
+	return p
 }
 
 // namedType resolves a type written as one name.
@@ -67,7 +68,7 @@ func (x *extractor) pathType(segs []string) typeInfo {
 	if ext {
 		return typeInfo{abs: abs, ext: true}
 	}
-	mod, name := splitLast(abs)
+	mod, name := extract.SplitName(abs)
 	r := x.resolveItem(mod, name, 0, false)
 	abs = extract.JoinName(r.mod, r.name)
 	return typeInfo{abs: abs, ext: x.external(abs)}
@@ -125,10 +126,7 @@ func (x *extractor) principal(n int32) typeInfo {
 			return x.pathType(segs)
 		case "generic_type":
 			base := x.Field(n, fType)
-			name := x.Text(base)
-			if i := strings.LastIndex(name, "::"); i >= 0 {
-				name = name[i+2:]
-			}
+			name := lastSegment(x.Text(base))
 			if wrappers[name] || strings.HasSuffix(name, "Result") {
 				if arg := x.firstTypeArg(n); arg >= 0 {
 					n = arg
@@ -221,10 +219,7 @@ func (x *extractor) typeRefs(n int32, from int32, refKind extract.RefKind) {
 		// not recorded: only what they wrap. A repository's result alias
 		// would otherwise be a hint of every fallible function.
 		base := x.Field(n, fType)
-		name := x.Text(base)
-		if i := strings.LastIndex(name, "::"); i >= 0 {
-			name = name[i+2:]
-		}
+		name := lastSegment(x.Text(base))
 		if !wrappers[name] && !strings.HasSuffix(name, "Result") {
 			x.typeRefs(base, from, refKind)
 		}
@@ -252,6 +247,6 @@ func (x *extractor) typeRef(t typeInfo, written string, from int32, refKind extr
 		}
 		name = written
 	}
-	mod, last := splitLast(name)
+	mod, last := extract.SplitName(name)
 	x.AddRef(extract.Ref{From: from, Kind: refKind, Name: last, Qual: mod, Line: x.Line(n)})
 }
