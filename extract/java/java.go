@@ -33,43 +33,40 @@ func init() {
 	})
 }
 
-// The extractor reads a file's tree flattened into Go memory
-// (extract.FlatTree): one cgo call copies every node, and walking the copy
-// crosses into C no more. Nodes are indices into the flat tree, -1 is none.
+// The extractor reads a file's tree flattened into Go memory (see
+// extract.Base): one cgo call copies every node, and walking the copy
+// crosses into C no more.
 
-// Field ids of the Java grammar, looked up once.
+// The grammar's field ids.
 var (
-	fArguments      = javaField("arguments")
-	fArray          = javaField("array")
-	fBody           = javaField("body")
-	fConstructor    = javaField("constructor")
-	fDimensions     = javaField("dimensions")
-	fElement        = javaField("element")
-	fField          = javaField("field")
-	fName           = javaField("name")
-	fObject         = javaField("object")
-	fParameters     = javaField("parameters")
-	fRight          = javaField("right")
-	fScope          = javaField("scope")
-	fSuperclass     = javaField("superclass")
-	fType           = javaField("type")
-	fTypeParameters = javaField("type_parameters")
-	fValue          = javaField("value")
+	fArguments, fArray, fBody, fConstructor, fDimensions, fElement, fField, fName uint16
+	fObject, fParameters, fRight, fScope, fSuperclass, fType, fTypeParameters     uint16
+	fValue                                                                        uint16
 )
 
-var javaLang = sitter.NewLanguage(tsjava.Language())
+// kindNames are the grammar's node kinds by id, the flat tree's Names.
+var kindNames []string
 
-func javaField(name string) uint16 {
-	id := javaLang.FieldIdForName(name)
-	if id == 0 {
-		panic("java grammar has no field " + name)
+// setupOnce fills the field ids and kindNames on first use: at start-up
+// they would cost every command, queries included.
+var setupOnce sync.Once
+
+func setup() {
+	lang := sitter.NewLanguage(tsjava.Language())
+	for _, f := range []struct {
+		id   *uint16
+		name string
+	}{{&fArguments, "arguments"}, {&fArray, "array"}, {&fBody, "body"}, {&fConstructor, "constructor"},
+		{&fDimensions, "dimensions"}, {&fElement, "element"}, {&fField, "field"}, {&fName, "name"},
+		{&fObject, "object"}, {&fParameters, "parameters"}, {&fRight, "right"}, {&fScope, "scope"},
+		{&fSuperclass, "superclass"}, {&fType, "type"}, {&fTypeParameters, "type_parameters"},
+		{&fValue, "value"}} {
+		if *f.id = lang.FieldIdForName(f.name); *f.id == 0 {
+			panic("java grammar has no field " + f.name)
+		}
 	}
-	return id
+	kindNames = extract.KindNames(lang)
 }
-
-// kindNames are the grammar's node kinds by id, the flat tree's Names,
-// read out of C on first use.
-var kindNames = sync.OnceValue(func() []string { return extract.KindNames(javaLang) })
 
 // testNames holds the names of methods annotated as tests (@Test and its
 // JUnit 5 relatives) seen by the extractor. The resolver asks TestName by
@@ -119,8 +116,7 @@ type classCtx struct {
 }
 
 type extractor struct {
-	r   *extract.FileResult
-	t   *extract.FlatTree
+	extract.Base
 	pkg string
 	// jdk is set for files of the JDK itself (package java.*), where the
 	// standard library is not external.
@@ -149,30 +145,31 @@ type anonCtx struct {
 }
 
 func extractJava(f *extract.File, r *extract.FileResult) {
-	t := extract.NewFlatTree(f.Root, f.Src, kindNames())
-	defer t.Release()
+	setupOnce.Do(setup)
+	x := &extractor{Base: extract.Base{FlatTree: extract.NewFlatTree(f.Root, f.Src, kindNames), F: f, R: r},
+		imported: map[string]string{}, statics: map[string]bool{}, extNames: map[string]bool{},
+		declared: map[string]bool{}, methods: map[string]bool{}}
+	defer x.Release()
 	const root = 0
 	if strings.HasSuffix(f.Path, "module-info.java") || strings.HasSuffix(f.Path, "package-info.java") {
-		r.Package = javaPackage(t, f.Path)
+		r.Package = x.javaPackage(f.Path)
 		r.Scope = r.Package
 		return
 	}
-	x := &extractor{r: r, t: t, imported: map[string]string{}, statics: map[string]bool{},
-		extNames: map[string]bool{}, declared: map[string]bool{}, methods: map[string]bool{}}
 	pkg := ""
 	hasPkg := false
-	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(root); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "package_declaration":
-			for k := t.FirstNamed(c); k >= 0; k = t.NextNamed(k) {
-				if kk := x.kind(k); kk == "scoped_identifier" || kk == "identifier" {
-					pkg = dotted(t, k)
+			for k := x.FirstNamed(c); k >= 0; k = x.NextNamed(k) {
+				if kk := x.Kind(k); kk == "scoped_identifier" || kk == "identifier" {
+					pkg = x.dotted(k)
 					hasPkg = true
 				}
 			}
 		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
-			if n := x.fld(c, fName); n >= 0 {
-				x.declared[x.text(n)] = true
+			if n := x.Field(c, fName); n >= 0 {
+				x.declared[x.Text(n)] = true
 			}
 		}
 	}
@@ -186,13 +183,13 @@ func extractJava(f *extract.File, r *extract.FileResult) {
 	if pkg == "" {
 		r.Scope = "java-default:" + path.Dir(f.Path)
 	}
-	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
-		if x.kind(c) == "import_declaration" {
+	for c := x.FirstNamed(root); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) == "import_declaration" {
 			x.importDecl(c)
 		}
 	}
-	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(root); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
 			x.typeDecl(c, -1, false)
 		}
@@ -200,13 +197,13 @@ func extractJava(f *extract.File, r *extract.FileResult) {
 }
 
 // javaPackage reads the package declaration alone.
-func javaPackage(t *extract.FlatTree, file string) string {
+func (x *extractor) javaPackage(file string) string {
 	const root = 0
-	for c := t.FirstNamed(root); c >= 0; c = t.NextNamed(c) {
-		if t.Kind(c) == "package_declaration" {
-			for k := t.FirstNamed(c); k >= 0; k = t.NextNamed(k) {
-				if kk := t.Kind(k); kk == "scoped_identifier" || kk == "identifier" {
-					return dotted(t, k)
+	for c := x.FirstNamed(root); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) == "package_declaration" {
+			for k := x.FirstNamed(c); k >= 0; k = x.NextNamed(k) {
+				if kk := x.Kind(k); kk == "scoped_identifier" || kk == "identifier" {
+					return x.dotted(k)
 				}
 			}
 		}
@@ -225,56 +222,40 @@ func folderPackage(p string) string {
 }
 
 // dotted renders a (scoped) identifier without white space or comments.
-func dotted(t *extract.FlatTree, n int32) string {
-	switch t.Kind(n) {
+func (x *extractor) dotted(n int32) string {
+	switch x.Kind(n) {
 	case "identifier", "type_identifier":
-		return t.Text(n)
+		return x.Text(n)
 	case "scoped_identifier":
-		s, nm := t.Field(n, fScope), t.Field(n, fName)
+		s, nm := x.Field(n, fScope), x.Field(n, fName)
 		if s < 0 || nm < 0 {
-			return strings.Join(strings.Fields(t.Text(n)), "")
+			return strings.Join(strings.Fields(x.Text(n)), "")
 		}
-		return dotted(t, s) + "." + t.Text(nm)
+		return x.dotted(s) + "." + x.Text(nm)
 	}
-	return strings.Join(strings.Fields(t.Text(n)), "")
+	return strings.Join(strings.Fields(x.Text(n)), "")
 }
-
-// kind is the node kind of n.
-func (x *extractor) kind(n int32) string { return x.t.Kind(n) }
-
-// text is the source text of n ("" for -1).
-func (x *extractor) text(n int32) string { return x.t.Text(n) }
-
-// fld is the child of n in field f, or -1 (n may be -1).
-func (x *extractor) fld(n int32, f uint16) int32 { return x.t.Field(n, f) }
-
-// first is the first named child of n, or -1 (n may be -1); with next it
-// walks the named children: for c := x.first(n); c >= 0; c = x.next(c).
-func (x *extractor) first(n int32) int32 { return x.t.FirstNamed(n) }
-
-// next is the next named sibling of n, or -1.
-func (x *extractor) next(n int32) int32 { return x.t.NextNamed(n) }
 
 // ---- imports and external names ----
 
 func (x *extractor) importDecl(n int32) {
 	static, star := false, false
 	name := ""
-	for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
-		switch x.kind(c) {
+	for c := x.FirstChild(n); c >= 0; c = x.N[c].Next {
+		switch x.Kind(c) {
 		case "static":
 			static = true
 		case "asterisk":
 			star = true
 		case "scoped_identifier", "identifier":
-			name = dotted(x.t, c)
+			name = x.dotted(c)
 		}
 	}
 	if name == "" {
 		return
 	}
 	if star {
-		x.r.Imports = append(x.r.Imports, extract.Import{Path: name, Name: "*"})
+		x.R.Imports = append(x.R.Imports, extract.Import{Path: name, Name: "*"})
 		if static && x.externalPath(name) {
 			x.libStatics = true
 		}
@@ -285,7 +266,7 @@ func (x *extractor) importDecl(n int32) {
 		return // a class of the default package: nothing to key it on
 	}
 	pkg, member := name[:i], name[i+1:]
-	x.r.Imports = append(x.r.Imports, extract.Import{Path: pkg, Name: member})
+	x.R.Imports = append(x.R.Imports, extract.Import{Path: pkg, Name: member})
 	x.imported[member] = name
 	if static {
 		x.statics[member] = true
@@ -444,14 +425,14 @@ func (x *extractor) isTypeParam(name string) bool {
 
 func (x *extractor) pushTypeParams(n int32) int {
 	mark := len(x.tparams)
-	tp := x.fld(n, fTypeParameters)
+	tp := x.Field(n, fTypeParameters)
 	if tp < 0 {
 		return mark
 	}
-	for p := x.first(tp); p >= 0; p = x.next(p) {
-		for c := x.first(p); c >= 0; c = x.next(c) {
-			if k := x.kind(c); k == "type_identifier" || k == "identifier" {
-				x.tparams = append(x.tparams, x.text(c))
+	for p := x.FirstNamed(tp); p >= 0; p = x.NextNamed(p) {
+		for c := x.FirstNamed(p); c >= 0; c = x.NextNamed(c) {
+			if k := x.Kind(c); k == "type_identifier" || k == "identifier" {
+				x.tparams = append(x.tparams, x.Text(c))
 				break
 			}
 		}
@@ -490,12 +471,12 @@ func (x *extractor) qualify(t string) string {
 // rawTypeName is the name of a type as written.
 func (x *extractor) rawTypeName(n int32) string {
 	for n >= 0 {
-		switch x.kind(n) {
+		switch x.Kind(n) {
 		case "type_identifier", "identifier":
-			return x.text(n)
+			return x.Text(n)
 		case "scoped_type_identifier", "scoped_identifier", "field_access":
 			var parts []string
-			for c := x.first(n); c >= 0; c = x.next(c) {
+			for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
 				if s := x.rawTypeName(c); s != "" {
 					parts = append(parts, s)
 				}
@@ -504,8 +485,8 @@ func (x *extractor) rawTypeName(n int32) string {
 		case "generic_type", "annotated_type", "catch_type":
 			next := int32(-1)
 		find:
-			for c := x.first(n); c >= 0; c = x.next(c) {
-				switch x.kind(c) {
+			for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+				switch x.Kind(c) {
 				case "type_identifier", "scoped_type_identifier", "generic_type", "array_type":
 					next = c
 					break find
@@ -513,7 +494,7 @@ func (x *extractor) rawTypeName(n int32) string {
 			}
 			n = next
 		case "array_type":
-			n = x.fld(n, fElement)
+			n = x.Field(n, fElement)
 		default:
 			return ""
 		}
@@ -526,22 +507,22 @@ func (x *extractor) varType(n int32) vtype {
 	if n < 0 {
 		return vtype{}
 	}
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "array_type":
-		return vtype{name: "[]", elem: x.typeName(x.fld(n, fElement))}
+		return vtype{name: "[]", elem: x.typeName(x.Field(n, fElement))}
 	case "generic_type":
 		v := vtype{name: x.typeName(n)}
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if x.kind(c) == "type_arguments" {
-				if last := x.t.LastNamed(c); last >= 0 {
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "type_arguments" {
+				if last := x.LastNamed(c); last >= 0 {
 					v.elem = x.typeName(last)
 				}
 			}
 		}
 		return v
 	case "annotated_type":
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if k := x.kind(c); k != "annotation" && k != "marker_annotation" {
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if k := x.Kind(c); k != "annotation" && k != "marker_annotation" {
 				return x.varType(c)
 			}
 		}
@@ -559,15 +540,15 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 	if n < 0 {
 		return
 	}
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "type_identifier":
-		name := x.text(n)
+		name := x.Text(n)
 		if name != "var" && !x.external(name) && !x.isTypeParam(name) {
-			ref := extract.Ref{From: from, Kind: kind, Name: name, Line: x.t.Line(n)}
+			ref := extract.Ref{From: from, Kind: kind, Name: name, Line: x.Line(n)}
 			if full := x.qualify(name); full != name {
 				ref.Qual = strings.TrimSuffix(full, "."+name)
 			}
-			x.r.Refs = append(x.r.Refs, ref)
+			x.AddRef(ref)
 		}
 		return
 	case "scoped_type_identifier":
@@ -577,13 +558,13 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 			if i := strings.LastIndexByte(name, '.'); i >= 0 {
 				qual, last = name[:i], name[i+1:]
 			}
-			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: kind, Name: last, Qual: qual, Line: x.t.Line(n)})
+			x.AddRef(extract.Ref{From: from, Kind: kind, Name: last, Qual: qual, Line: x.Line(n)})
 		}
 		// Type arguments inside (Outer<A>.Inner<B>).
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if x.kind(c) == "generic_type" {
-				for a := x.first(c); a >= 0; a = x.next(a) {
-					if x.kind(a) == "type_arguments" {
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "generic_type" {
+				for a := x.FirstNamed(c); a >= 0; a = x.NextNamed(a) {
+					if x.Kind(a) == "type_arguments" {
 						x.typeRefs(a, from, kind)
 					}
 				}
@@ -593,7 +574,7 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 	case "integral_type", "floating_point_type", "boolean_type", "void_type", "annotation", "marker_annotation":
 		return
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
 		x.typeRefs(c, from, kind)
 	}
 }
@@ -615,11 +596,11 @@ var testAnnotations = map[string]bool{
 func (x *extractor) modifiers(n int32) mods {
 	m := mods{node: -1}
 	mn := int32(-1)
-	for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
-		if k := x.kind(c); k == "modifiers" {
+	for c := x.FirstChild(n); c >= 0; c = x.N[c].Next {
+		if k := x.Kind(c); k == "modifiers" {
 			mn = c
 			break
-		} else if x.t.N[c].Named && k != "marker_annotation" && k != "annotation" &&
+		} else if x.N[c].Named && k != "marker_annotation" && k != "annotation" &&
 			k != "line_comment" && k != "block_comment" {
 			break
 		}
@@ -628,8 +609,8 @@ func (x *extractor) modifiers(n int32) mods {
 		return m
 	}
 	m.node = mn
-	for c := x.t.FirstChild(mn); c >= 0; c = x.t.N[c].Next {
-		switch x.kind(c) {
+	for c := x.FirstChild(mn); c >= 0; c = x.N[c].Next {
+		switch x.Kind(c) {
 		case "public":
 			m.public = true
 		case "protected":
@@ -643,8 +624,8 @@ func (x *extractor) modifiers(n int32) mods {
 		case "abstract":
 			m.abstract = true
 		case "marker_annotation", "annotation":
-			if nm := x.fld(c, fName); nm >= 0 {
-				name := dotted(x.t, nm)
+			if nm := x.Field(c, fName); nm >= 0 {
+				name := x.dotted(nm)
 				m.annotations = append(m.annotations, name)
 				if testAnnotations[extract.LastPart(name)] {
 					m.test = true
@@ -666,31 +647,31 @@ func (x *extractor) annotationRefs(m mods, from int32) {
 		if i := strings.LastIndexByte(a, '.'); i >= 0 {
 			qual, name = a[:i], a[i+1:]
 		}
-		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefType, Name: name, Qual: qual, Line: x.t.Line(m.node)})
+		x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: name, Qual: qual, Line: x.Line(m.node)})
 	}
 }
 
 // signature is the declaration from its first modifier keyword (past
 // annotations) up to the body, on one line.
 func (x *extractor) signature(n int32, m mods, body int32) string {
-	start := x.t.N[n].Start
+	start := x.N[n].Start
 	if m.node >= 0 {
-		start = x.t.N[m.node].End
-		for c := x.t.FirstChild(m.node); c >= 0; c = x.t.N[c].Next {
-			if k := x.kind(c); k != "marker_annotation" && k != "annotation" && k != "line_comment" && k != "block_comment" {
-				start = x.t.N[c].Start
+		start = x.N[m.node].End
+		for c := x.FirstChild(m.node); c >= 0; c = x.N[c].Next {
+			if k := x.Kind(c); k != "marker_annotation" && k != "annotation" && k != "line_comment" && k != "block_comment" {
+				start = x.N[c].Start
 				break
 			}
 		}
 	}
-	end := x.t.N[n].End
+	end := x.N[n].End
 	if body >= 0 {
-		end = x.t.N[body].Start
+		end = x.N[body].Start
 	}
-	if end > uint32(len(x.t.Src)) || start > end {
+	if end > uint32(len(x.Src)) || start > end {
 		return ""
 	}
-	s := strings.TrimSuffix(strings.Join(strings.Fields(string(x.t.Src[start:end])), " "), ";")
+	s := strings.TrimSuffix(strings.Join(strings.Fields(string(x.Src[start:end])), " "), ";")
 	if len(s) > 240 {
 		s = s[:240] + "…"
 	}
@@ -700,32 +681,27 @@ func (x *extractor) signature(n int32, m mods, body int32) string {
 // doc is the Javadoc comment right before a declaration, or the line
 // comments directly above it.
 func (x *extractor) doc(n int32) string {
-	p := x.t.N[n].Prev
+	p := x.N[n].Prev
 	if p < 0 {
 		return ""
 	}
-	switch x.kind(p) {
+	switch x.Kind(p) {
 	case "block_comment":
-		t := x.text(p)
+		t := x.Text(p)
 		if strings.HasPrefix(t, "/**") && t != "/**/" {
 			return extract.CleanComment(t, "")
 		}
 	case "line_comment":
-		if x.t.EndLine(p)+1 < x.t.Line(n) {
+		if x.EndLine(p)+1 < x.Line(n) {
 			return ""
 		}
 		// Not a comment trailing the previous declaration's line.
-		if q := x.t.N[p].Prev; q >= 0 && x.kind(q) != "line_comment" && x.t.EndLine(q) == x.t.Line(p) {
+		if q := x.N[p].Prev; q >= 0 && x.Kind(q) != "line_comment" && x.EndLine(q) == x.Line(p) {
 			return ""
 		}
-		return x.t.PrecedingComments(n, "//")
+		return x.PrecedingComments(n, "//")
 	}
 	return ""
-}
-
-func (x *extractor) add(s extract.Symbol) int32 {
-	x.r.Symbols = append(x.r.Symbols, s)
-	return int32(len(x.r.Symbols) - 1)
 }
 
 func exportedFlag(m mods, inIface bool) snapshot.Flags {
@@ -737,14 +713,14 @@ func exportedFlag(m mods, inIface bool) snapshot.Flags {
 
 // typeDecl extracts a class, interface, enum, record or annotation type.
 func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
-	nameNode := x.fld(n, fName)
+	nameNode := x.Field(n, fName)
 	if nameNode < 0 {
 		return
 	}
-	name := x.text(nameNode)
+	name := x.Text(nameNode)
 	x.declared[name] = true
 	kind := snapshot.KindClass
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "interface_declaration", "annotation_type_declaration":
 		kind = snapshot.KindInterface
 	case "enum_declaration":
@@ -753,23 +729,23 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 		kind = snapshot.KindStruct
 	}
 	m := x.modifiers(n)
-	body := x.fld(n, fBody)
+	body := x.Field(n, fBody)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	s := extract.Symbol{Name: name, Kind: kind, Parent: parent, Start: x.t.Line(n), End: x.t.EndLine(n),
+	s := extract.Symbol{Name: name, Kind: kind, Parent: parent, Start: x.Line(n), End: x.EndLine(n),
 		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
-	if sc := x.fld(n, fSuperclass); sc >= 0 {
-		for t := x.first(sc); t >= 0; t = x.next(t) {
+	if sc := x.Field(n, fSuperclass); sc >= 0 {
+		for t := x.FirstNamed(sc); t >= 0; t = x.NextNamed(t) {
 			if b := x.typeName(t); b != "" && !x.external(b) {
 				s.Extends = append(s.Extends, b)
 			}
 		}
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "super_interfaces", "extends_interfaces":
-			for tl := x.first(c); tl >= 0; tl = x.next(tl) {
-				for t := x.first(tl); t >= 0; t = x.next(t) {
+			for tl := x.FirstNamed(c); tl >= 0; tl = x.NextNamed(tl) {
+				for t := x.FirstNamed(tl); t >= 0; t = x.NextNamed(t) {
 					b := x.typeName(t)
 					if b == "" || x.external(b) {
 						continue
@@ -783,7 +759,7 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 			}
 		}
 	}
-	id := x.add(s)
+	id := x.Add(s)
 	x.annotationRefs(m, id)
 	cls := &classCtx{sym: id, name: name, fields: map[string]vtype{}}
 	if len(s.Extends) > 0 && kind == snapshot.KindClass {
@@ -791,21 +767,21 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 	}
 	if kind == snapshot.KindStruct {
 		// Record components are fields.
-		if ps := x.fld(n, fParameters); ps >= 0 {
-			for p := x.first(ps); p >= 0; p = x.next(p) {
-				if x.kind(p) != "formal_parameter" {
+		if ps := x.Field(n, fParameters); ps >= 0 {
+			for p := x.FirstNamed(ps); p >= 0; p = x.NextNamed(p) {
+				if x.Kind(p) != "formal_parameter" {
 					continue
 				}
-				pn := x.fld(p, fName)
-				pt := x.fld(p, fType)
+				pn := x.Field(p, fName)
+				pt := x.Field(p, fType)
 				if pn < 0 {
 					continue
 				}
-				fname := x.text(pn)
+				fname := x.Text(pn)
 				vt := x.varType(pt)
 				cls.fields[fname] = vt
-				fid := x.add(extract.Symbol{Name: fname, Kind: snapshot.KindField, Parent: id, Start: x.t.Line(p),
-					End: x.t.EndLine(p), Signature: strings.Join(strings.Fields(x.text(p)), " "),
+				fid := x.Add(extract.Symbol{Name: fname, Kind: snapshot.KindField, Parent: id, Start: x.Line(p),
+					End: x.EndLine(p), Signature: strings.Join(strings.Fields(x.Text(p)), " "),
 					Type: vt.name, Flags: snapshot.FlagExported})
 				x.typeRefs(pt, fid, extract.RefType)
 			}
@@ -816,26 +792,26 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 	}
 	// Enum bodies hold constants, then the other members in a nested list.
 	if kind == snapshot.KindEnum {
-		for c := x.first(body); c >= 0; c = x.next(c) {
-			if x.kind(c) == "enum_constant" {
-				if nm := x.fld(c, fName); nm >= 0 {
-					cls.fields[x.text(nm)] = vtype{name: name}
+		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "enum_constant" {
+				if nm := x.Field(c, fName); nm >= 0 {
+					cls.fields[x.Text(nm)] = vtype{name: name}
 				}
 			}
 		}
-		for c := x.first(body); c >= 0; c = x.next(c) {
-			if x.kind(c) == "enum_body_declarations" {
+		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "enum_body_declarations" {
 				x.collectFields(c, cls)
 			}
 		}
 		x.classes = append(x.classes, cls)
-		for c := x.first(body); c >= 0; c = x.next(c) {
-			if x.kind(c) == "enum_constant" {
+		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "enum_constant" {
 				x.enumConstant(c, cls)
 			}
 		}
-		for c := x.first(body); c >= 0; c = x.next(c) {
-			if x.kind(c) == "enum_body_declarations" {
+		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "enum_body_declarations" {
 				x.members(c, cls, false)
 			}
 		}
@@ -851,29 +827,29 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 // collectFields notes the fields of a class body before its methods are
 // read, since a method may use a field declared below it.
 func (x *extractor) collectFields(body int32, cls *classCtx) {
-	for c := x.first(body); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "field_declaration", "constant_declaration":
-			vt := x.varType(x.fld(c, fType))
-			for d := x.first(c); d >= 0; d = x.next(d) {
-				if x.kind(d) != "variable_declarator" {
+			vt := x.varType(x.Field(c, fType))
+			for d := x.FirstNamed(c); d >= 0; d = x.NextNamed(d) {
+				if x.Kind(d) != "variable_declarator" {
 					continue
 				}
-				if nm := x.fld(d, fName); nm >= 0 {
+				if nm := x.Field(d, fName); nm >= 0 {
 					v := vt
-					if x.fld(d, fDimensions) >= 0 {
+					if x.Field(d, fDimensions) >= 0 {
 						v = vtype{name: "[]", elem: vt.name}
 					}
-					cls.fields[x.text(nm)] = v
+					cls.fields[x.Text(nm)] = v
 				}
 			}
 		case "method_declaration":
-			if nm := x.fld(c, fName); nm >= 0 {
-				x.methods[x.text(nm)] = true
+			if nm := x.Field(c, fName); nm >= 0 {
+				x.methods[x.Text(nm)] = true
 			}
 		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
-			if nm := x.fld(c, fName); nm >= 0 {
-				x.declared[x.text(nm)] = true
+			if nm := x.Field(c, fName); nm >= 0 {
+				x.declared[x.Text(nm)] = true
 			}
 		}
 	}
@@ -881,8 +857,8 @@ func (x *extractor) collectFields(body int32, cls *classCtx) {
 
 // members extracts the members of a class body.
 func (x *extractor) members(body int32, cls *classCtx, inIface bool) {
-	for c := x.first(body); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "field_declaration", "constant_declaration":
 			x.field(c, cls.sym, inIface)
 		case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration":
@@ -904,19 +880,19 @@ func (x *extractor) withLocals(fn func()) {
 }
 
 func (x *extractor) enumConstant(n int32, cls *classCtx) {
-	nm := x.fld(n, fName)
+	nm := x.Field(n, fName)
 	if nm < 0 {
 		return
 	}
-	id := x.add(extract.Symbol{Name: x.text(nm), Kind: snapshot.KindConstant, Parent: cls.sym,
-		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.signature(n, x.modifiers(n), x.fld(n, fBody)),
+	id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: snapshot.KindConstant, Parent: cls.sym,
+		Start: x.Line(n), End: x.EndLine(n), Signature: x.signature(n, x.modifiers(n), x.Field(n, fBody)),
 		Doc: x.doc(n), Type: cls.name, Flags: snapshot.FlagExported})
-	if args := x.fld(n, fArguments); args >= 0 {
+	if args := x.Field(n, fArguments); args >= 0 {
 		// The constant is made by the enum's constructor.
-		x.r.Refs = append(x.r.Refs, extract.Ref{From: id, Kind: extract.RefCall, Name: cls.name, Qual: cls.name, Line: x.t.Line(n)})
+		x.AddRef(extract.Ref{From: id, Kind: extract.RefCall, Name: cls.name, Qual: cls.name, Line: x.Line(n)})
 		x.withLocals(func() { x.walk(args, id) })
 	}
-	if body := x.fld(n, fBody); body >= 0 {
+	if body := x.Field(n, fBody); body >= 0 {
 		// A constant with a body: its methods belong to the constant.
 		sub := &classCtx{sym: id, name: cls.name, super: cls.name, fields: cls.fields}
 		x.members(body, sub, false)
@@ -925,10 +901,10 @@ func (x *extractor) enumConstant(n int32, cls *classCtx) {
 
 func (x *extractor) field(n int32, owner int32, inIface bool) {
 	m := x.modifiers(n)
-	typ := x.fld(n, fType)
+	typ := x.Field(n, fType)
 	vt := x.varType(typ)
 	kind := snapshot.KindField
-	if x.kind(n) == "constant_declaration" || (m.static && m.final) || (inIface) {
+	if x.Kind(n) == "constant_declaration" || (m.static && m.final) || (inIface) {
 		kind = snapshot.KindConstant
 	}
 	doc := x.doc(n)
@@ -937,11 +913,11 @@ func (x *extractor) field(n int32, owner int32, inIface bool) {
 		sig = sig[:i]
 	}
 	flags := exportedFlag(m, inIface)
-	for d := x.first(n); d >= 0; d = x.next(d) {
-		if x.kind(d) != "variable_declarator" {
+	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
+		if x.Kind(d) != "variable_declarator" {
 			continue
 		}
-		nm := x.fld(d, fName)
+		nm := x.Field(d, fName)
 		if nm < 0 {
 			continue
 		}
@@ -949,11 +925,11 @@ func (x *extractor) field(n int32, owner int32, inIface bool) {
 		if t == "[]" {
 			t = vt.elem
 		}
-		id := x.add(extract.Symbol{Name: x.text(nm), Kind: kind, Parent: owner, Start: x.t.Line(n),
-			End: x.t.EndLine(n), Signature: sig, Doc: doc, Type: t, Flags: flags})
+		id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: kind, Parent: owner, Start: x.Line(n),
+			End: x.EndLine(n), Signature: sig, Doc: doc, Type: t, Flags: flags})
 		x.typeRefs(typ, id, extract.RefType)
 		x.annotationRefs(m, id)
-		if v := x.fld(d, fValue); v >= 0 {
+		if v := x.Field(d, fValue); v >= 0 {
 			x.withLocals(func() { x.walk(v, id) })
 		}
 	}
@@ -961,23 +937,23 @@ func (x *extractor) field(n int32, owner int32, inIface bool) {
 
 // callable extracts a method or constructor with its parameters and body.
 func (x *extractor) callable(n int32, cls *classCtx, inIface bool) {
-	nm := x.fld(n, fName)
+	nm := x.Field(n, fName)
 	if nm < 0 {
 		return
 	}
-	name := x.text(nm)
+	name := x.Text(nm)
 	kind := snapshot.KindMethod
-	if k := x.kind(n); k == "constructor_declaration" || k == "compact_constructor_declaration" {
+	if k := x.Kind(n); k == "constructor_declaration" || k == "compact_constructor_declaration" {
 		kind = snapshot.KindConstructor
 		name = cls.name
 	}
 	m := x.modifiers(n)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	body := x.fld(n, fBody)
-	s := extract.Symbol{Name: name, Kind: kind, Parent: cls.sym, Start: x.t.Line(n), End: x.t.EndLine(n),
+	body := x.Field(n, fBody)
+	s := extract.Symbol{Name: name, Kind: kind, Parent: cls.sym, Start: x.Line(n), End: x.EndLine(n),
 		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
-	typ := x.fld(n, fType)
+	typ := x.Field(n, fType)
 	if kind == snapshot.KindMethod {
 		s.Type = x.typeName(typ)
 	}
@@ -985,14 +961,14 @@ func (x *extractor) callable(n int32, cls *classCtx, inIface bool) {
 		s.Flags |= snapshot.FlagTest
 		noteTestName(name)
 	}
-	id := x.add(s)
+	id := x.Add(s)
 	x.annotationRefs(m, id)
 	saved := x.locals
 	x.locals = map[string]vtype{}
-	x.params(x.fld(n, fParameters), id)
+	x.params(x.Field(n, fParameters), id)
 	x.typeRefs(typ, id, extract.RefTypeHint)
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) == "throws" {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) == "throws" {
 			x.typeRefs(c, id, extract.RefType)
 		}
 	}
@@ -1007,25 +983,25 @@ func (x *extractor) params(ps int32, from int32) {
 	if ps < 0 {
 		return
 	}
-	for p := x.first(ps); p >= 0; p = x.next(p) {
-		switch x.kind(p) {
+	for p := x.FirstNamed(ps); p >= 0; p = x.NextNamed(p) {
+		switch x.Kind(p) {
 		case "formal_parameter":
-			typ := x.fld(p, fType)
-			if nm := x.fld(p, fName); nm >= 0 {
+			typ := x.Field(p, fType)
+			if nm := x.Field(p, fName); nm >= 0 {
 				vt := x.varType(typ)
-				if x.fld(p, fDimensions) >= 0 {
+				if x.Field(p, fDimensions) >= 0 {
 					vt = vtype{name: "[]", elem: vt.name}
 				}
-				x.locals[x.text(nm)] = vt
+				x.locals[x.Text(nm)] = vt
 			}
 			x.typeRefs(typ, from, extract.RefTypeHint)
 		case "spread_parameter":
 			typ := int32(-1)
-			for c := x.first(p); c >= 0; c = x.next(c) {
-				switch x.kind(c) {
+			for c := x.FirstNamed(p); c >= 0; c = x.NextNamed(c) {
+				switch x.Kind(c) {
 				case "variable_declarator":
-					if nm := x.fld(c, fName); nm >= 0 && typ >= 0 {
-						x.locals[x.text(nm)] = vtype{name: "[]", elem: x.typeName(typ)}
+					if nm := x.Field(c, fName); nm >= 0 && typ >= 0 {
+						x.locals[x.Text(nm)] = vtype{name: "[]", elem: x.typeName(typ)}
 					}
 				case "modifiers", "annotation", "marker_annotation":
 				default:
@@ -1042,7 +1018,7 @@ func (x *extractor) params(ps int32, from int32) {
 // ---- bodies ----
 
 func (x *extractor) walkChildren(n int32, from int32) {
-	for c := x.first(n); c >= 0; c = x.next(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
 		x.walk(c, from)
 	}
 }
@@ -1050,7 +1026,7 @@ func (x *extractor) walkChildren(n int32, from int32) {
 // walk records calls, type uses and typed locals in a body. Lambdas and
 // anonymous classes belong to the enclosing callable.
 func (x *extractor) walk(n int32, from int32) {
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "method_invocation":
 		x.call(n, from)
 	case "object_creation_expression":
@@ -1063,49 +1039,49 @@ func (x *extractor) walk(n int32, from int32) {
 	case "local_variable_declaration":
 		x.localVar(n, from)
 	case "enhanced_for_statement":
-		typ := x.fld(n, fType)
+		typ := x.Field(n, fType)
 		vt := x.varType(typ)
 		if vt.name == "" {
 			// for (var e : xs): the element type of xs, when known.
-			if v := x.fld(n, fValue); v >= 0 {
+			if v := x.Field(n, fValue); v >= 0 {
 				if r := x.receiver(v); r.elem != "" {
 					vt = vtype{name: r.elem}
 				}
 			}
 		}
-		if nm := x.fld(n, fName); nm >= 0 {
-			x.locals[x.text(nm)] = vt
+		if nm := x.Field(n, fName); nm >= 0 {
+			x.locals[x.Text(nm)] = vt
 		}
 		x.typeRefs(typ, from, extract.RefType)
 	case "catch_formal_parameter":
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if x.kind(c) == "catch_type" {
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "catch_type" {
 				x.typeRefs(c, from, extract.RefType)
-				if nm := x.fld(n, fName); nm >= 0 {
-					x.locals[x.text(nm)] = vtype{name: x.typeName(c)}
+				if nm := x.Field(n, fName); nm >= 0 {
+					x.locals[x.Text(nm)] = vtype{name: x.typeName(c)}
 				}
 			}
 		}
 		return
 	case "resource":
-		if typ := x.fld(n, fType); typ >= 0 {
-			if nm := x.fld(n, fName); nm >= 0 {
-				x.locals[x.text(nm)] = x.varType(typ)
+		if typ := x.Field(n, fType); typ >= 0 {
+			if nm := x.Field(n, fName); nm >= 0 {
+				x.locals[x.Text(nm)] = x.varType(typ)
 			}
 			x.typeRefs(typ, from, extract.RefType)
 		}
 	case "instanceof_expression":
-		if typ := x.fld(n, fRight); typ >= 0 {
+		if typ := x.Field(n, fRight); typ >= 0 {
 			x.typeRefs(typ, from, extract.RefType)
-			if nm := x.fld(n, fName); nm >= 0 {
-				x.locals[x.text(nm)] = x.varType(typ)
+			if nm := x.Field(n, fName); nm >= 0 {
+				x.locals[x.Text(nm)] = x.varType(typ)
 			}
 		}
 	case "type_pattern":
 		typ := int32(-1)
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if x.kind(c) == "identifier" && typ >= 0 {
-				x.locals[x.text(c)] = x.varType(typ)
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "identifier" && typ >= 0 {
+				x.locals[x.Text(c)] = x.varType(typ)
 			} else if typ < 0 {
 				typ = c
 			}
@@ -1113,31 +1089,31 @@ func (x *extractor) walk(n int32, from int32) {
 		x.typeRefs(typ, from, extract.RefType)
 		return
 	case "lambda_expression":
-		if ps := x.fld(n, fParameters); ps >= 0 {
-			switch x.kind(ps) {
+		if ps := x.Field(n, fParameters); ps >= 0 {
+			switch x.Kind(ps) {
 			case "identifier":
-				x.locals[x.text(ps)] = vtype{}
+				x.locals[x.Text(ps)] = vtype{}
 			case "inferred_parameters":
-				for c := x.first(ps); c >= 0; c = x.next(c) {
-					x.locals[x.text(c)] = vtype{}
+				for c := x.FirstNamed(ps); c >= 0; c = x.NextNamed(c) {
+					x.locals[x.Text(c)] = vtype{}
 				}
 			case "formal_parameters":
 				x.params(ps, from)
 			}
 		}
-		if b := x.fld(n, fBody); b >= 0 {
+		if b := x.Field(n, fBody); b >= 0 {
 			x.walk(b, from)
 		}
 		return
 	case "cast_expression":
-		x.typeRefs(x.fld(n, fType), from, extract.RefType)
+		x.typeRefs(x.Field(n, fType), from, extract.RefType)
 	case "class_literal":
-		for c := x.first(n); c >= 0; c = x.next(c) {
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
 			x.typeRefs(c, from, extract.RefType)
 		}
 		return
 	case "array_creation_expression":
-		x.typeRefs(x.fld(n, fType), from, extract.RefType)
+		x.typeRefs(x.Field(n, fType), from, extract.RefType)
 	case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration":
 		// A local class: a symbol of its own inside the callable.
 		saved := x.locals
@@ -1152,31 +1128,31 @@ func (x *extractor) walk(n int32, from int32) {
 }
 
 func (x *extractor) localVar(n int32, from int32) {
-	typ := x.fld(n, fType)
+	typ := x.Field(n, fType)
 	vt := x.varType(typ)
 	x.typeRefs(typ, from, extract.RefType)
-	for d := x.first(n); d >= 0; d = x.next(d) {
-		if x.kind(d) != "variable_declarator" {
+	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
+		if x.Kind(d) != "variable_declarator" {
 			continue
 		}
-		nm := x.fld(d, fName)
+		nm := x.Field(d, fName)
 		if nm < 0 {
 			continue
 		}
 		v := vt
-		if x.fld(d, fDimensions) >= 0 {
+		if x.Field(d, fDimensions) >= 0 {
 			v = vtype{name: "[]", elem: vt.name}
 		}
 		if v.name == "" {
 			// var x = ...: the type of the value, when it can be told.
-			if val := x.fld(d, fValue); val >= 0 {
+			if val := x.Field(d, fValue); val >= 0 {
 				r := x.receiver(val)
 				if !r.ext && r.qtype != "" {
 					v = vtype{name: r.qtype}
 				}
 			}
 		}
-		x.locals[x.text(nm)] = v
+		x.locals[x.Text(nm)] = v
 	}
 }
 
@@ -1208,13 +1184,13 @@ var accessors = map[string]bool{
 }
 
 func (x *extractor) call(n int32, from int32) {
-	nm := x.fld(n, fName)
+	nm := x.Field(n, fName)
 	if nm < 0 {
 		return
 	}
-	name := x.text(nm)
-	obj := x.fld(n, fObject)
-	ref := extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)}
+	name := x.Text(nm)
+	obj := x.Field(n, fObject)
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.Line(n)}
 	if obj < 0 {
 		if x.libCall(name) {
 			return
@@ -1229,7 +1205,7 @@ func (x *extractor) call(n int32, from int32) {
 		} else if objectMethods[name] && !x.methods[name] && x.plainObject() {
 			return
 		}
-		x.r.Refs = append(x.r.Refs, ref)
+		x.AddRef(ref)
 		return
 	}
 	r := x.receiver(obj)
@@ -1241,7 +1217,7 @@ func (x *extractor) call(n int32, from int32) {
 		return
 	}
 	ref.Qual, ref.QualType = r.qual, chainQualType(r.qtype, ref.Name)
-	x.r.Refs = append(x.r.Refs, ref)
+	x.AddRef(ref)
 }
 
 // chainQualType is the QualType of a call of name on a receiver of type
@@ -1318,7 +1294,7 @@ func (x *extractor) ident(name string) recv {
 // receiver works out the qualifier and static type of an expression a
 // method is called on.
 func (x *extractor) receiver(n int32) recv {
-	switch k := x.kind(n); k {
+	switch k := x.Kind(n); k {
 	case "this", "super":
 		if a := x.anonTop(); a != nil {
 			// this and super of an anonymous class: its base.
@@ -1329,29 +1305,29 @@ func (x *extractor) receiver(n int32) recv {
 		}
 		return recv{qual: k}
 	case "identifier":
-		return x.ident(x.text(n))
+		return x.ident(x.Text(n))
 	case "field_access":
 		return x.fieldAccess(n)
 	case "method_invocation":
 		return x.callResult(n)
 	case "object_creation_expression":
-		t := x.typeName(x.fld(n, fType))
+		t := x.typeName(x.Field(n, fType))
 		if t == "" {
 			return recv{qual: "(new)"}
 		}
 		return recv{qual: "(new)", qtype: t, ext: x.external(t)}
 	case "parenthesized_expression":
-		if c := x.first(n); c >= 0 && x.next(c) < 0 {
+		if c := x.FirstNamed(n); c >= 0 && x.NextNamed(c) < 0 {
 			return x.receiver(c)
 		}
 	case "cast_expression":
-		vt := x.varType(x.fld(n, fType))
+		vt := x.varType(x.Field(n, fType))
 		if vt.name == "" || vt.name == "[]" {
 			return recv{qual: "(cast)", elem: vt.elem}
 		}
 		return recv{qual: "(cast)", qtype: vt.name, ext: x.external(vt.name), elem: vt.elem}
 	case "array_access":
-		if a := x.fld(n, fArray); a >= 0 {
+		if a := x.Field(n, fArray); a >= 0 {
 			r := x.receiver(a)
 			if r.elem != "" {
 				return recv{qual: "[]", qtype: r.elem, ext: x.external(r.elem)}
@@ -1371,19 +1347,19 @@ func (x *extractor) receiver(n int32) recv {
 func (x *extractor) fieldAccess(n int32) recv {
 	var segs []string
 	base := n
-	for x.kind(base) == "field_access" {
-		f := x.fld(base, fField)
-		o := x.fld(base, fObject)
+	for x.Kind(base) == "field_access" {
+		f := x.Field(base, fField)
+		o := x.Field(base, fObject)
 		if f < 0 || o < 0 {
 			return recv{qual: "(expr)"}
 		}
-		segs = append(segs, x.text(f))
+		segs = append(segs, x.Text(f))
 		base = o
 	}
 	for i, j := 0, len(segs)-1; i < j; i, j = i+1, j-1 {
 		segs[i], segs[j] = segs[j], segs[i]
 	}
-	switch bk := x.kind(base); bk {
+	switch bk := x.Kind(base); bk {
 	case "this", "super":
 		if a := x.anonTop(); a != nil {
 			if a.ext || a.base == "" {
@@ -1410,7 +1386,7 @@ func (x *extractor) fieldAccess(n int32) recv {
 		}
 		return recv{qual: r.qual + "." + strings.Join(segs, "."), qtype: r.qtype}
 	}
-	head := x.text(base)
+	head := x.Text(base)
 	all := append([]string{head}, segs...)
 	if segs[len(segs)-1] == "this" {
 		// Outer.this: the enclosing instance of class Outer.
@@ -1463,13 +1439,13 @@ func (x *extractor) fieldAccess(n int32) recv {
 // callResult is the receiver that is the result of another call: its type
 // is the result type of that call, which the resolver finds ("call:...").
 func (x *extractor) callResult(n int32) recv {
-	nm := x.fld(n, fName)
+	nm := x.Field(n, fName)
 	if nm < 0 {
 		return recv{qual: "(expr)"}
 	}
-	name := x.text(nm)
+	name := x.Text(nm)
 	q := name + "()"
-	obj := x.fld(n, fObject)
+	obj := x.Field(n, fObject)
 	if obj < 0 {
 		if x.libCall(name) {
 			return recv{ext: true}
@@ -1508,16 +1484,16 @@ func (x *extractor) callResult(n int32) recv {
 // and the members of an anonymous class body, whose code belongs to the
 // enclosing callable.
 func (x *extractor) creation(n int32, from int32) {
-	typ := x.fld(n, fType)
+	typ := x.Field(n, fType)
 	t := x.typeName(typ)
 	x.typeRefs(typ, from, extract.RefType)
 	if t != "" && !x.external(t) {
 		last := extract.LastPart(t)
-		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: last, Qual: last,
-			QualType: t, Line: x.t.Line(n)})
+		x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: last, Qual: last,
+			QualType: t, Line: x.Line(n)})
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "argument_list":
 			x.walkChildren(c, from)
 		case "class_body":
@@ -1530,21 +1506,21 @@ func (x *extractor) creation(n int32, from int32) {
 
 func (x *extractor) anonymous(body int32, base string, from int32) {
 	a := anonCtx{base: base, ext: x.external(base), methods: map[string]bool{}}
-	for m := x.first(body); m >= 0; m = x.next(m) {
-		if x.kind(m) == "method_declaration" {
-			if nm := x.fld(m, fName); nm >= 0 {
-				a.methods[x.text(nm)] = true
+	for m := x.FirstNamed(body); m >= 0; m = x.NextNamed(m) {
+		if x.Kind(m) == "method_declaration" {
+			if nm := x.Field(m, fName); nm >= 0 {
+				a.methods[x.Text(nm)] = true
 			}
 		}
 	}
 	x.anon = append(x.anon, a)
 	defer func() { x.anon = x.anon[:len(x.anon)-1] }()
-	for m := x.first(body); m >= 0; m = x.next(m) {
-		switch x.kind(m) {
+	for m := x.FirstNamed(body); m >= 0; m = x.NextNamed(m) {
+		switch x.Kind(m) {
 		case "method_declaration":
-			x.params(x.fld(m, fParameters), from)
-			x.typeRefs(x.fld(m, fType), from, extract.RefType)
-			if b := x.fld(m, fBody); b >= 0 {
+			x.params(x.Field(m, fParameters), from)
+			x.typeRefs(x.Field(m, fType), from, extract.RefType)
+			if b := x.Field(m, fBody); b >= 0 {
 				x.walkChildren(b, from)
 			}
 		case "field_declaration":
@@ -1561,8 +1537,8 @@ func (x *extractor) anonymous(body int32, base string, from int32) {
 // Foo::new, the method name last.
 func (x *extractor) methodRef(n int32, from int32) {
 	target, last, parts := int32(-1), int32(-1), 0
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) != "type_arguments" {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) != "type_arguments" {
 			if target < 0 {
 				target = c
 			}
@@ -1573,22 +1549,22 @@ func (x *extractor) methodRef(n int32, from int32) {
 	if parts == 0 {
 		return
 	}
-	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: x.t.Line(n)}
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: x.Line(n)}
 	if parts == 1 {
 		// Foo::new
 		t := x.typeName(target)
-		if x.kind(target) == "array_type" || t == "" || x.external(t) {
+		if x.Kind(target) == "array_type" || t == "" || x.external(t) {
 			return
 		}
 		ref.Name = extract.LastPart(t)
 		ref.Qual, ref.QualType = ref.Name, t
 		x.typeRefs(target, from, extract.RefType)
-		x.r.Refs = append(x.r.Refs, ref)
+		x.AddRef(ref)
 		return
 	}
-	ref.Name = x.text(last)
+	ref.Name = x.Text(last)
 	var r recv
-	switch x.kind(target) {
+	switch x.Kind(target) {
 	case "type_identifier", "scoped_type_identifier", "generic_type":
 		t := x.typeName(target)
 		r = recv{qual: extract.LastPart(t), qtype: t, ext: x.external(t)}
@@ -1599,7 +1575,7 @@ func (x *extractor) methodRef(n int32, from int32) {
 		return
 	}
 	ref.Qual, ref.QualType = r.qual, chainQualType(r.qtype, ref.Name)
-	x.r.Refs = append(x.r.Refs, ref)
+	x.AddRef(ref)
 }
 
 // ctorCall handles this(...) and super(...) in a constructor.
@@ -1608,12 +1584,12 @@ func (x *extractor) ctorCall(n int32, from int32) {
 		return
 	}
 	cls := x.classes[len(x.classes)-1]
-	c := x.fld(n, fConstructor)
+	c := x.Field(n, fConstructor)
 	if c < 0 {
 		return
 	}
-	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: x.t.Line(n)}
-	switch x.kind(c) {
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: x.Line(n)}
+	switch x.Kind(c) {
 	case "this":
 		ref.Name, ref.Qual = cls.name, "this"
 	case "super":
@@ -1625,7 +1601,7 @@ func (x *extractor) ctorCall(n int32, from int32) {
 	default:
 		return
 	}
-	x.r.Refs = append(x.r.Refs, ref)
+	x.AddRef(ref)
 }
 
 func startsUpper(s string) bool {

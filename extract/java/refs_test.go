@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 
 	"github.com/knowing-dev/knowing/extract"
 )
@@ -15,7 +16,7 @@ func extractSource(t *testing.T, path, src string) *extract.FileResult {
 	t.Helper()
 	p := sitter.NewParser()
 	defer p.Close()
-	if err := p.SetLanguage(javaLang); err != nil {
+	if err := p.SetLanguage(sitter.NewLanguage(tsjava.Language())); err != nil {
 		t.Fatal(err)
 	}
 	tree := p.Parse([]byte(src), nil)
