@@ -1,0 +1,442 @@
+package java
+
+import (
+	"strings"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+type mods struct {
+	public, protected, private, static, final, abstract bool
+	test                                                bool
+	node                                                int32    // the modifiers node, or -1
+	annotations                                         []string // names as written
+}
+
+var testAnnotations = map[string]bool{
+	"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true,
+	"TestTemplate": true, "Theory": true, "Property": true,
+}
+
+func (x *extractor) modifiers(n int32) mods {
+	m := mods{node: -1}
+	mn := int32(-1)
+	for c := x.FirstChild(n); c >= 0; c = x.N[c].Next {
+		if k := x.Kind(c); k == "modifiers" {
+			mn = c
+			break
+		} else if x.N[c].Named && k != "marker_annotation" && k != "annotation" &&
+			k != "line_comment" && k != "block_comment" {
+			break
+		}
+	}
+	if mn < 0 {
+		return m
+	}
+	m.node = mn
+	for c := x.FirstChild(mn); c >= 0; c = x.N[c].Next {
+		switch x.Kind(c) {
+		case "public":
+			m.public = true
+		case "protected":
+			m.protected = true
+		case "private":
+			m.private = true
+		case "static":
+			m.static = true
+		case "final":
+			m.final = true
+		case "abstract":
+			m.abstract = true
+		case "marker_annotation", "annotation":
+			if nm := x.Field(c, fName); nm >= 0 {
+				name := x.dotted(nm)
+				m.annotations = append(m.annotations, name)
+				if testAnnotations[extract.LastPart(name)] {
+					m.test = true
+				}
+			}
+		}
+	}
+	return m
+}
+
+// annotationRefs records the annotation types of the repository used on a
+// declaration (not @Override and other JDK or library annotations).
+func (x *extractor) annotationRefs(m mods, from int32) {
+	for _, a := range m.annotations {
+		if x.external(a) {
+			continue
+		}
+		qual, name := "", a
+		if i := strings.LastIndexByte(a, '.'); i >= 0 {
+			qual, name = a[:i], a[i+1:]
+		}
+		x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: name, Qual: qual, Line: x.Line(m.node)})
+	}
+}
+
+// signature is the declaration from its first modifier keyword (past
+// annotations) up to the body, on one line.
+func (x *extractor) signature(n int32, m mods, body int32) string {
+	start := x.N[n].Start
+	if m.node >= 0 {
+		start = x.N[m.node].End
+		for c := x.FirstChild(m.node); c >= 0; c = x.N[c].Next {
+			if k := x.Kind(c); k != "marker_annotation" && k != "annotation" && k != "line_comment" && k != "block_comment" {
+				start = x.N[c].Start
+				break
+			}
+		}
+	}
+	end := x.N[n].End
+	if body >= 0 {
+		end = x.N[body].Start
+	}
+	if end > uint32(len(x.Src)) || start > end {
+		return ""
+	}
+	s := strings.TrimSuffix(strings.Join(strings.Fields(string(x.Src[start:end])), " "), ";")
+	if len(s) > 240 {
+		s = s[:240] + "…"
+	}
+	return strings.TrimSpace(s)
+}
+
+// doc is the Javadoc comment right before a declaration, or the line
+// comments directly above it.
+func (x *extractor) doc(n int32) string {
+	p := x.N[n].Prev
+	if p < 0 {
+		return ""
+	}
+	switch x.Kind(p) {
+	case "block_comment":
+		t := x.Text(p)
+		if strings.HasPrefix(t, "/**") && t != "/**/" {
+			return extract.CleanComment(t, "")
+		}
+	case "line_comment":
+		if x.EndLine(p)+1 < x.Line(n) {
+			return ""
+		}
+		// Not a comment trailing the previous declaration's line.
+		if q := x.N[p].Prev; q >= 0 && x.Kind(q) != "line_comment" && x.EndLine(q) == x.Line(p) {
+			return ""
+		}
+		return x.PrecedingComments(n, "//")
+	}
+	return ""
+}
+
+func exportedFlag(m mods, inIface bool) snapshot.Flags {
+	if m.public || m.protected || (inIface && !m.private) {
+		return snapshot.FlagExported
+	}
+	return 0
+}
+
+// typeDecl extracts a class, interface, enum, record or annotation type.
+func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
+	nameNode := x.Field(n, fName)
+	if nameNode < 0 {
+		return
+	}
+	name := x.Text(nameNode)
+	x.declared[name] = true
+	kind := snapshot.KindClass
+	switch x.Kind(n) {
+	case "interface_declaration", "annotation_type_declaration":
+		kind = snapshot.KindInterface
+	case "enum_declaration":
+		kind = snapshot.KindEnum
+	case "record_declaration":
+		kind = snapshot.KindStruct
+	}
+	m := x.modifiers(n)
+	body := x.Field(n, fBody)
+	mark := x.pushTypeParams(n)
+	defer func() { x.tparams = x.tparams[:mark] }()
+	s := extract.Symbol{Name: name, Kind: kind, Parent: parent, Start: x.Line(n), End: x.EndLine(n),
+		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
+	if sc := x.Field(n, fSuperclass); sc >= 0 {
+		for t := x.FirstNamed(sc); t >= 0; t = x.NextNamed(t) {
+			if b := x.typeName(t); b != "" && !x.external(b) {
+				s.Extends = append(s.Extends, b)
+			}
+		}
+	}
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
+		case "super_interfaces", "extends_interfaces":
+			for tl := x.FirstNamed(c); tl >= 0; tl = x.NextNamed(tl) {
+				for t := x.FirstNamed(tl); t >= 0; t = x.NextNamed(t) {
+					b := x.typeName(t)
+					if b == "" || x.external(b) {
+						continue
+					}
+					if kind == snapshot.KindInterface {
+						s.Extends = append(s.Extends, b)
+					} else {
+						s.Implements = append(s.Implements, b)
+					}
+				}
+			}
+		}
+	}
+	id := x.Add(s)
+	x.annotationRefs(m, id)
+	cls := &classCtx{sym: id, name: name, fields: map[string]vtype{}}
+	if len(s.Extends) > 0 && kind == snapshot.KindClass {
+		cls.super = s.Extends[0]
+	}
+	if kind == snapshot.KindStruct {
+		// Record components are fields.
+		if ps := x.Field(n, fParameters); ps >= 0 {
+			for p := x.FirstNamed(ps); p >= 0; p = x.NextNamed(p) {
+				if x.Kind(p) != "formal_parameter" {
+					continue
+				}
+				pn := x.Field(p, fName)
+				pt := x.Field(p, fType)
+				if pn < 0 {
+					continue
+				}
+				fname := x.Text(pn)
+				vt := x.varType(pt)
+				cls.fields[fname] = vt
+				fid := x.Add(extract.Symbol{Name: fname, Kind: snapshot.KindField, Parent: id, Start: x.Line(p),
+					End: x.EndLine(p), Signature: strings.Join(strings.Fields(x.Text(p)), " "),
+					Type: vt.name, Flags: snapshot.FlagExported})
+				x.typeRefs(pt, fid, extract.RefType)
+			}
+		}
+	}
+	if body < 0 {
+		return
+	}
+	// Enum bodies hold constants, then the other members in a nested list.
+	if kind == snapshot.KindEnum {
+		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "enum_constant" {
+				if nm := x.Field(c, fName); nm >= 0 {
+					cls.fields[x.Text(nm)] = vtype{name: name}
+				}
+			}
+		}
+		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "enum_body_declarations" {
+				x.collectFields(c, cls)
+			}
+		}
+		x.classes = append(x.classes, cls)
+		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "enum_constant" {
+				x.enumConstant(c, cls)
+			}
+		}
+		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "enum_body_declarations" {
+				x.members(c, cls, false)
+			}
+		}
+		x.classes = x.classes[:len(x.classes)-1]
+		return
+	}
+	x.collectFields(body, cls)
+	x.classes = append(x.classes, cls)
+	x.members(body, cls, kind == snapshot.KindInterface)
+	x.classes = x.classes[:len(x.classes)-1]
+}
+
+// collectFields notes the fields of a class body before its methods are
+// read, since a method may use a field declared below it.
+func (x *extractor) collectFields(body int32, cls *classCtx) {
+	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
+		case "field_declaration", "constant_declaration":
+			vt := x.varType(x.Field(c, fType))
+			for d := x.FirstNamed(c); d >= 0; d = x.NextNamed(d) {
+				if x.Kind(d) != "variable_declarator" {
+					continue
+				}
+				if nm := x.Field(d, fName); nm >= 0 {
+					v := vt
+					if x.Field(d, fDimensions) >= 0 {
+						v = vtype{name: "[]", elem: vt.name}
+					}
+					cls.fields[x.Text(nm)] = v
+				}
+			}
+		case "method_declaration":
+			if nm := x.Field(c, fName); nm >= 0 {
+				x.methods[x.Text(nm)] = true
+			}
+		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
+			if nm := x.Field(c, fName); nm >= 0 {
+				x.declared[x.Text(nm)] = true
+			}
+		}
+	}
+}
+
+// members extracts the members of a class body.
+func (x *extractor) members(body int32, cls *classCtx, inIface bool) {
+	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
+		case "field_declaration", "constant_declaration":
+			x.field(c, cls.sym, inIface)
+		case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration":
+			x.callable(c, cls, inIface)
+		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
+			x.typeDecl(c, cls.sym, inIface)
+		case "static_initializer", "block":
+			x.withLocals(func() { x.walkChildren(c, cls.sym) })
+		}
+	}
+}
+
+// withLocals runs fn with a fresh variable scope, restoring the outer one.
+func (x *extractor) withLocals(fn func()) {
+	saved := x.locals
+	x.locals = map[string]vtype{}
+	fn()
+	x.locals = saved
+}
+
+func (x *extractor) enumConstant(n int32, cls *classCtx) {
+	nm := x.Field(n, fName)
+	if nm < 0 {
+		return
+	}
+	id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: snapshot.KindConstant, Parent: cls.sym,
+		Start: x.Line(n), End: x.EndLine(n), Signature: x.signature(n, x.modifiers(n), x.Field(n, fBody)),
+		Doc: x.doc(n), Type: cls.name, Flags: snapshot.FlagExported})
+	if args := x.Field(n, fArguments); args >= 0 {
+		// The constant is made by the enum's constructor.
+		x.AddRef(extract.Ref{From: id, Kind: extract.RefCall, Name: cls.name, Qual: cls.name, Line: x.Line(n)})
+		x.withLocals(func() { x.walk(args, id) })
+	}
+	if body := x.Field(n, fBody); body >= 0 {
+		// A constant with a body: its methods belong to the constant.
+		sub := &classCtx{sym: id, name: cls.name, super: cls.name, fields: cls.fields}
+		x.members(body, sub, false)
+	}
+}
+
+func (x *extractor) field(n int32, owner int32, inIface bool) {
+	m := x.modifiers(n)
+	typ := x.Field(n, fType)
+	vt := x.varType(typ)
+	kind := snapshot.KindField
+	if x.Kind(n) == "constant_declaration" || (m.static && m.final) || (inIface) {
+		kind = snapshot.KindConstant
+	}
+	doc := x.doc(n)
+	sig := x.signature(n, m, -1)
+	if i := strings.Index(sig, " = "); i >= 0 && len(sig) > 120 {
+		sig = sig[:i]
+	}
+	flags := exportedFlag(m, inIface)
+	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
+		if x.Kind(d) != "variable_declarator" {
+			continue
+		}
+		nm := x.Field(d, fName)
+		if nm < 0 {
+			continue
+		}
+		t := vt.name
+		if t == "[]" {
+			t = vt.elem
+		}
+		id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: kind, Parent: owner, Start: x.Line(n),
+			End: x.EndLine(n), Signature: sig, Doc: doc, Type: t, Flags: flags})
+		x.typeRefs(typ, id, extract.RefType)
+		x.annotationRefs(m, id)
+		if v := x.Field(d, fValue); v >= 0 {
+			x.withLocals(func() { x.walk(v, id) })
+		}
+	}
+}
+
+// callable extracts a method or constructor with its parameters and body.
+func (x *extractor) callable(n int32, cls *classCtx, inIface bool) {
+	nm := x.Field(n, fName)
+	if nm < 0 {
+		return
+	}
+	name := x.Text(nm)
+	kind := snapshot.KindMethod
+	if k := x.Kind(n); k == "constructor_declaration" || k == "compact_constructor_declaration" {
+		kind = snapshot.KindConstructor
+		name = cls.name
+	}
+	m := x.modifiers(n)
+	mark := x.pushTypeParams(n)
+	defer func() { x.tparams = x.tparams[:mark] }()
+	body := x.Field(n, fBody)
+	s := extract.Symbol{Name: name, Kind: kind, Parent: cls.sym, Start: x.Line(n), End: x.EndLine(n),
+		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
+	typ := x.Field(n, fType)
+	if kind == snapshot.KindMethod {
+		s.Type = x.typeName(typ)
+	}
+	if m.test {
+		s.Flags |= snapshot.FlagTest
+		noteTestName(name)
+	}
+	id := x.Add(s)
+	x.annotationRefs(m, id)
+	saved := x.locals
+	x.locals = map[string]vtype{}
+	x.params(x.Field(n, fParameters), id)
+	x.typeRefs(typ, id, extract.RefTypeHint)
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) == "throws" {
+			x.typeRefs(c, id, extract.RefType)
+		}
+	}
+	if body >= 0 {
+		x.walkChildren(body, id)
+	}
+	x.locals = saved
+}
+
+// params records parameter types as hints and as typed locals.
+func (x *extractor) params(ps int32, from int32) {
+	if ps < 0 {
+		return
+	}
+	for p := x.FirstNamed(ps); p >= 0; p = x.NextNamed(p) {
+		switch x.Kind(p) {
+		case "formal_parameter":
+			typ := x.Field(p, fType)
+			if nm := x.Field(p, fName); nm >= 0 {
+				vt := x.varType(typ)
+				if x.Field(p, fDimensions) >= 0 {
+					vt = vtype{name: "[]", elem: vt.name}
+				}
+				x.locals[x.Text(nm)] = vt
+			}
+			x.typeRefs(typ, from, extract.RefTypeHint)
+		case "spread_parameter":
+			typ := int32(-1)
+			for c := x.FirstNamed(p); c >= 0; c = x.NextNamed(c) {
+				switch x.Kind(c) {
+				case "variable_declarator":
+					if nm := x.Field(c, fName); nm >= 0 && typ >= 0 {
+						x.locals[x.Text(nm)] = vtype{name: "[]", elem: x.typeName(typ)}
+					}
+				case "modifiers", "annotation", "marker_annotation":
+				default:
+					if typ < 0 {
+						typ = c
+					}
+				}
+			}
+			x.typeRefs(typ, from, extract.RefTypeHint)
+		}
+	}
+}
