@@ -20,7 +20,7 @@ type recv struct {
 
 // walk records calls, type uses and typed locals in a callable's code.
 func (x *extractor) walk(n int32, from int32) {
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "invocation_expression":
 		x.call(n, from)
 		if hint, ok := x.lambdaHint(n); ok {
@@ -45,51 +45,51 @@ func (x *extractor) walk(n int32, from int32) {
 	case "assignment_expression":
 		x.assign(n, from)
 	case "catch_declaration", "declaration_expression", "declaration_pattern":
-		typ := x.fld(n, fType)
+		typ := x.Field(n, fType)
 		x.typeRefs(typ, from, extract.RefType)
-		if nm := x.fld(n, fName); nm >= 0 && x.locals != nil {
-			x.locals[x.text(nm)] = x.varType(typ)
+		if nm := x.Field(n, fName); nm >= 0 && x.locals != nil {
+			x.locals[x.Text(nm)] = x.varType(typ)
 		}
 		return
 	case "recursive_pattern":
-		typ := x.fld(n, fType)
+		typ := x.Field(n, fType)
 		x.typeRefs(typ, from, extract.RefType)
-		if nm := x.fld(n, fName); nm >= 0 && x.locals != nil {
-			x.locals[x.text(nm)] = x.varType(typ)
+		if nm := x.Field(n, fName); nm >= 0 && x.locals != nil {
+			x.locals[x.Text(nm)] = x.varType(typ)
 		}
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if k := x.kind(c); k == "positional_pattern_clause" || k == "property_pattern_clause" {
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if k := x.Kind(c); k == "positional_pattern_clause" || k == "property_pattern_clause" {
 				x.walk(c, from)
 			}
 		}
 		return
 	case "type_pattern", "typeof_expression", "default_expression", "sizeof_expression":
-		x.typeRefs(x.fld(n, fType), from, extract.RefType)
+		x.typeRefs(x.Field(n, fType), from, extract.RefType)
 		return
 	case "cast_expression":
-		x.typeRefs(x.fld(n, fType), from, extract.RefType)
-		if v := x.fld(n, fValue); v >= 0 {
+		x.typeRefs(x.Field(n, fType), from, extract.RefType)
+		if v := x.Field(n, fValue); v >= 0 {
 			x.walk(v, from)
 		}
 		return
 	case "as_expression", "is_expression":
-		if l := x.fld(n, fLeft); l >= 0 {
+		if l := x.Field(n, fLeft); l >= 0 {
 			x.walk(l, from)
 		}
-		x.typeRefs(x.fld(n, fRight), from, extract.RefType)
+		x.typeRefs(x.Field(n, fRight), from, extract.RefType)
 		return
 	case "array_creation_expression", "stackalloc_expression":
-		typ := x.fld(n, fType)
+		typ := x.Field(n, fType)
 		x.typeRefs(typ, from, extract.RefType)
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if typ < 0 || x.t.N[c].Start != x.t.N[typ].Start {
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if typ < 0 || x.N[c].Start != x.N[typ].Start {
 				x.walk(c, from)
 			}
 		}
 		return
 	case "generic_name":
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if x.kind(c) == "type_argument_list" {
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "type_argument_list" {
 				x.typeRefs(c, from, extract.RefType)
 			}
 		}
@@ -107,7 +107,7 @@ func (x *extractor) walk(n int32, from int32) {
 }
 
 func (x *extractor) walkChildren(n int32, from int32) {
-	for c := x.first(n); c >= 0; c = x.next(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
 		x.walk(c, from)
 	}
 }
@@ -132,31 +132,31 @@ func (x *extractor) fieldType(name string) (vtype, bool) {
 
 // identText is the name of an identifier or generic name.
 func (x *extractor) identText(n int32) string {
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "identifier":
-		return x.text(n)
+		return x.Text(n)
 	case "generic_name":
-		if c := x.first(n); c >= 0 {
-			return x.text(c)
+		if c := x.FirstNamed(n); c >= 0 {
+			return x.Text(c)
 		}
 	}
 	return ""
 }
 
 func (x *extractor) localVar(n int32, from int32) {
-	typ := x.fld(n, fType)
+	typ := x.Field(n, fType)
 	vt := x.varType(typ)
 	x.typeRefs(typ, from, extract.RefType)
-	for d := x.first(n); d >= 0; d = x.next(d) {
-		if x.kind(d) != "variable_declarator" {
+	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
+		if x.Kind(d) != "variable_declarator" {
 			continue
 		}
-		nm := x.fld(d, fName)
+		nm := x.Field(d, fName)
 		v := vt
-		for c := x.first(d); c >= 0; c = x.next(c) {
-			switch x.kind(c) {
+		for c := x.FirstNamed(d); c >= 0; c = x.NextNamed(c) {
+			switch x.Kind(c) {
 			case "identifier", "bracketed_argument_list":
-				if nm >= 0 && x.t.N[c].Start == x.t.N[nm].Start {
+				if nm >= 0 && x.N[c].Start == x.N[nm].Start {
 					continue
 				}
 			case "tuple_pattern":
@@ -169,7 +169,7 @@ func (x *extractor) localVar(n int32, from int32) {
 			}
 		}
 		if nm >= 0 && x.locals != nil {
-			x.locals[x.text(nm)] = v
+			x.locals[x.Text(nm)] = v
 		}
 	}
 }
@@ -179,10 +179,10 @@ func (x *extractor) tupleNames(n int32) {
 	if x.locals == nil {
 		return
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "identifier":
-			x.locals[x.text(c)] = vtype{}
+			x.locals[x.Text(c)] = vtype{}
 		case "tuple_pattern":
 			x.tupleNames(c)
 		}
@@ -205,16 +205,16 @@ func vtypeOf(r recv) vtype {
 }
 
 func (x *extractor) assign(n int32, from int32) {
-	l, r := x.fld(n, fLeft), x.fld(n, fRight)
-	if l < 0 || r < 0 || x.kind(l) != "identifier" {
+	l, r := x.Field(n, fLeft), x.Field(n, fRight)
+	if l < 0 || r < 0 || x.Kind(l) != "identifier" {
 		return
 	}
-	name := x.text(l)
+	name := x.Text(l)
 	v, local := x.locals[name]
 	if !local {
 		v, _ = x.fieldType(name)
 	}
-	if x.kind(r) == "implicit_object_creation_expression" && v.name != "" && v.name != "[]" {
+	if x.Kind(r) == "implicit_object_creation_expression" && v.name != "" && v.name != "[]" {
 		x.ctorCall(v.name, r, from)
 	}
 	if local && v == (vtype{}) {
@@ -223,9 +223,9 @@ func (x *extractor) assign(n int32, from int32) {
 }
 
 func (x *extractor) foreach(n int32, from int32) {
-	typ := x.fld(n, fType)
-	right := x.fld(n, fRight)
-	left := x.fld(n, fLeft)
+	typ := x.Field(n, fType)
+	right := x.Field(n, fRight)
+	left := x.Field(n, fLeft)
 	if right >= 0 {
 		x.walk(right, from)
 	}
@@ -237,14 +237,14 @@ func (x *extractor) foreach(n int32, from int32) {
 		}
 	}
 	if left >= 0 && x.locals != nil {
-		switch x.kind(left) {
+		switch x.Kind(left) {
 		case "identifier":
-			x.locals[x.text(left)] = v
+			x.locals[x.Text(left)] = v
 		case "tuple_pattern":
 			x.tupleNames(left)
 		}
 	}
-	if b := x.fld(n, fBody); b >= 0 {
+	if b := x.Field(n, fBody); b >= 0 {
 		x.walk(b, from)
 	}
 }
@@ -266,19 +266,19 @@ func init() {
 // lambdaHint is the type of the parameter of lambdas passed to a call, when
 // the call tells it.
 func (x *extractor) lambdaHint(n int32) (vtype, bool) {
-	fn := x.fld(n, fFunction)
-	switch x.kind(fn) {
+	fn := x.Field(n, fFunction)
+	switch x.Kind(fn) {
 	case "identifier", "generic_name":
 		if bddSteps[x.identText(fn)] && len(x.classes) > 0 {
 			return vtype{head: "this"}, true
 		}
 	case "member_access_expression":
-		name := x.identText(x.fld(fn, fName))
+		name := x.identText(x.Field(fn, fName))
 		if bddSteps[name] && len(x.classes) > 0 {
 			return vtype{head: "this"}, true
 		}
 		if mockSetups[name] {
-			if obj := x.fld(fn, fExpression); obj >= 0 {
+			if obj := x.Field(fn, fExpression); obj >= 0 {
 				if r := x.receiver(obj); r.elem != "" && !x.external(r.elem) {
 					return vtype{name: r.elem}, true
 				}
@@ -291,16 +291,16 @@ func (x *extractor) lambdaHint(n int32) (vtype, bool) {
 // walkWithHint walks a call whose lambda arguments take a parameter of
 // type hint.
 func (x *extractor) walkWithHint(n int32, from int32, hint vtype) {
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) != "argument_list" {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) != "argument_list" {
 			x.walk(c, from)
 			continue
 		}
-		for a := x.first(c); a >= 0; a = x.next(a) {
-			for e := x.first(a); e >= 0; e = x.next(e) {
-				if x.kind(e) == "lambda_expression" {
-					if p := x.fld(e, fParameters); p >= 0 && x.kind(p) == "implicit_parameter" && x.locals != nil {
-						x.locals[x.text(p)] = hint
+		for a := x.FirstNamed(c); a >= 0; a = x.NextNamed(a) {
+			for e := x.FirstNamed(a); e >= 0; e = x.NextNamed(e) {
+				if x.Kind(e) == "lambda_expression" {
+					if p := x.Field(e, fParameters); p >= 0 && x.Kind(p) == "implicit_parameter" && x.locals != nil {
+						x.locals[x.Text(p)] = hint
 						x.lambdaBody(e, from)
 						continue
 					}
@@ -317,18 +317,18 @@ func (x *extractor) lambda(n int32, from int32) {
 }
 
 func (x *extractor) lambdaParams(n int32, from int32) {
-	if ps := x.fld(n, fParameters); ps >= 0 && x.locals != nil {
-		switch x.kind(ps) {
+	if ps := x.Field(n, fParameters); ps >= 0 && x.locals != nil {
+		switch x.Kind(ps) {
 		case "implicit_parameter", "identifier":
-			x.locals[x.text(ps)] = vtype{}
+			x.locals[x.Text(ps)] = vtype{}
 		case "parameter_list":
-			for p := x.first(ps); p >= 0; p = x.next(p) {
-				if x.kind(p) != "parameter" {
+			for p := x.FirstNamed(ps); p >= 0; p = x.NextNamed(p) {
+				if x.Kind(p) != "parameter" {
 					continue
 				}
-				typ := x.fld(p, fType)
-				if nm := x.fld(p, fName); nm >= 0 {
-					x.locals[x.text(nm)] = x.varType(typ)
+				typ := x.Field(p, fType)
+				if nm := x.Field(p, fName); nm >= 0 {
+					x.locals[x.Text(nm)] = x.varType(typ)
 				}
 				x.typeRefs(typ, from, extract.RefType)
 			}
@@ -337,8 +337,8 @@ func (x *extractor) lambdaParams(n int32, from int32) {
 }
 
 func (x *extractor) lambdaBody(n int32, from int32) {
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "parameter_list", "implicit_parameter", "attribute_list", "modifier":
 		default:
 			x.walk(c, from) // the body, or a return type
@@ -348,14 +348,14 @@ func (x *extractor) lambdaBody(n int32, from int32) {
 
 // creation handles new T(...): a call of T's constructor and a use of T.
 func (x *extractor) creation(n int32, from int32) {
-	typ := x.fld(n, fType)
+	typ := x.Field(n, fType)
 	t := x.typeName(typ)
 	x.typeRefs(typ, from, extract.RefType)
 	if t != "" && !x.external(t) && !x.isTypeParam(t) {
 		x.ctorCall(t, n, from)
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if typ < 0 || x.t.N[c].Start != x.t.N[typ].Start {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if typ < 0 || x.N[c].Start != x.N[typ].Start {
 			x.walk(c, from)
 		}
 	}
@@ -367,17 +367,17 @@ func (x *extractor) ctorCall(t string, n int32, from int32) {
 		return
 	}
 	last := extract.LastPart(t)
-	x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: last, Qual: last,
-		QualType: t, Line: x.t.Line(n)})
+	x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: last, Qual: last,
+		QualType: t, Line: x.Line(n)})
 }
 
 // call records an invocation.
 func (x *extractor) call(n int32, from int32) {
-	fn := x.fld(n, fFunction)
+	fn := x.Field(n, fFunction)
 	if fn < 0 {
 		return
 	}
-	switch x.kind(fn) {
+	switch x.Kind(fn) {
 	case "identifier", "generic_name":
 		name := x.identText(fn)
 		if name == "" || name == "nameof" {
@@ -389,9 +389,9 @@ func (x *extractor) call(n int32, from int32) {
 		if _, ok := x.fieldType(name); ok {
 			return // a delegate in a field or property
 		}
-		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)})
+		x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.Line(n)})
 	case "member_access_expression":
-		x.memberCall(x.identText(x.fld(fn, fName)), x.fld(fn, fExpression), n, from)
+		x.memberCall(x.identText(x.Field(fn, fName)), x.Field(fn, fExpression), n, from)
 	case "conditional_access_expression":
 		name, obj := x.binding(fn)
 		x.memberCall(name, obj, n, from)
@@ -400,23 +400,23 @@ func (x *extractor) call(n int32, from int32) {
 
 // binding splits a?.B into the condition a and the member name B.
 func (x *extractor) binding(n int32) (string, int32) {
-	cond := x.fld(n, fCondition)
-	last := x.t.LastNamed(n)
-	if cond < 0 || last < 0 || x.kind(last) != "member_binding_expression" {
+	cond := x.Field(n, fCondition)
+	last := x.LastNamed(n)
+	if cond < 0 || last < 0 || x.Kind(last) != "member_binding_expression" {
 		return "", -1
 	}
-	return x.identText(x.fld(last, fName)), cond
+	return x.identText(x.Field(last, fName)), cond
 }
 
 func (x *extractor) memberCall(name string, obj int32, n int32, from int32) {
 	if name == "" || obj < 0 {
 		return
 	}
-	ref := extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.t.Line(n)}
-	if x.kind(obj) == "this" {
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.Line(n)}
+	if x.Kind(obj) == "this" {
 		// this.M(): a bare call, which the resolver also finds in the other
 		// parts of a partial class.
-		x.r.Refs = append(x.r.Refs, ref)
+		x.AddRef(ref)
 		return
 	}
 	r := x.receiver(obj)
@@ -430,10 +430,10 @@ func (x *extractor) memberCall(name string, obj int32, n int32, from int32) {
 		return // invoking a delegate: what runs is not known
 	}
 	ref.Qual, ref.QualType = r.qual, r.qtype
-	x.r.Refs = append(x.r.Refs, ref)
+	x.AddRef(ref)
 	if r.alt != "" && (!bclMethods[name] || strings.HasPrefix(r.alt, "this.")) {
 		ref.Qual, ref.QualType = r.alt, ""
-		x.r.Refs = append(x.r.Refs, ref)
+		x.AddRef(ref)
 	}
 }
 
@@ -465,10 +465,10 @@ func (x *extractor) fromVar(name string, v vtype) recv {
 		if !isCallType(v.name) && x.external(v.name) {
 			return extRecv(v.elem)
 		}
-		return recv{qual: join(name, v.path), qtype: v.name, elem: v.elem, typed: true,
+		return recv{qual: extract.JoinName(name, v.path), qtype: v.name, elem: v.elem, typed: true,
 			chain: v.path != "" || isCallType(v.name)}
 	case v.head != "":
-		return recv{qual: join(v.head, v.path), typed: true, chain: true}
+		return recv{qual: extract.JoinName(v.head, v.path), typed: true, chain: true}
 	}
 	return recv{qual: name, elem: v.elem}
 }
@@ -519,13 +519,13 @@ func (x *extractor) receiver(n int32) recv {
 	}
 	x.depth++
 	defer func() { x.depth-- }()
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "this":
 		return recv{qual: "this", typed: true}
 	case "base":
 		return recv{qual: "base", typed: true}
 	case "identifier":
-		return x.ident(x.text(n))
+		return x.ident(x.Text(n))
 	case "generic_name":
 		name := x.identText(n)
 		if x.external(name) {
@@ -539,7 +539,7 @@ func (x *extractor) receiver(n int32) recv {
 	case "invocation_expression":
 		return x.callResult(n)
 	case "object_creation_expression":
-		typ := x.fld(n, fType)
+		typ := x.Field(n, fType)
 		t := x.typeName(typ)
 		if t == "" {
 			return recv{qual: "(new)"}
@@ -555,25 +555,25 @@ func (x *extractor) receiver(n int32) recv {
 			return x.receiver(c)
 		}
 	case "cast_expression":
-		return x.typedRecv("(cast)", x.varType(x.fld(n, fType)))
+		return x.typedRecv("(cast)", x.varType(x.Field(n, fType)))
 	case "as_expression":
-		return x.typedRecv("(cast)", x.varType(x.fld(n, fRight)))
+		return x.typedRecv("(cast)", x.varType(x.Field(n, fRight)))
 	case "element_access_expression":
-		if e := x.fld(n, fExpression); e >= 0 {
+		if e := x.Field(n, fExpression); e >= 0 {
 			if r := x.receiver(e); r.elem != "" {
 				return x.typedRecv("[]", vtype{name: r.elem})
 			}
 		}
 		return recv{qual: "[]"}
 	case "binary_expression":
-		if op := x.fld(n, fOperator); op >= 0 && x.kind(op) == "??" {
-			if l := x.fld(n, fLeft); l >= 0 {
+		if op := x.Field(n, fOperator); op >= 0 && x.Kind(op) == "??" {
+			if l := x.Field(n, fLeft); l >= 0 {
 				return x.receiver(l)
 			}
 		}
 		return extRecv("")
 	case "conditional_expression":
-		if c := x.fld(n, fConsequence); c >= 0 {
+		if c := x.Field(n, fConsequence); c >= 0 {
 			return x.receiver(c)
 		}
 	case "string_literal", "interpolated_string_expression", "verbatim_string_literal", "raw_string_literal":
@@ -605,10 +605,10 @@ func (x *extractor) memberAccess(n int32) recv {
 	base := n
 loop:
 	for {
-		switch x.kind(base) {
+		switch x.Kind(base) {
 		case "member_access_expression":
-			nm := x.identText(x.fld(base, fName))
-			e := x.fld(base, fExpression)
+			nm := x.identText(x.Field(base, fName))
+			e := x.Field(base, fExpression)
 			if nm == "" || e < 0 {
 				return recv{qual: "(expr)"}
 			}
@@ -630,17 +630,17 @@ loop:
 	}
 	rest := strings.Join(segs, ".")
 	withRest := func(r recv) recv {
-		r.qual = join(r.qual, rest)
+		r.qual = extract.JoinName(r.qual, rest)
 		r.elem = ""
 		r.chain = true
 		return r
 	}
-	switch x.kind(base) {
+	switch x.Kind(base) {
 	case "this":
 		if v, ok := x.fieldType(segs[0]); ok {
 			r := x.fromVar(segs[0], v)
 			if len(segs) > 1 {
-				r.qual = join(r.qual, strings.Join(segs[1:], "."))
+				r.qual = extract.JoinName(r.qual, strings.Join(segs[1:], "."))
 				r.elem, r.chain = "", true
 			}
 			return r
@@ -649,7 +649,7 @@ loop:
 	case "base":
 		return recv{qual: "base." + rest, typed: true, chain: true}
 	case "identifier":
-		head := x.text(base)
+		head := x.Text(base)
 		if v, ok := x.locals[head]; ok {
 			return withRest(x.fromVar(head, v))
 		}
@@ -690,7 +690,7 @@ loop:
 	case "predefined_type":
 		return recv{drop: true}
 	case "alias_qualified_name", "qualified_name":
-		full := join(x.typeName(base), rest)
+		full := extract.JoinName(x.typeName(base), rest)
 		if x.externalNS(firstSeg(full)) {
 			return recv{drop: true}
 		}
@@ -706,13 +706,13 @@ loop:
 // callResult is the receiver that is the result of another call: its type
 // is the result type of that call, which the resolver finds ("call:...").
 func (x *extractor) callResult(n int32) recv {
-	fn := x.fld(n, fFunction)
+	fn := x.Field(n, fFunction)
 	if fn < 0 {
 		return recv{qual: "(expr)"}
 	}
 	var name string
 	obj := int32(-1)
-	switch x.kind(fn) {
+	switch x.Kind(fn) {
 	case "identifier", "generic_name":
 		name = x.identText(fn)
 		if _, ok := x.locals[name]; ok || name == "" || name == "nameof" {
@@ -723,7 +723,7 @@ func (x *extractor) callResult(n int32) recv {
 		}
 		return recv{qual: name + "()", qtype: "call:" + name, typed: true, chain: true}
 	case "member_access_expression":
-		name, obj = x.identText(x.fld(fn, fName)), x.fld(fn, fExpression)
+		name, obj = x.identText(x.Field(fn, fName)), x.Field(fn, fExpression)
 	case "conditional_access_expression":
 		name, obj = x.binding(fn)
 	}

@@ -70,10 +70,7 @@ type classCtx struct {
 }
 
 type extractor struct {
-	r    *extract.FileResult
-	t    *extract.FlatTree
-	path string
-	repo *extract.Repo
+	extract.Base
 
 	multi     bool            // several namespaces: each is a KindPackage symbol
 	own       map[string]bool // the namespaces the file declares things in
@@ -101,11 +98,10 @@ func extractCSharp(f *extract.File, r *extract.FileResult) {
 			f = nf
 		}
 	}
-	t := extract.NewFlatTree(f.Root, f.Src, kindNames)
-	defer t.Release()
-	x := &extractor{r: r, t: t, path: f.Path, repo: f.Repo, nsRoots: map[string]bool{"global": true},
-		aliases: map[string]bool{}, declared: map[string]bool{}, delegates: map[string]bool{},
-		imported: map[string]bool{}}
+	x := &extractor{Base: extract.Base{FlatTree: extract.NewFlatTree(f.Root, f.Src, kindNames), F: f, R: r},
+		nsRoots: map[string]bool{"global": true}, aliases: map[string]bool{}, declared: map[string]bool{},
+		delegates: map[string]bool{}, imported: map[string]bool{}}
+	defer x.Release()
 	const root = 0
 
 	// First the namespaces holding declarations, and the declared names.
@@ -172,15 +168,15 @@ func (x *extractor) scan(n int32, ns string, spaces map[string]bool, order *[]st
 			*order = append(*order, ns)
 		}
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "namespace_declaration":
-			inner := join(ns, x.typeName(x.fld(c, fName)))
-			if b := x.fld(c, fBody); b >= 0 {
+			inner := extract.JoinName(ns, x.typeName(x.Field(c, fName)))
+			if b := x.Field(c, fBody); b >= 0 {
 				x.scan(b, inner, spaces, order)
 			}
 		case "file_scoped_namespace_declaration":
-			ns = join(ns, x.typeName(x.fld(c, fName)))
+			ns = extract.JoinName(ns, x.typeName(x.Field(c, fName)))
 		case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
 			"record_declaration", "delegate_declaration":
 			note(ns)
@@ -195,15 +191,15 @@ func (x *extractor) scan(n int32, ns string, spaces map[string]bool, order *[]st
 
 // declareNames notes a type and its nested types as declared in the file.
 func (x *extractor) declareNames(n int32) {
-	if nm := x.fld(n, fName); nm >= 0 {
-		x.declared[x.text(nm)] = true
-		if x.kind(n) == "delegate_declaration" {
-			x.delegates[x.text(nm)] = true
+	if nm := x.Field(n, fName); nm >= 0 {
+		x.declared[x.Text(nm)] = true
+		if x.Kind(n) == "delegate_declaration" {
+			x.delegates[x.Text(nm)] = true
 		}
 	}
-	if b := x.fld(n, fBody); b >= 0 && x.kind(b) == "declaration_list" {
-		for c := x.first(b); c >= 0; c = x.next(c) {
-			switch x.kind(c) {
+	if b := x.Field(n, fBody); b >= 0 && x.Kind(b) == "declaration_list" {
+		for c := x.FirstNamed(b); c >= 0; c = x.NextNamed(c) {
+			switch x.Kind(c) {
 			case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
 				"record_declaration", "delegate_declaration":
 				x.declareNames(c)
@@ -218,18 +214,18 @@ func (x *extractor) addImport(im extract.Import) {
 		return
 	}
 	x.imported[k] = true
-	x.r.Imports = append(x.r.Imports, im)
+	x.R.Imports = append(x.R.Imports, im)
 }
 
 // usings records the using directives of the file, at the top and in
 // namespace blocks.
 func (x *extractor) usings(n int32) {
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "using_directive":
 			x.using(c)
 		case "namespace_declaration":
-			if b := x.fld(c, fBody); b >= 0 {
+			if b := x.Field(c, fBody); b >= 0 {
 				x.usings(b)
 			}
 		case "preproc_if", "preproc_else", "preproc_elif":
@@ -240,11 +236,11 @@ func (x *extractor) usings(n int32) {
 
 func (x *extractor) using(n int32) {
 	alias, target := "", ""
-	for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
+	for c := x.FirstChild(n); c >= 0; c = x.N[c].Next {
 		switch {
-		case x.t.N[c].Field == fName:
-			alias = x.text(c)
-		case x.t.N[c].Named:
+		case x.N[c].Field == fName:
+			alias = x.Text(c)
+		case x.N[c].Named:
 			if t := x.typeName(c); t != "" {
 				target = t
 			}
@@ -275,15 +271,15 @@ func (x *extractor) usingImport(target, alias string) {
 // the nearest Usings.cs or GlobalUsings.cs above the file, where .NET
 // projects keep them.
 func (x *extractor) globalUsings() {
-	if x.repo == nil {
+	if x.F.Repo == nil {
 		return
 	}
-	dir := path.Dir(x.path)
+	dir := path.Dir(x.F.Path)
 	if dir == "." {
 		dir = ""
 	}
 	for _, name := range [...]string{"GlobalUsings.cs", "Usings.cs"} {
-		if _, data, ok := x.repo.FindUp(dir, name); ok {
+		if _, data, ok := x.F.Repo.FindUp(dir, name); ok {
 			x.parseGlobalUsings(data)
 		}
 	}
@@ -317,11 +313,6 @@ func (x *extractor) parseGlobalUsings(data []byte) {
 	}
 }
 
-func (x *extractor) add(s extract.Symbol) int32 {
-	x.r.Symbols = append(x.r.Symbols, s)
-	return int32(len(x.r.Symbols) - 1)
-}
-
 // commonPrefix is the longest namespace all of names start with.
 func commonPrefix(names []string) string {
 	p := names[0]
@@ -341,37 +332,37 @@ func commonPrefix(names []string) string {
 // KindPackage symbol named relative to the enclosing one (or the Package),
 // or none for the Package itself and the namespaces around it.
 func (x *extractor) nsSymbol(n, end int32, full, outer string, parent int32) int32 {
-	pkg := x.r.Package
+	pkg := x.R.Package
 	if !x.multi || full == pkg || strings.HasPrefix(pkg, full+".") {
 		return parent
 	}
 	base := outer
-	if parent < 0 || x.r.Symbols[parent].Kind != snapshot.KindPackage {
+	if parent < 0 || x.R.Symbols[parent].Kind != snapshot.KindPackage {
 		base = pkg
 	}
 	name := full
 	if base != "" {
 		name = strings.TrimPrefix(full, base+".")
 	}
-	return x.add(extract.Symbol{Name: name, Kind: snapshot.KindPackage, Parent: parent,
-		Start: x.t.Line(n), End: x.t.EndLine(end), Signature: "namespace " + full,
+	return x.Add(extract.Symbol{Name: name, Kind: snapshot.KindPackage, Parent: parent,
+		Start: x.Line(n), End: x.EndLine(end), Signature: "namespace " + full,
 		Flags: snapshot.FlagExported})
 }
 
 // container extracts the declarations of a compilation unit, a namespace
 // body or a preprocessor branch; ns is the namespace they are in.
 func (x *extractor) container(n int32, parent int32, ns string) {
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "namespace_declaration":
-			b := x.fld(c, fBody)
+			b := x.Field(c, fBody)
 			if b < 0 {
 				continue
 			}
-			full := join(ns, x.typeName(x.fld(c, fName)))
+			full := extract.JoinName(ns, x.typeName(x.Field(c, fName)))
 			x.container(b, x.nsSymbol(c, c, full, ns, parent), full)
 		case "file_scoped_namespace_declaration":
-			full := join(ns, x.typeName(x.fld(c, fName)))
+			full := extract.JoinName(ns, x.typeName(x.Field(c, fName)))
 			parent = x.nsSymbol(c, n, full, ns, parent)
 			ns = full
 		case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
@@ -380,8 +371,8 @@ func (x *extractor) container(n int32, parent int32, ns string) {
 		case "delegate_declaration":
 			x.delegate(c, parent, x.docAt(c), false)
 		case "global_statement":
-			for s := x.first(c); s >= 0; s = x.next(s) {
-				if x.kind(s) == "local_function_statement" {
+			for s := x.FirstNamed(c); s >= 0; s = x.NextNamed(s) {
+				if x.Kind(s) == "local_function_statement" {
 					x.localFunction(s, parent)
 				} else {
 					x.walk(s, parent)

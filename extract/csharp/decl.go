@@ -16,18 +16,18 @@ type mods struct {
 }
 
 func (x *extractor) modifiers(n int32) mods {
-	m := mods{start: x.t.N[n].Start}
+	m := mods{start: x.N[n].Start}
 	started := false
 loop:
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "attribute_list":
-			for a := x.first(c); a >= 0; a = x.next(a) {
-				if x.kind(a) != "attribute" {
+			for a := x.FirstNamed(c); a >= 0; a = x.NextNamed(a) {
+				if x.Kind(a) != "attribute" {
 					continue
 				}
 				m.attrs = append(m.attrs, a)
-				name := attrName(x.typeName(x.fld(a, fName)))
+				name := attrName(x.typeName(x.Field(a, fName)))
 				if testAttributes[name] {
 					m.test = true
 				}
@@ -35,15 +35,15 @@ loop:
 					m.testClass = true
 				}
 			}
-			m.start = x.t.N[c].End
+			m.start = x.N[c].End
 			continue
 		case "comment":
 			if !started {
-				m.start = x.t.N[c].End
+				m.start = x.N[c].End
 			}
 			continue
 		case "modifier":
-			switch x.text(c) {
+			switch x.Text(c) {
 			case "public":
 				m.public, m.access = true, true
 			case "protected":
@@ -61,10 +61,10 @@ loop:
 		started = true
 	}
 	// The first token after the attributes starts the signature.
-	if m.start > x.t.N[n].Start {
-		for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
-			if x.t.N[c].Start >= m.start && x.kind(c) != "comment" {
-				m.start = x.t.N[c].Start
+	if m.start > x.N[n].Start {
+		for c := x.FirstChild(n); c >= 0; c = x.N[c].Next {
+			if x.N[c].Start >= m.start && x.Kind(c) != "comment" {
+				m.start = x.N[c].Start
 				break
 			}
 		}
@@ -97,7 +97,7 @@ func exported(m mods, topLevel, inInterface bool) snapshot.Flags {
 // walks attribute arguments (typeof(Bar)).
 func (x *extractor) attrRefs(m mods, from int32) {
 	for _, a := range m.attrs {
-		t := x.typeName(x.fld(a, fName))
+		t := x.typeName(x.Field(a, fName))
 		name := attrName(t)
 		if name == "" || ignoredAttributes[name] || x.external(t) {
 			continue
@@ -106,10 +106,10 @@ func (x *extractor) attrRefs(m mods, from int32) {
 		if j := strings.LastIndexByte(t, '.'); j >= 0 {
 			qual = t[:j]
 		}
-		x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: extract.RefType, Name: name + "Attribute",
-			Qual: qual, Line: x.t.Line(a)})
-		for c := x.first(a); c >= 0; c = x.next(c) {
-			if x.kind(c) == "attribute_argument_list" {
+		x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: name + "Attribute",
+			Qual: qual, Line: x.Line(a)})
+		for c := x.FirstNamed(a); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "attribute_argument_list" {
 				x.walk(c, from)
 			}
 		}
@@ -120,10 +120,10 @@ func (x *extractor) attrRefs(m mods, from int32) {
 // attributes) up to end, on one line.
 func (x *extractor) signature(m mods, end uint32) string {
 	start := m.start
-	if end > uint32(len(x.t.Src)) || start > end {
+	if end > uint32(len(x.Src)) || start > end {
 		return ""
 	}
-	s := strings.TrimSpace(strings.TrimSuffix(strings.Join(strings.Fields(string(x.t.Src[start:end])), " "), ";"))
+	s := strings.TrimSpace(strings.TrimSuffix(strings.Join(strings.Fields(string(x.Src[start:end])), " "), ";"))
 	if len(s) > 240 {
 		s = s[:240] + "…"
 	}
@@ -133,18 +133,18 @@ func (x *extractor) signature(m mods, end uint32) string {
 // docAt is the doc comment of declaration n: the comments right above it
 // among its named siblings.
 func (x *extractor) docAt(n int32) string {
-	line := x.t.Line(n)
+	line := x.Line(n)
 	top, count := n, 0 // the first comment taken, how many
 	for {
-		p := x.prev(top)
-		if p < 0 || x.kind(p) != "comment" || x.t.EndLine(p)+1 < line {
+		p := x.PrevNamed(top)
+		if p < 0 || x.Kind(p) != "comment" || x.EndLine(p)+1 < line {
 			break
 		}
 		// A comment trailing the previous declaration's last line.
-		if pp := x.prev(p); pp >= 0 && x.kind(pp) != "comment" && x.t.EndLine(pp) == x.t.Line(p) {
+		if pp := x.PrevNamed(p); pp >= 0 && x.Kind(pp) != "comment" && x.EndLine(pp) == x.Line(p) {
 			break
 		}
-		line = x.t.Line(p)
+		line = x.Line(p)
 		top = p
 		count++
 		if count > 80 {
@@ -155,8 +155,8 @@ func (x *extractor) docAt(n int32) string {
 		return ""
 	}
 	parts := make([]string, 0, count)
-	for c := top; c != n; c = x.next(c) {
-		parts = append(parts, x.text(c))
+	for c := top; c != n; c = x.NextNamed(c) {
+		parts = append(parts, x.Text(c))
 	}
 	return cleanDoc(parts)
 }
@@ -165,10 +165,10 @@ func (x *extractor) docAt(n int32) string {
 // (a local function) through its previous siblings.
 func (x *extractor) docBefore(n int32) string {
 	var parts []string
-	line := x.t.Line(n)
-	for p := x.t.N[n].Prev; p >= 0 && x.kind(p) == "comment" && x.t.EndLine(p)+1 >= line; p = x.t.N[p].Prev {
-		line = x.t.Line(p)
-		parts = append(parts, x.text(p))
+	line := x.Line(n)
+	for p := x.N[n].Prev; p >= 0 && x.Kind(p) == "comment" && x.EndLine(p)+1 >= line; p = x.N[p].Prev {
+		line = x.Line(p)
+		parts = append(parts, x.Text(p))
 		if len(parts) > 40 {
 			break
 		}
@@ -295,12 +295,12 @@ func tagText(tag string) string {
 
 // typeDecl extracts a class, struct, record, interface or enum.
 func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool) {
-	nameNode := x.fld(n, fName)
+	nameNode := x.Field(n, fName)
 	if nameNode < 0 {
 		return
 	}
-	name := x.text(nameNode)
-	k := x.kind(n)
+	name := x.Text(nameNode)
+	k := x.Kind(n)
 	tkind := snapshot.KindClass
 	switch k {
 	case "struct_declaration":
@@ -314,15 +314,15 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 	}
 	isStruct := k == "struct_declaration"
 	m := x.modifiers(n)
-	body := x.fld(n, fBody)
+	body := x.Field(n, fBody)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	end := x.t.N[n].End
+	end := x.N[n].End
 	if body >= 0 {
-		end = x.t.N[body].Start
+		end = x.N[body].Start
 	}
-	topLevel := parent < 0 || x.r.Symbols[parent].Kind == snapshot.KindPackage
-	s := extract.Symbol{Name: name, Kind: tkind, Parent: parent, Start: x.t.Line(n), End: x.t.EndLine(n),
+	topLevel := parent < 0 || x.R.Symbols[parent].Kind == snapshot.KindPackage
+	s := extract.Symbol{Name: name, Kind: tkind, Parent: parent, Start: x.Line(n), End: x.EndLine(n),
 		Signature: x.signature(m, end), Doc: doc, Flags: exported(m, topLevel, inInterface)}
 	if m.testClass {
 		s.Flags |= snapshot.FlagTest
@@ -334,8 +334,8 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 	}
 	params, baseList := int32(-1), int32(-1)
 	baseArgs := int32(-1) // arguments passed to the base's primary constructor
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "parameter_list":
 			params = c
 		case "base_list":
@@ -345,18 +345,18 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 	cls := &classCtx{name: name, fields: map[string]vtype{}, test: m.testClass}
 	if baseList >= 0 && tkind != snapshot.KindEnum {
 		first := true
-		for b := x.first(baseList); b >= 0; b = x.next(b) {
+		for b := x.FirstNamed(baseList); b >= 0; b = x.NextNamed(b) {
 			t := b
-			switch x.kind(t) {
+			switch x.Kind(t) {
 			case "argument_list":
 				continue
 			case "primary_constructor_base_type":
-				for a := x.first(t); a >= 0; a = x.next(a) {
-					if x.kind(a) == "argument_list" {
+				for a := x.FirstNamed(t); a >= 0; a = x.NextNamed(a) {
+					if x.Kind(a) == "argument_list" {
 						baseArgs = a
 					}
 				}
-				t = x.fld(t, fType)
+				t = x.Field(t, fType)
 			}
 			bn := x.typeName(t)
 			if bn == "" || x.external(bn) {
@@ -375,15 +375,15 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 			first = false
 		}
 	}
-	id := x.add(s)
+	id := x.Add(s)
 	cls.sym = id
 	x.attrRefs(m, id)
 	if baseList >= 0 && tkind != snapshot.KindEnum {
 		// Type arguments of the bases (IRepository<User>) are uses.
-		for b := x.first(baseList); b >= 0; b = x.next(b) {
-			if x.kind(b) == "generic_name" {
-				for c := x.first(b); c >= 0; c = x.next(c) {
-					if x.kind(c) == "type_argument_list" {
+		for b := x.FirstNamed(baseList); b >= 0; b = x.NextNamed(b) {
+			if x.Kind(b) == "generic_name" {
+				for c := x.FirstNamed(b); c >= 0; c = x.NextNamed(c) {
+					if x.Kind(c) == "type_argument_list" {
 						x.typeRefs(c, id, extract.RefType)
 					}
 				}
@@ -405,19 +405,19 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 		x.locals = nil
 	}
 	if tkind == snapshot.KindEnum {
-		for c := x.first(body); c >= 0; c = x.next(c) {
-			if x.kind(c) != "enum_member_declaration" {
+		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) != "enum_member_declaration" {
 				continue
 			}
-			nm := x.fld(c, fName)
+			nm := x.Field(c, fName)
 			if nm < 0 {
 				continue
 			}
 			em := x.modifiers(c)
-			eid := x.add(extract.Symbol{Name: x.text(nm), Kind: snapshot.KindConstant, Parent: id,
-				Start: x.t.Line(c), End: x.t.EndLine(c), Signature: x.signature(em, x.t.N[c].End),
+			eid := x.Add(extract.Symbol{Name: x.Text(nm), Kind: snapshot.KindConstant, Parent: id,
+				Start: x.Line(c), End: x.EndLine(c), Signature: x.signature(em, x.N[c].End),
 				Doc: x.docAt(c), Type: name, Flags: s.Flags & snapshot.FlagExported})
-			if v := x.fld(c, fValue); v >= 0 {
+			if v := x.Field(c, fValue); v >= 0 {
 				x.locals = map[string]vtype{}
 				x.walk(v, eid)
 				x.locals = nil
@@ -437,13 +437,13 @@ func looksInterface(t string) bool {
 
 // constraints records the types named in `where T : IFoo` clauses.
 func (x *extractor) constraints(n int32, from int32) {
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) != "type_parameter_constraints_clause" {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) != "type_parameter_constraints_clause" {
 			continue
 		}
-		for tc := x.first(c); tc >= 0; tc = x.next(tc) {
-			if x.kind(tc) == "type_parameter_constraint" {
-				x.typeRefs(x.fld(tc, fType), from, extract.RefType)
+		for tc := x.FirstNamed(c); tc >= 0; tc = x.NextNamed(tc) {
+			if x.Kind(tc) == "type_parameter_constraint" {
+				x.typeRefs(x.Field(tc, fType), from, extract.RefType)
 			}
 		}
 	}
@@ -452,33 +452,33 @@ func (x *extractor) constraints(n int32, from int32) {
 // primaryConstructor handles `class C(IFoo foo)` and `record R(string Name)`:
 // a constructor, and for records a property per parameter.
 func (x *extractor) primaryConstructor(n, params int32, cls *classCtx, tkind snapshot.Kind, m mods) {
-	isRecord := x.kind(n) == "record_declaration"
-	sig := cls.name + strings.Join(strings.Fields(x.text(params)), " ")
+	isRecord := x.Kind(n) == "record_declaration"
+	sig := cls.name + strings.Join(strings.Fields(x.Text(params)), " ")
 	if len(sig) > 240 {
 		sig = sig[:240] + "…"
 	}
-	ctor := x.add(extract.Symbol{Name: cls.name, Kind: snapshot.KindConstructor, Parent: cls.sym,
-		Start: x.t.Line(params), End: x.t.EndLine(params), Signature: sig,
-		Flags: x.r.Symbols[cls.sym].Flags & snapshot.FlagExported})
-	for p := x.first(params); p >= 0; p = x.next(p) {
-		if x.kind(p) != "parameter" {
+	ctor := x.Add(extract.Symbol{Name: cls.name, Kind: snapshot.KindConstructor, Parent: cls.sym,
+		Start: x.Line(params), End: x.EndLine(params), Signature: sig,
+		Flags: x.R.Symbols[cls.sym].Flags & snapshot.FlagExported})
+	for p := x.FirstNamed(params); p >= 0; p = x.NextNamed(p) {
+		if x.Kind(p) != "parameter" {
 			continue
 		}
-		pn := x.fld(p, fName)
-		pt := x.fld(p, fType)
+		pn := x.Field(p, fName)
+		pt := x.Field(p, fType)
 		if pn < 0 {
 			continue
 		}
-		pname := x.text(pn)
+		pname := x.Text(pn)
 		vt := x.varType(pt)
 		if _, ok := cls.fields[pname]; !ok {
 			cls.fields[pname] = vt
 		}
 		x.typeRefs(pt, ctor, extract.RefTypeHint)
 		if isRecord {
-			fid := x.add(extract.Symbol{Name: pname, Kind: snapshot.KindField, Parent: cls.sym,
-				Start: x.t.Line(p), End: x.t.EndLine(p),
-				Signature: strings.Join(strings.Fields(x.text(p)), " "), Type: x.typeName(pt),
+			fid := x.Add(extract.Symbol{Name: pname, Kind: snapshot.KindField, Parent: cls.sym,
+				Start: x.Line(p), End: x.EndLine(p),
+				Signature: strings.Join(strings.Fields(x.Text(p)), " "), Type: x.typeName(pt),
 				Flags: snapshot.FlagExported})
 			x.typeRefs(pt, fid, extract.RefType)
 		}
@@ -489,34 +489,34 @@ func (x *extractor) primaryConstructor(n, params int32, cls *classCtx, tkind sna
 // members of body, or of a preprocessor branch in it) before its methods
 // are read, since a method may use a field declared below it.
 func (x *extractor) collectFields(body int32, cls *classCtx) {
-	for c := x.first(body); c >= 0; c = x.next(c) {
-		switch x.kind(c) {
+	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+		switch x.Kind(c) {
 		case "field_declaration", "event_field_declaration":
-			for d := x.first(c); d >= 0; d = x.next(d) {
-				if x.kind(d) != "variable_declaration" {
+			for d := x.FirstNamed(c); d >= 0; d = x.NextNamed(d) {
+				if x.Kind(d) != "variable_declaration" {
 					continue
 				}
-				vt := x.varType(x.fld(d, fType))
-				for v := x.first(d); v >= 0; v = x.next(v) {
-					if x.kind(v) == "variable_declarator" {
-						if nm := x.fld(v, fName); nm >= 0 {
-							cls.fields[x.text(nm)] = vt
+				vt := x.varType(x.Field(d, fType))
+				for v := x.FirstNamed(d); v >= 0; v = x.NextNamed(v) {
+					if x.Kind(v) == "variable_declarator" {
+						if nm := x.Field(v, fName); nm >= 0 {
+							cls.fields[x.Text(nm)] = vt
 						}
 					}
 				}
 			}
 		case "property_declaration", "event_declaration":
-			if nm := x.fld(c, fName); nm >= 0 {
-				cls.fields[x.text(nm)] = x.varType(x.fld(c, fType))
+			if nm := x.Field(c, fName); nm >= 0 {
+				cls.fields[x.Text(nm)] = x.varType(x.Field(c, fType))
 			}
 		case "method_declaration":
 			if !cls.test {
-				for a := x.first(c); a >= 0; a = x.next(a) {
-					if x.kind(a) != "attribute_list" {
+				for a := x.FirstNamed(c); a >= 0; a = x.NextNamed(a) {
+					if x.Kind(a) != "attribute_list" {
 						continue
 					}
-					for at := x.first(a); at >= 0; at = x.next(at) {
-						if x.kind(at) == "attribute" && testAttributes[attrName(x.typeName(x.fld(at, fName)))] {
+					for at := x.FirstNamed(a); at >= 0; at = x.NextNamed(at) {
+						if x.Kind(at) == "attribute" && testAttributes[attrName(x.typeName(x.Field(at, fName)))] {
 							cls.test = true
 						}
 					}
@@ -537,8 +537,8 @@ func (x *extractor) noteTest(name string) {
 // members extracts the members of a class, struct, record or interface:
 // those of body, or of a preprocessor branch in it.
 func (x *extractor) members(body int32, cls *classCtx, inInterface bool) {
-	for c := x.first(body); c >= 0; c = x.next(c) {
-		k := x.kind(c)
+	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
+		k := x.Kind(c)
 		switch k {
 		case "field_declaration", "event_field_declaration":
 			x.field(c, cls, x.docAt(c), inInterface)
@@ -561,36 +561,36 @@ func (x *extractor) members(body int32, cls *classCtx, inInterface bool) {
 func (x *extractor) field(n int32, cls *classCtx, doc string, inInterface bool) {
 	m := x.modifiers(n)
 	decl := int32(-1)
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) == "variable_declaration" {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) == "variable_declaration" {
 			decl = c
 		}
 	}
 	if decl < 0 {
 		return
 	}
-	typ := x.fld(decl, fType)
+	typ := x.Field(decl, fType)
 	tname := x.typeName(typ)
 	sk := snapshot.KindField
 	if m.isConst {
 		sk = snapshot.KindConstant
 	}
-	sig := x.signature(m, x.t.N[n].End)
-	for d := x.first(decl); d >= 0; d = x.next(d) {
-		if x.kind(d) != "variable_declarator" {
+	sig := x.signature(m, x.N[n].End)
+	for d := x.FirstNamed(decl); d >= 0; d = x.NextNamed(d) {
+		if x.Kind(d) != "variable_declarator" {
 			continue
 		}
-		nm := x.fld(d, fName)
+		nm := x.Field(d, fName)
 		if nm < 0 {
 			continue
 		}
-		id := x.add(extract.Symbol{Name: x.text(nm), Kind: sk, Parent: cls.sym, Start: x.t.Line(n),
-			End: x.t.EndLine(n), Signature: sig, Doc: doc, Type: tname, Flags: exported(m, false, inInterface)})
+		id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: sk, Parent: cls.sym, Start: x.Line(n),
+			End: x.EndLine(n), Signature: sig, Doc: doc, Type: tname, Flags: exported(m, false, inInterface)})
 		x.typeRefs(typ, id, extract.RefType)
 		x.attrRefs(m, id)
 		x.locals = map[string]vtype{}
-		for v := x.first(d); v >= 0; v = x.next(v) {
-			if x.t.N[v].Start > x.t.N[nm].Start {
+		for v := x.FirstNamed(d); v >= 0; v = x.NextNamed(v) {
+			if x.N[v].Start > x.N[nm].Start {
 				x.value(v, x.varType(typ), id)
 			}
 		}
@@ -601,7 +601,7 @@ func (x *extractor) field(n int32, cls *classCtx, doc string, inInterface bool) 
 // value walks the initializer of a variable of declared type vt: `new()`
 // calls vt's constructor.
 func (x *extractor) value(v int32, vt vtype, from int32) {
-	if x.kind(v) == "implicit_object_creation_expression" && vt.name != "" && vt.name != "[]" {
+	if x.Kind(v) == "implicit_object_creation_expression" && vt.name != "" && vt.name != "[]" {
 		x.ctorCall(vt.name, v, from)
 	}
 	x.walk(v, from)
@@ -609,68 +609,68 @@ func (x *extractor) value(v int32, vt vtype, from int32) {
 
 func (x *extractor) property(n int32, cls *classCtx, doc string, inInterface bool) {
 	m := x.modifiers(n)
-	typ := x.fld(n, fType)
+	typ := x.Field(n, fType)
 	name := ""
 	sk := snapshot.KindField
-	if x.kind(n) == "indexer_declaration" {
+	if x.Kind(n) == "indexer_declaration" {
 		name, sk = "this[]", snapshot.KindMethod
-	} else if nm := x.fld(n, fName); nm >= 0 {
-		name = x.text(nm)
+	} else if nm := x.Field(n, fName); nm >= 0 {
+		name = x.Text(nm)
 	}
 	if name == "" {
 		return
 	}
-	acc := x.fld(n, fAccessors)
-	val := x.fld(n, fValue)
-	end := x.t.N[n].End
+	acc := x.Field(n, fAccessors)
+	val := x.Field(n, fValue)
+	end := x.N[n].End
 	if acc >= 0 {
-		end = x.t.N[acc].Start
+		end = x.N[acc].Start
 	} else if val >= 0 {
-		end = x.t.N[val].Start
-		if x.kind(val) != "arrow_expression_clause" {
+		end = x.N[val].Start
+		if x.Kind(val) != "arrow_expression_clause" {
 			// An initializer: `= value;` is not part of the signature.
-			end = x.t.N[n].End
+			end = x.N[n].End
 		}
 	}
 	sig := x.signature(m, end)
 	if acc >= 0 {
 		var parts []string
-		for a := x.first(acc); a >= 0; a = x.next(a) {
-			if x.kind(a) != "accessor_declaration" {
+		for a := x.FirstNamed(acc); a >= 0; a = x.NextNamed(a) {
+			if x.Kind(a) != "accessor_declaration" {
 				continue
 			}
 			am := x.modifiers(a)
-			an := x.fld(a, fName)
+			an := x.Field(a, fName)
 			if an < 0 {
 				continue
 			}
-			p := x.text(an)
+			p := x.Text(an)
 			if am.access {
-				p = x.signature(am, x.t.N[an].End)
+				p = x.signature(am, x.N[an].End)
 			}
 			parts = append(parts, p+";")
 		}
 		sig = strings.TrimSpace(sig + " { " + strings.Join(parts, " ") + " }")
-		if x.t.N[acc].End < x.t.N[n].End && val >= 0 && x.kind(val) != "arrow_expression_clause" {
-			sig += " = " + strings.Join(strings.Fields(x.text(val)), " ")
+		if x.N[acc].End < x.N[n].End && val >= 0 && x.Kind(val) != "arrow_expression_clause" {
+			sig += " = " + strings.Join(strings.Fields(x.Text(val)), " ")
 			if len(sig) > 240 {
 				sig = sig[:240] + "…"
 			}
 		}
 	}
-	id := x.add(extract.Symbol{Name: name, Kind: sk, Parent: cls.sym, Start: x.t.Line(n), End: x.t.EndLine(n),
+	id := x.Add(extract.Symbol{Name: name, Kind: sk, Parent: cls.sym, Start: x.Line(n), End: x.EndLine(n),
 		Signature: sig, Doc: doc, Type: x.typeName(typ), Flags: exported(m, false, inInterface)})
 	x.attrRefs(m, id)
 	x.locals = map[string]vtype{}
 	if sk == snapshot.KindMethod {
 		x.typeRefs(typ, id, extract.RefTypeHint)
-		x.params(x.fld(n, fParameters), id)
+		x.params(x.Field(n, fParameters), id)
 	} else {
 		x.typeRefs(typ, id, extract.RefType)
 	}
-	for a := x.first(acc); a >= 0; a = x.next(a) {
-		if x.kind(a) == "accessor_declaration" {
-			if b := x.fld(a, fBody); b >= 0 {
+	for a := x.FirstNamed(acc); a >= 0; a = x.NextNamed(a) {
+		if x.Kind(a) == "accessor_declaration" {
+			if b := x.Field(a, fBody); b >= 0 {
 				x.walk(b, id)
 			}
 		}
@@ -683,26 +683,26 @@ func (x *extractor) property(n int32, cls *classCtx, doc string, inInterface boo
 
 func (x *extractor) method(n int32, cls *classCtx, doc string, inInterface bool) {
 	m := x.modifiers(n)
-	k := x.kind(n)
+	k := x.Kind(n)
 	name := ""
 	sk := snapshot.KindMethod
 	ret := int32(-1)
 	switch k {
 	case "method_declaration":
-		name = x.text(x.fld(n, fName))
-		ret = x.fld(n, fReturns)
+		name = x.Text(x.Field(n, fName))
+		ret = x.Field(n, fReturns)
 	case "constructor_declaration":
 		name, sk = cls.name, snapshot.KindConstructor
 	case "destructor_declaration":
 		name = "Finalize"
 	case "operator_declaration":
-		name = "operator" + x.text(x.fld(n, fOperator))
-		ret = x.fld(n, fType)
+		name = "operator" + x.Text(x.Field(n, fOperator))
+		ret = x.Field(n, fType)
 	case "conversion_operator_declaration":
-		ret = x.fld(n, fType)
+		ret = x.Field(n, fType)
 		name = "op_Implicit"
-		for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
-			if x.kind(c) == "explicit" {
+		for c := x.FirstChild(n); c >= 0; c = x.N[c].Next {
+			if x.Kind(c) == "explicit" {
 				name = "op_Explicit"
 				break
 			}
@@ -713,12 +713,12 @@ func (x *extractor) method(n int32, cls *classCtx, doc string, inInterface bool)
 	}
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	body := x.fld(n, fBody)
-	end := x.t.N[n].End
+	body := x.Field(n, fBody)
+	end := x.N[n].End
 	if body >= 0 {
-		end = x.t.N[body].Start
+		end = x.N[body].Start
 	}
-	s := extract.Symbol{Name: name, Kind: sk, Parent: cls.sym, Start: x.t.Line(n), End: x.t.EndLine(n),
+	s := extract.Symbol{Name: name, Kind: sk, Parent: cls.sym, Start: x.Line(n), End: x.EndLine(n),
 		Signature: x.signature(m, end), Doc: doc, Type: x.resultType(ret), Flags: exported(m, false, inInterface)}
 	if m.test {
 		s.Flags |= snapshot.FlagTest
@@ -726,16 +726,16 @@ func (x *extractor) method(n int32, cls *classCtx, doc string, inInterface bool)
 	} else if cls.test {
 		x.noteTest(name)
 	}
-	id := x.add(s)
+	id := x.Add(s)
 	x.attrRefs(m, id)
 	x.constraints(n, id)
 	x.locals = map[string]vtype{}
-	x.params(x.fld(n, fParameters), id)
+	x.params(x.Field(n, fParameters), id)
 	if ret >= 0 {
 		x.typeRefs(ret, id, extract.RefTypeHint)
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) == "constructor_initializer" {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) == "constructor_initializer" {
 			x.ctorInitializer(c, cls, id)
 		}
 	}
@@ -748,20 +748,20 @@ func (x *extractor) method(n int32, cls *classCtx, doc string, inInterface bool)
 // ctorInitializer handles `: base(...)` and `: this(...)`.
 func (x *extractor) ctorInitializer(n int32, cls *classCtx, from int32) {
 	isBase := false
-	for c := x.t.FirstChild(n); c >= 0; c = x.t.N[c].Next {
-		if x.kind(c) == "base" {
+	for c := x.FirstChild(n); c >= 0; c = x.N[c].Next {
+		if x.Kind(c) == "base" {
 			isBase = true
 		}
 	}
-	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: x.t.Line(n)}
+	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: x.Line(n)}
 	switch {
 	case isBase && cls.base != "":
 		ref.Name = extract.LastPart(cls.base)
 		ref.Qual, ref.QualType = ref.Name, cls.base
-		x.r.Refs = append(x.r.Refs, ref)
+		x.AddRef(ref)
 	case !isBase:
 		ref.Name, ref.Qual = cls.name, "this"
-		x.r.Refs = append(x.r.Refs, ref)
+		x.AddRef(ref)
 	}
 	x.walkChildren(n, from)
 }
@@ -769,22 +769,22 @@ func (x *extractor) ctorInitializer(n int32, cls *classCtx, from int32) {
 // params records parameter types as hints of the callable and the
 // parameters as typed locals.
 func (x *extractor) params(pl int32, from int32) {
-	for p := x.first(pl); p >= 0; p = x.next(p) {
-		if x.kind(p) != "parameter" {
+	for p := x.FirstNamed(pl); p >= 0; p = x.NextNamed(p) {
+		if x.Kind(p) != "parameter" {
 			continue
 		}
-		typ := x.fld(p, fType)
-		nm := x.fld(p, fName)
+		typ := x.Field(p, fType)
+		nm := x.Field(p, fName)
 		if nm >= 0 && x.locals != nil {
-			x.locals[x.text(nm)] = x.varType(typ)
+			x.locals[x.Text(nm)] = x.varType(typ)
 		}
 		x.typeRefs(typ, from, extract.RefTypeHint)
 		if nm < 0 || x.locals == nil {
 			continue
 		}
 		// A default value.
-		for c := x.first(p); c >= 0; c = x.next(c) {
-			if x.t.N[c].Start > x.t.N[nm].Start {
+		for c := x.FirstNamed(p); c >= 0; c = x.NextNamed(c) {
+			if x.N[c].Start > x.N[nm].Start {
 				x.walk(c, from)
 			}
 		}
@@ -792,21 +792,21 @@ func (x *extractor) params(pl int32, from int32) {
 }
 
 func (x *extractor) delegate(n int32, parent int32, doc string, inInterface bool) {
-	nm := x.fld(n, fName)
+	nm := x.Field(n, fName)
 	if nm < 0 {
 		return
 	}
 	m := x.modifiers(n)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	topLevel := parent < 0 || x.r.Symbols[parent].Kind == snapshot.KindPackage
-	ret := x.fld(n, fType)
-	id := x.add(extract.Symbol{Name: x.text(nm), Kind: snapshot.KindTypeAlias, Parent: parent,
-		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.signature(m, x.t.N[n].End), Doc: doc,
+	topLevel := parent < 0 || x.R.Symbols[parent].Kind == snapshot.KindPackage
+	ret := x.Field(n, fType)
+	id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: snapshot.KindTypeAlias, Parent: parent,
+		Start: x.Line(n), End: x.EndLine(n), Signature: x.signature(m, x.N[n].End), Doc: doc,
 		Type: x.resultType(ret), Flags: exported(m, topLevel, inInterface)})
 	saved := x.locals
 	x.locals = nil
-	x.params(x.fld(n, fParameters), id)
+	x.params(x.Field(n, fParameters), id)
 	x.typeRefs(ret, id, extract.RefTypeHint)
 	x.locals = saved
 }
@@ -814,28 +814,28 @@ func (x *extractor) delegate(n int32, parent int32, doc string, inInterface bool
 // localFunction extracts a local function: a function nested in the
 // callable (or the top-level statements) it is declared in.
 func (x *extractor) localFunction(n int32, parent int32) {
-	nm := x.fld(n, fName)
+	nm := x.Field(n, fName)
 	if nm < 0 {
 		return
 	}
 	m := x.modifiers(n)
 	mark := x.pushTypeParams(n)
 	defer func() { x.tparams = x.tparams[:mark] }()
-	body := x.fld(n, fBody)
-	end := x.t.N[n].End
+	body := x.Field(n, fBody)
+	end := x.N[n].End
 	if body >= 0 {
-		end = x.t.N[body].Start
+		end = x.N[body].Start
 	}
-	ret := x.fld(n, fType)
-	id := x.add(extract.Symbol{Name: x.text(nm), Kind: snapshot.KindFunction, Parent: parent,
-		Start: x.t.Line(n), End: x.t.EndLine(n), Signature: x.signature(m, end), Doc: x.docBefore(n),
+	ret := x.Field(n, fType)
+	id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: snapshot.KindFunction, Parent: parent,
+		Start: x.Line(n), End: x.EndLine(n), Signature: x.signature(m, end), Doc: x.docBefore(n),
 		Type: x.resultType(ret)})
 	saved := x.locals
 	x.locals = make(map[string]vtype, len(saved)+4)
 	for k, v := range saved {
 		x.locals[k] = v
 	}
-	x.params(x.fld(n, fParameters), id)
+	x.params(x.Field(n, fParameters), id)
 	x.typeRefs(ret, id, extract.RefTypeHint)
 	x.constraints(n, id)
 	if body >= 0 {

@@ -11,9 +11,9 @@ import (
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
-// The extractor reads a file's tree flattened into Go memory
-// (extract.FlatTree): one cgo call copies every node, and walking the copy
-// crosses into C no more. Nodes are indices into the flat tree, -1 is none.
+// The extractor reads a file's tree flattened into Go memory (see
+// extract.Base): one cgo call copies every node, and walking the copy
+// crosses into C no more.
 
 // kindNames are the grammar's node kinds by id, the flat tree's Names; the
 // f... variables are its field ids. Both are looked up once, on first use
@@ -44,34 +44,10 @@ func setupGrammar() {
 	fOperator, fConsequence = f("operator"), f("consequence")
 }
 
-// kind is the node's type name ("" for -1).
-func (x *extractor) kind(n int32) string {
-	if n < 0 {
-		return ""
-	}
-	return x.t.Kind(n)
-}
-
-// text is the source text of n ("" for -1).
-func (x *extractor) text(n int32) string { return x.t.Text(n) }
-
-// fld is the child of n in field f, or -1 (n may be -1).
-func (x *extractor) fld(n int32, f uint16) int32 { return x.t.Field(n, f) }
-
-// first is the first named child of n, or -1 (n may be -1); with next it
-// walks the named children: for c := x.first(n); c >= 0; c = x.next(c).
-func (x *extractor) first(n int32) int32 { return x.t.FirstNamed(n) }
-
-// next is the next named sibling of n, or -1.
-func (x *extractor) next(n int32) int32 { return x.t.NextNamed(n) }
-
-// prev is the previous named sibling of n, or -1.
-func (x *extractor) prev(n int32) int32 { return x.t.PrevNamed(n) }
-
 // only is the one named child of n, or -1 when it has none or several.
 func (x *extractor) only(n int32) int32 {
-	c := x.first(n)
-	if c < 0 || x.next(c) >= 0 {
+	c := x.FirstNamed(n)
+	if c < 0 || x.NextNamed(c) >= 0 {
 		return -1
 	}
 	return c
@@ -316,16 +292,6 @@ func firstSeg(s string) string {
 	return s
 }
 
-func join(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "." + b
-}
-
 // typeName reduces a type to its name as written, without type arguments,
 // nullability or `global::`: "Route", "Ocelot.Configuration.Route",
 // "string", "Route[]". The implicit type var gives "".
@@ -333,26 +299,26 @@ func (x *extractor) typeName(n int32) string {
 	if n < 0 {
 		return ""
 	}
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "identifier", "predefined_type":
-		return x.text(n)
+		return x.Text(n)
 	case "generic_name":
-		if c := x.first(n); c >= 0 {
-			return x.text(c)
+		if c := x.FirstNamed(n); c >= 0 {
+			return x.Text(c)
 		}
 	case "qualified_name":
-		return join(x.typeName(x.fld(n, fQualifier)), x.typeName(x.fld(n, fName)))
+		return extract.JoinName(x.typeName(x.Field(n, fQualifier)), x.typeName(x.Field(n, fName)))
 	case "alias_qualified_name":
-		a := x.text(x.fld(n, fAlias))
-		nm := x.typeName(x.fld(n, fName))
+		a := x.Text(x.Field(n, fAlias))
+		nm := x.typeName(x.Field(n, fName))
 		if a == "global" {
 			return nm
 		}
-		return join(a, nm)
+		return extract.JoinName(a, nm)
 	case "nullable_type", "pointer_type", "ref_type", "scoped_type":
-		return x.typeName(x.fld(n, fType))
+		return x.typeName(x.Field(n, fType))
 	case "array_type":
-		if t := x.typeName(x.fld(n, fType)); t != "" {
+		if t := x.typeName(x.Field(n, fType)); t != "" {
 			return t + "[]"
 		}
 	}
@@ -364,18 +330,18 @@ func (x *extractor) varType(n int32) vtype {
 	if n < 0 {
 		return vtype{}
 	}
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "implicit_type":
 		return vtype{}
 	case "array_type":
-		return vtype{name: "[]", elem: strings.TrimSuffix(x.typeName(x.fld(n, fType)), "[]")}
+		return vtype{name: "[]", elem: strings.TrimSuffix(x.typeName(x.Field(n, fType)), "[]")}
 	case "nullable_type", "ref_type", "scoped_type":
-		return x.varType(x.fld(n, fType))
+		return x.varType(x.Field(n, fType))
 	case "generic_name":
 		return vtype{name: x.typeName(n), elem: x.lastTypeArg(n)}
 	case "qualified_name":
 		v := vtype{name: x.typeName(n)}
-		if nm := x.fld(n, fName); nm >= 0 && x.kind(nm) == "generic_name" {
+		if nm := x.Field(n, fName); nm >= 0 && x.Kind(nm) == "generic_name" {
 			v.elem = x.lastTypeArg(nm)
 		}
 		return v
@@ -392,9 +358,9 @@ func (x *extractor) varType(n int32) vtype {
 func (x *extractor) lastTypeArg(n int32) string {
 	// The last type argument of the last argument list that has one.
 	last := int32(-1)
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) == "type_argument_list" {
-			if a := x.t.LastNamed(c); a >= 0 {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) == "type_argument_list" {
+			if a := x.LastNamed(c); a >= 0 {
 				last = a
 			}
 		}
@@ -422,8 +388,8 @@ func (x *extractor) resultType(n int32) string {
 	case "void":
 		return ""
 	}
-	if x.kind(n) == "nullable_type" {
-		return x.typeName(x.fld(n, fType))
+	if x.Kind(n) == "nullable_type" {
+		return x.typeName(x.Field(n, fType))
 	}
 	return x.typeName(n)
 }
@@ -468,13 +434,13 @@ func (x *extractor) isTypeParam(name string) bool {
 // returns the mark to restore.
 func (x *extractor) pushTypeParams(n int32) int {
 	mark := len(x.tparams)
-	for c := x.first(n); c >= 0; c = x.next(c) {
-		if x.kind(c) != "type_parameter_list" {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+		if x.Kind(c) != "type_parameter_list" {
 			continue
 		}
-		for p := x.first(c); p >= 0; p = x.next(p) {
-			if nm := x.fld(p, fName); nm >= 0 {
-				x.tparams = append(x.tparams, x.text(nm))
+		for p := x.FirstNamed(c); p >= 0; p = x.NextNamed(p) {
+			if nm := x.Field(p, fName); nm >= 0 {
+				x.tparams = append(x.tparams, x.Text(nm))
 			}
 		}
 	}
@@ -486,17 +452,17 @@ func (x *extractor) typeRefs(n int32, from int32, k extract.RefKind) {
 	if n < 0 {
 		return
 	}
-	switch x.kind(n) {
+	switch x.Kind(n) {
 	case "identifier":
-		name := x.text(n)
+		name := x.Text(n)
 		if !x.external(name) && !x.isTypeParam(name) {
-			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: k, Name: name, Line: x.t.Line(n)})
+			x.AddRef(extract.Ref{From: from, Kind: k, Name: name, Line: x.Line(n)})
 		}
 		return
 	case "generic_name":
-		x.typeRefs(x.first(n), from, k)
-		for c := x.first(n); c >= 0; c = x.next(c) {
-			if x.kind(c) == "type_argument_list" {
+		x.typeRefs(x.FirstNamed(n), from, k)
+		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
+			if x.Kind(c) == "type_argument_list" {
 				x.typeRefs(c, from, k)
 			}
 		}
@@ -508,11 +474,11 @@ func (x *extractor) typeRefs(n int32, from int32, k extract.RefKind) {
 			if i := strings.LastIndexByte(name, '.'); i >= 0 {
 				qual, last = name[:i], name[i+1:]
 			}
-			x.r.Refs = append(x.r.Refs, extract.Ref{From: from, Kind: k, Name: last, Qual: qual, Line: x.t.Line(n)})
+			x.AddRef(extract.Ref{From: from, Kind: k, Name: last, Qual: qual, Line: x.Line(n)})
 		}
-		if nm := x.fld(n, fName); nm >= 0 && x.kind(nm) == "generic_name" {
-			for c := x.first(nm); c >= 0; c = x.next(c) {
-				if x.kind(c) == "type_argument_list" {
+		if nm := x.Field(n, fName); nm >= 0 && x.Kind(nm) == "generic_name" {
+			for c := x.FirstNamed(nm); c >= 0; c = x.NextNamed(c) {
+				if x.Kind(c) == "type_argument_list" {
 					x.typeRefs(c, from, k)
 				}
 			}
@@ -521,7 +487,7 @@ func (x *extractor) typeRefs(n int32, from int32, k extract.RefKind) {
 	case "predefined_type", "implicit_type", "attribute_list", "comment":
 		return
 	}
-	for c := x.first(n); c >= 0; c = x.next(c) {
+	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
 		x.typeRefs(c, from, k)
 	}
 }
