@@ -1,0 +1,34 @@
+package extract
+
+import "strings"
+
+// Helpers for reading declarations that more than one language extractor
+// needs and that assume no one grammar: type names by their first letter,
+// one-line signatures. (Dotted names and grammar ids are in names.go.)
+
+// StartsUpper reports whether s starts with an ASCII upper-case letter,
+// which in Java, C# and Rust marks a type (and in Go an exported name).
+func StartsUpper(s string) bool {
+	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
+}
+
+// maxSignature is the longest Symbol.Signature in bytes, "…" aside.
+const maxSignature = 240
+
+// OneLine is src[start:end] with its white space folded to single spaces,
+// or "" when the span is not inside src.
+func OneLine(src []byte, start, end uint32) string {
+	if end > uint32(len(src)) || start > end {
+		return ""
+	}
+	return strings.Join(strings.Fields(string(src[start:end])), " ")
+}
+
+// CapSignature cuts a signature longer than Signature makes one (240
+// bytes) and marks the cut with "…".
+func CapSignature(s string) string {
+	if len(s) > maxSignature {
+		return s[:maxSignature] + "…"
+	}
+	return s
+}
