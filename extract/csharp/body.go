@@ -112,24 +112,6 @@ func (x *extractor) walkChildren(n int32, from int32) {
 	}
 }
 
-func (x *extractor) cls() *classCtx {
-	if len(x.classes) == 0 {
-		return nil
-	}
-	return x.classes[len(x.classes)-1]
-}
-
-// fieldType finds a field or property of an enclosing class, innermost
-// first.
-func (x *extractor) fieldType(name string) (vtype, bool) {
-	for i := len(x.classes) - 1; i >= 0; i-- {
-		if v, ok := x.classes[i].fields[name]; ok {
-			return v, true
-		}
-	}
-	return vtype{}, false
-}
-
 // identText is the name of an identifier or generic name.
 func (x *extractor) identText(n int32) string {
 	switch x.Kind(n) {
@@ -212,7 +194,7 @@ func (x *extractor) assign(n int32, from int32) {
 	name := x.Text(l)
 	v, local := x.locals[name]
 	if !local {
-		v, _ = x.fieldType(name)
+		v, _ = x.classes.Field(name)
 	}
 	if x.Kind(r) == "implicit_object_creation_expression" && v.name != "" && v.name != "[]" {
 		x.ctorCall(v.name, r, from)
@@ -351,7 +333,7 @@ func (x *extractor) creation(n int32, from int32) {
 	typ := x.Field(n, fType)
 	t := x.typeName(typ)
 	x.typeRefs(typ, from, extract.RefType)
-	if t != "" && !x.external(t) && !x.isTypeParam(t) {
+	if t != "" && !x.external(t) && !x.tparams.Has(t) {
 		x.ctorCall(t, n, from)
 	}
 	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
@@ -363,7 +345,7 @@ func (x *extractor) creation(n int32, from int32) {
 
 func (x *extractor) ctorCall(t string, n int32, from int32) {
 	t = strings.TrimSuffix(t, "[]")
-	if t == "" || x.external(t) || x.isTypeParam(t) {
+	if t == "" || x.external(t) || x.tparams.Has(t) {
 		return
 	}
 	last := extract.LastPart(t)
@@ -386,7 +368,7 @@ func (x *extractor) call(n int32, from int32) {
 		if _, ok := x.locals[name]; ok {
 			return // a delegate in a variable
 		}
-		if _, ok := x.fieldType(name); ok {
+		if _, ok := x.classes.Field(name); ok {
 			return // a delegate in a field or property
 		}
 		x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.Line(n)})
@@ -485,21 +467,21 @@ func (x *extractor) ident(name string) recv {
 	if v, ok := x.locals[name]; ok {
 		return x.fromVar(name, v)
 	}
-	if v, ok := x.fieldType(name); ok {
+	if v, ok := x.classes.Field(name); ok {
 		return x.fromVar(name, v)
 	}
 	switch {
-	case x.isTypeParam(name):
+	case x.tparams.Has(name):
 		return recv{qual: name}
 	case x.aliases[name] || x.declared[name]:
 		return recv{qual: name, typed: true}
 	case predefined[name] || bclTypes[name]:
 		return recv{drop: true} // a static call on a library type
-	case startsUpper(name):
+	case extract.StartsUpper(name):
 		// A type, or a property inherited from a base class declared
 		// elsewhere (Logger in a middleware): both are tried.
 		r := recv{qual: name, typed: true}
-		if c := x.cls(); c != nil && c.base != "" {
+		if c := x.classes.Top(); c != nil && c.Base != "" {
 			r.alt = "this." + name
 		}
 		return r
@@ -637,7 +619,7 @@ loop:
 	}
 	switch x.Kind(base) {
 	case "this":
-		if v, ok := x.fieldType(segs[0]); ok {
+		if v, ok := x.classes.Field(segs[0]); ok {
 			r := x.fromVar(segs[0], v)
 			if len(segs) > 1 {
 				r.qual = extract.JoinName(r.qual, strings.Join(segs[1:], "."))
@@ -653,12 +635,12 @@ loop:
 		if v, ok := x.locals[head]; ok {
 			return withRest(x.fromVar(head, v))
 		}
-		if v, ok := x.fieldType(head); ok {
+		if v, ok := x.classes.Field(head); ok {
 			return withRest(x.fromVar(head, v))
 		}
 		full := head + "." + rest
 		switch {
-		case x.isTypeParam(head):
+		case x.tparams.Has(head):
 			return recv{qual: full}
 		case x.aliases[head]:
 			return recv{qual: segs[len(segs)-1], qtype: full, typed: true, chain: true}
@@ -673,9 +655,9 @@ loop:
 			return recv{qual: segs[len(segs)-1], qtype: full, typed: true, chain: true}
 		case predefined[head] || bclTypes[head]:
 			return recv{drop: true}
-		case startsUpper(head):
+		case extract.StartsUpper(head):
 			r := recv{qual: full, typed: true, chain: true}
-			if c := x.cls(); c != nil && c.base != "" {
+			if c := x.classes.Top(); c != nil && c.Base != "" {
 				r.alt = "this." + full
 			}
 			return r
@@ -718,7 +700,7 @@ func (x *extractor) callResult(n int32) recv {
 		if _, ok := x.locals[name]; ok || name == "" || name == "nameof" {
 			return recv{qual: "(expr)"}
 		}
-		if _, ok := x.fieldType(name); ok {
+		if _, ok := x.classes.Field(name); ok {
 			return recv{qual: "(expr)"}
 		}
 		return recv{qual: name + "()", qtype: "call:" + name, typed: true, chain: true}

@@ -27,6 +27,7 @@ import (
 	"sync"
 
 	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/extract/internal/scope"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -61,12 +62,11 @@ func isTestName(name string) bool {
 // globalScope is the scope of files outside any namespace.
 const globalScope = "csharp:global"
 
+// classCtx is a class, struct, record or interface while its members are
+// extracted: its Fields are its fields and properties.
 type classCtx struct {
-	sym    int32
-	name   string
-	base   string           // the base class as written, or ""
-	fields map[string]vtype // fields and properties declared in the body
-	test   bool             // a test class
+	scope.Class[vtype]
+	test bool // a test class
 }
 
 type extractor struct {
@@ -81,9 +81,9 @@ type extractor struct {
 	delegates map[string]bool // delegate types declared in the file
 	imported  map[string]bool // import keys already recorded
 
-	classes []*classCtx
+	classes scope.Classes[vtype]
 	locals  map[string]vtype // variables of the current callable; nil outside one
-	tparams []string
+	tparams scope.TypeParams
 	depth   int // nesting of receiver()
 }
 
@@ -260,10 +260,7 @@ func (x *extractor) usingImport(target, alias string) {
 		return
 	}
 	x.aliases[alias] = true
-	pkg, name := "", target
-	if i := strings.LastIndexByte(target, '.'); i >= 0 {
-		pkg, name = target[:i], target[i+1:]
-	}
+	pkg, name := extract.SplitName(target)
 	x.addImport(extract.Import{Path: pkg, Name: name, Alias: alias})
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/extract/internal/scope"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -102,10 +103,7 @@ func (x *extractor) attrRefs(m mods, from int32) {
 		if name == "" || ignoredAttributes[name] || x.external(t) {
 			continue
 		}
-		qual := ""
-		if j := strings.LastIndexByte(t, '.'); j >= 0 {
-			qual = t[:j]
-		}
+		qual, _ := extract.SplitName(t)
 		x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: name + "Attribute",
 			Qual: qual, Line: x.Line(a)})
 		for c := x.FirstNamed(a); c >= 0; c = x.NextNamed(c) {
@@ -119,15 +117,7 @@ func (x *extractor) attrRefs(m mods, from int32) {
 // signature is the declaration from its first modifier or keyword (past
 // attributes) up to end, on one line.
 func (x *extractor) signature(m mods, end uint32) string {
-	start := m.start
-	if end > uint32(len(x.Src)) || start > end {
-		return ""
-	}
-	s := strings.TrimSpace(strings.TrimSuffix(strings.Join(strings.Fields(string(x.Src[start:end])), " "), ";"))
-	if len(s) > 240 {
-		s = s[:240] + "…"
-	}
-	return s
+	return extract.CapSignature(strings.TrimSpace(strings.TrimSuffix(extract.OneLine(x.Src, m.start, end), ";")))
 }
 
 // docAt is the doc comment of declaration n: the comments right above it
@@ -316,7 +306,7 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 	m := x.modifiers(n)
 	body := x.Field(n, fBody)
 	mark := x.pushTypeParams(n)
-	defer func() { x.tparams = x.tparams[:mark] }()
+	defer x.tparams.Cut(mark)
 	end := x.N[n].End
 	if body >= 0 {
 		end = x.N[body].Start
@@ -342,7 +332,7 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 			baseList = c
 		}
 	}
-	cls := &classCtx{name: name, fields: map[string]vtype{}, test: m.testClass}
+	cls := &classCtx{Class: scope.Class[vtype]{Name: name, Fields: map[string]vtype{}}, test: m.testClass}
 	if baseList >= 0 && tkind != snapshot.KindEnum {
 		first := true
 		for b := x.FirstNamed(baseList); b >= 0; b = x.NextNamed(b) {
@@ -368,7 +358,7 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 				s.Extends = append(s.Extends, bn)
 			case first && !isStruct && !looksInterface(bn):
 				s.Extends = append(s.Extends, bn)
-				cls.base = bn
+				cls.Base = bn
 			default:
 				s.Implements = append(s.Implements, bn)
 			}
@@ -376,7 +366,7 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 		}
 	}
 	id := x.Add(s)
-	cls.sym = id
+	cls.Sym = id
 	x.attrRefs(m, id)
 	if baseList >= 0 && tkind != snapshot.KindEnum {
 		// Type arguments of the bases (IRepository<User>) are uses.
@@ -397,8 +387,8 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 	if params >= 0 {
 		x.primaryConstructor(n, params, cls, tkind, m)
 	}
-	x.classes = append(x.classes, cls)
-	defer func() { x.classes = x.classes[:len(x.classes)-1] }()
+	x.classes = append(x.classes, &cls.Class)
+	defer x.classes.Pop()
 	if baseArgs >= 0 {
 		x.locals = map[string]vtype{}
 		x.walk(baseArgs, id)
@@ -453,13 +443,10 @@ func (x *extractor) constraints(n int32, from int32) {
 // a constructor, and for records a property per parameter.
 func (x *extractor) primaryConstructor(n, params int32, cls *classCtx, tkind snapshot.Kind, m mods) {
 	isRecord := x.Kind(n) == "record_declaration"
-	sig := cls.name + strings.Join(strings.Fields(x.Text(params)), " ")
-	if len(sig) > 240 {
-		sig = sig[:240] + "…"
-	}
-	ctor := x.Add(extract.Symbol{Name: cls.name, Kind: snapshot.KindConstructor, Parent: cls.sym,
+	sig := extract.CapSignature(cls.Name + strings.Join(strings.Fields(x.Text(params)), " "))
+	ctor := x.Add(extract.Symbol{Name: cls.Name, Kind: snapshot.KindConstructor, Parent: cls.Sym,
 		Start: x.Line(params), End: x.EndLine(params), Signature: sig,
-		Flags: x.R.Symbols[cls.sym].Flags & snapshot.FlagExported})
+		Flags: x.R.Symbols[cls.Sym].Flags & snapshot.FlagExported})
 	for p := x.FirstNamed(params); p >= 0; p = x.NextNamed(p) {
 		if x.Kind(p) != "parameter" {
 			continue
@@ -471,12 +458,12 @@ func (x *extractor) primaryConstructor(n, params int32, cls *classCtx, tkind sna
 		}
 		pname := x.Text(pn)
 		vt := x.varType(pt)
-		if _, ok := cls.fields[pname]; !ok {
-			cls.fields[pname] = vt
+		if _, ok := cls.Fields[pname]; !ok {
+			cls.Fields[pname] = vt
 		}
 		x.typeRefs(pt, ctor, extract.RefTypeHint)
 		if isRecord {
-			fid := x.Add(extract.Symbol{Name: pname, Kind: snapshot.KindField, Parent: cls.sym,
+			fid := x.Add(extract.Symbol{Name: pname, Kind: snapshot.KindField, Parent: cls.Sym,
 				Start: x.Line(p), End: x.EndLine(p),
 				Signature: strings.Join(strings.Fields(x.Text(p)), " "), Type: x.typeName(pt),
 				Flags: snapshot.FlagExported})
@@ -500,14 +487,14 @@ func (x *extractor) collectFields(body int32, cls *classCtx) {
 				for v := x.FirstNamed(d); v >= 0; v = x.NextNamed(v) {
 					if x.Kind(v) == "variable_declarator" {
 						if nm := x.Field(v, fName); nm >= 0 {
-							cls.fields[x.Text(nm)] = vt
+							cls.Fields[x.Text(nm)] = vt
 						}
 					}
 				}
 			}
 		case "property_declaration", "event_declaration":
 			if nm := x.Field(c, fName); nm >= 0 {
-				cls.fields[x.Text(nm)] = x.varType(x.Field(c, fType))
+				cls.Fields[x.Text(nm)] = x.varType(x.Field(c, fType))
 			}
 		case "method_declaration":
 			if !cls.test {
@@ -549,9 +536,9 @@ func (x *extractor) members(body int32, cls *classCtx, inInterface bool) {
 			x.method(c, cls, x.docAt(c), inInterface)
 		case "class_declaration", "struct_declaration", "interface_declaration", "enum_declaration",
 			"record_declaration":
-			x.typeDecl(c, cls.sym, x.docAt(c), inInterface)
+			x.typeDecl(c, cls.Sym, x.docAt(c), inInterface)
 		case "delegate_declaration":
-			x.delegate(c, cls.sym, x.docAt(c), inInterface)
+			x.delegate(c, cls.Sym, x.docAt(c), inInterface)
 		case "preproc_if", "preproc_else", "preproc_elif":
 			x.members(c, cls, inInterface)
 		}
@@ -584,7 +571,7 @@ func (x *extractor) field(n int32, cls *classCtx, doc string, inInterface bool) 
 		if nm < 0 {
 			continue
 		}
-		id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: sk, Parent: cls.sym, Start: x.Line(n),
+		id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: sk, Parent: cls.Sym, Start: x.Line(n),
 			End: x.EndLine(n), Signature: sig, Doc: doc, Type: tname, Flags: exported(m, false, inInterface)})
 		x.typeRefs(typ, id, extract.RefType)
 		x.attrRefs(m, id)
@@ -652,13 +639,10 @@ func (x *extractor) property(n int32, cls *classCtx, doc string, inInterface boo
 		}
 		sig = strings.TrimSpace(sig + " { " + strings.Join(parts, " ") + " }")
 		if x.N[acc].End < x.N[n].End && val >= 0 && x.Kind(val) != "arrow_expression_clause" {
-			sig += " = " + strings.Join(strings.Fields(x.Text(val)), " ")
-			if len(sig) > 240 {
-				sig = sig[:240] + "…"
-			}
+			sig = extract.CapSignature(sig + " = " + strings.Join(strings.Fields(x.Text(val)), " "))
 		}
 	}
-	id := x.Add(extract.Symbol{Name: name, Kind: sk, Parent: cls.sym, Start: x.Line(n), End: x.EndLine(n),
+	id := x.Add(extract.Symbol{Name: name, Kind: sk, Parent: cls.Sym, Start: x.Line(n), End: x.EndLine(n),
 		Signature: sig, Doc: doc, Type: x.typeName(typ), Flags: exported(m, false, inInterface)})
 	x.attrRefs(m, id)
 	x.locals = map[string]vtype{}
@@ -692,7 +676,7 @@ func (x *extractor) method(n int32, cls *classCtx, doc string, inInterface bool)
 		name = x.Text(x.Field(n, fName))
 		ret = x.Field(n, fReturns)
 	case "constructor_declaration":
-		name, sk = cls.name, snapshot.KindConstructor
+		name, sk = cls.Name, snapshot.KindConstructor
 	case "destructor_declaration":
 		name = "Finalize"
 	case "operator_declaration":
@@ -712,13 +696,13 @@ func (x *extractor) method(n int32, cls *classCtx, doc string, inInterface bool)
 		return
 	}
 	mark := x.pushTypeParams(n)
-	defer func() { x.tparams = x.tparams[:mark] }()
+	defer x.tparams.Cut(mark)
 	body := x.Field(n, fBody)
 	end := x.N[n].End
 	if body >= 0 {
 		end = x.N[body].Start
 	}
-	s := extract.Symbol{Name: name, Kind: sk, Parent: cls.sym, Start: x.Line(n), End: x.EndLine(n),
+	s := extract.Symbol{Name: name, Kind: sk, Parent: cls.Sym, Start: x.Line(n), End: x.EndLine(n),
 		Signature: x.signature(m, end), Doc: doc, Type: x.resultType(ret), Flags: exported(m, false, inInterface)}
 	if m.test {
 		s.Flags |= snapshot.FlagTest
@@ -755,12 +739,12 @@ func (x *extractor) ctorInitializer(n int32, cls *classCtx, from int32) {
 	}
 	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: x.Line(n)}
 	switch {
-	case isBase && cls.base != "":
-		ref.Name = extract.LastPart(cls.base)
-		ref.Qual, ref.QualType = ref.Name, cls.base
+	case isBase && cls.Base != "":
+		ref.Name = extract.LastPart(cls.Base)
+		ref.Qual, ref.QualType = ref.Name, cls.Base
 		x.AddRef(ref)
 	case !isBase:
-		ref.Name, ref.Qual = cls.name, "this"
+		ref.Name, ref.Qual = cls.Name, "this"
 		x.AddRef(ref)
 	}
 	x.walkChildren(n, from)
@@ -798,7 +782,7 @@ func (x *extractor) delegate(n int32, parent int32, doc string, inInterface bool
 	}
 	m := x.modifiers(n)
 	mark := x.pushTypeParams(n)
-	defer func() { x.tparams = x.tparams[:mark] }()
+	defer x.tparams.Cut(mark)
 	topLevel := parent < 0 || x.R.Symbols[parent].Kind == snapshot.KindPackage
 	ret := x.Field(n, fType)
 	id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: snapshot.KindTypeAlias, Parent: parent,
@@ -820,7 +804,7 @@ func (x *extractor) localFunction(n int32, parent int32) {
 	}
 	m := x.modifiers(n)
 	mark := x.pushTypeParams(n)
-	defer func() { x.tparams = x.tparams[:mark] }()
+	defer x.tparams.Cut(mark)
 	body := x.Field(n, fBody)
 	end := x.N[n].End
 	if body >= 0 {

@@ -36,12 +36,10 @@ func setup() {
 func setupGrammar() {
 	lang := sitter.NewLanguage(tscsharp.Language())
 	kindNames = extract.KindNames(lang)
-	f := lang.FieldIdForName
-	fName, fBody, fType, fParameters = f("name"), f("body"), f("type"), f("parameters")
-	fReturns, fExpression, fFunction = f("returns"), f("expression"), f("function")
-	fCondition, fLeft, fRight, fValue = f("condition"), f("left"), f("right"), f("value")
-	fQualifier, fAlias, fAccessors = f("qualifier"), f("alias"), f("accessors")
-	fOperator, fConsequence = f("operator"), f("consequence")
+	extract.FieldIDs(lang, map[string]*uint16{"name": &fName, "body": &fBody, "type": &fType,
+		"parameters": &fParameters, "returns": &fReturns, "expression": &fExpression, "function": &fFunction,
+		"condition": &fCondition, "left": &fLeft, "right": &fRight, "value": &fValue, "qualifier": &fQualifier,
+		"alias": &fAlias, "accessors": &fAccessors, "operator": &fOperator, "consequence": &fConsequence})
 }
 
 // only is the one named child of n, or -1 when it has none or several.
@@ -250,10 +248,6 @@ func setupWords() {
 	}
 }
 
-func startsUpper(s string) bool {
-	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
-}
-
 // namespaceFlags reads the .NET naming of test and benchmark projects
 // from a namespace: a segment that is or ends in the word Test, Tests or
 // Testing (Ocelot.UnitTests, Acme.AcceptanceTests, Acme.Testing), or is
@@ -347,7 +341,7 @@ func (x *extractor) varType(n int32) vtype {
 		return v
 	}
 	t := x.typeName(n)
-	if x.isTypeParam(t) {
+	if x.tparams.Has(t) {
 		return vtype{}
 	}
 	return vtype{name: t}
@@ -369,7 +363,7 @@ func (x *extractor) lastTypeArg(n int32) string {
 		return ""
 	}
 	t := x.typeName(last)
-	if x.isTypeParam(t) {
+	if x.tparams.Has(t) {
 		return ""
 	}
 	return t
@@ -406,7 +400,7 @@ func (x *extractor) external(t string) bool {
 		return true
 	}
 	first := firstSeg(t)
-	if x.declared[first] || x.isTypeParam(first) || x.aliases[first] {
+	if x.declared[first] || x.tparams.Has(first) || x.aliases[first] {
 		return false
 	}
 	if len(first) < len(t) {
@@ -419,15 +413,6 @@ func (x *extractor) external(t string) bool {
 // file's own namespace starts with it (the repository is that library).
 func (x *extractor) externalNS(first string) bool {
 	return externalRoots[first] && first != x.nsRoot
-}
-
-func (x *extractor) isTypeParam(name string) bool {
-	for i := len(x.tparams) - 1; i >= 0; i-- {
-		if x.tparams[i] == name {
-			return true
-		}
-	}
-	return false
 }
 
 // pushTypeParams adds the type parameters a declaration introduces and
@@ -455,7 +440,7 @@ func (x *extractor) typeRefs(n int32, from int32, k extract.RefKind) {
 	switch x.Kind(n) {
 	case "identifier":
 		name := x.Text(n)
-		if !x.external(name) && !x.isTypeParam(name) {
+		if !x.external(name) && !x.tparams.Has(name) {
 			x.AddRef(extract.Ref{From: from, Kind: k, Name: name, Line: x.Line(n)})
 		}
 		return
@@ -470,10 +455,7 @@ func (x *extractor) typeRefs(n int32, from int32, k extract.RefKind) {
 	case "qualified_name", "alias_qualified_name":
 		name := x.typeName(n)
 		if !x.external(name) {
-			qual, last := "", name
-			if i := strings.LastIndexByte(name, '.'); i >= 0 {
-				qual, last = name[:i], name[i+1:]
-			}
+			qual, last := extract.SplitName(name)
 			x.AddRef(extract.Ref{From: from, Kind: k, Name: last, Qual: qual, Line: x.Line(n)})
 		}
 		if nm := x.Field(n, fName); nm >= 0 && x.Kind(nm) == "generic_name" {

@@ -239,25 +239,13 @@ func (x *extractor) anonTop() *anonCtx {
 // plainObject reports that the enclosing class has no superclass in the
 // repository, so Object's methods it does not declare are Object's.
 func (x *extractor) plainObject() bool {
-	if len(x.classes) == 0 {
-		return false
-	}
-	return x.classes[len(x.classes)-1].super == "" && len(x.anon) == 0
-}
-
-// fieldType finds a field of an enclosing class, innermost first.
-func (x *extractor) fieldType(name string) (vtype, bool) {
-	for i := len(x.classes) - 1; i >= 0; i-- {
-		if v, ok := x.classes[i].fields[name]; ok {
-			return v, true
-		}
-	}
-	return vtype{}, false
+	c := x.classes.Top()
+	return c != nil && c.Base == "" && len(x.anon) == 0
 }
 
 // variable is the receiver for a variable of a known declared type.
 func (x *extractor) variable(qual string, v vtype) recv {
-	if v.name == "" || x.isTypeParam(v.name) {
+	if v.name == "" || x.tparams.Has(v.name) {
 		return recv{qual: qual, elem: v.elem}
 	}
 	return recv{qual: qual, qtype: v.name, ext: x.external(v.name), elem: v.elem}
@@ -268,13 +256,13 @@ func (x *extractor) ident(name string) recv {
 	if v, ok := x.locals[name]; ok {
 		return x.variable(name, v)
 	}
-	if v, ok := x.fieldType(name); ok {
+	if v, ok := x.classes.Field(name); ok {
 		return x.variable(name, v)
 	}
 	if x.statics[name] {
 		return recv{qual: name, ext: x.extNames[name]}
 	}
-	if startsUpper(name) {
+	if extract.StartsUpper(name) {
 		return recv{qual: name, ext: x.external(name)} // a type: a static call
 	}
 	// A field inherited from a base class declared elsewhere.
@@ -359,7 +347,7 @@ func (x *extractor) fieldAccess(n int32) recv {
 		}
 		q := bk + "." + strings.Join(segs, ".")
 		if bk == "this" && len(segs) == 1 {
-			if v, ok := x.fieldType(segs[0]); ok && v.name != "" && !x.isTypeParam(v.name) {
+			if v, ok := x.classes.Field(segs[0]); ok && v.name != "" && !x.tparams.Has(v.name) {
 				return recv{qual: q, ext: x.external(v.name), elem: v.elem}
 			}
 		}
@@ -388,7 +376,7 @@ func (x *extractor) fieldAccess(n int32) recv {
 		r.elem = ""
 		return r
 	}
-	if v, ok := x.fieldType(head); ok {
+	if v, ok := x.classes.Field(head); ok {
 		r := x.variable(head+"."+rest, v)
 		r.elem = ""
 		return r
@@ -399,7 +387,7 @@ func (x *extractor) fieldAccess(n int32) recv {
 	// A type path: pkg.Type.Nested.field...
 	j := -1
 	for i, s := range all {
-		if startsUpper(s) {
+		if extract.StartsUpper(s) {
 			j = i
 			break
 		}
@@ -457,14 +445,14 @@ func (x *extractor) callResult(n int32) recv {
 		return recv{qual: q, qtype: inner.qtype + "()." + name}
 	case inner.qtype != "":
 		t := extract.LastPart(inner.qtype)
-		if !startsUpper(t) {
+		if !extract.StartsUpper(t) {
 			return recv{qual: q}
 		}
 		if rest != "" {
 			t += "." + rest
 		}
 		return recv{qual: q, qtype: "call:" + t + "." + name}
-	case first == "this" || first == "super" || (startsUpper(first) && isIdent(first)):
+	case first == "this" || first == "super" || (extract.StartsUpper(first) && isIdent(first)):
 		return recv{qual: q, qtype: "call:" + inner.qual + "." + name}
 	}
 	return recv{qual: q}
@@ -570,10 +558,10 @@ func (x *extractor) methodRef(n int32, from int32) {
 
 // ctorCall handles this(...) and super(...) in a constructor.
 func (x *extractor) ctorCall(n int32, from int32) {
-	if len(x.classes) == 0 {
+	cls := x.classes.Top()
+	if cls == nil {
 		return
 	}
-	cls := x.classes[len(x.classes)-1]
 	c := x.Field(n, fConstructor)
 	if c < 0 {
 		return
@@ -581,13 +569,13 @@ func (x *extractor) ctorCall(n int32, from int32) {
 	ref := extract.Ref{From: from, Kind: extract.RefCall, Line: x.Line(n)}
 	switch x.Kind(c) {
 	case "this":
-		ref.Name, ref.Qual = cls.name, "this"
+		ref.Name, ref.Qual = cls.Name, "this"
 	case "super":
-		if cls.super == "" {
+		if cls.Base == "" {
 			return
 		}
-		ref.Name = extract.LastPart(cls.super)
-		ref.Qual, ref.QualType = ref.Name, cls.super
+		ref.Name = extract.LastPart(cls.Base)
+		ref.Qual, ref.QualType = ref.Name, cls.Base
 	default:
 		return
 	}

@@ -69,10 +69,7 @@ func (x *extractor) annotationRefs(m mods, from int32) {
 		if x.external(a) {
 			continue
 		}
-		qual, name := "", a
-		if i := strings.LastIndexByte(a, '.'); i >= 0 {
-			qual, name = a[:i], a[i+1:]
-		}
+		qual, name := extract.SplitName(a)
 		x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: name, Qual: qual, Line: x.Line(m.node)})
 	}
 }
@@ -94,14 +91,7 @@ func (x *extractor) signature(n int32, m mods, body int32) string {
 	if body >= 0 {
 		end = x.N[body].Start
 	}
-	if end > uint32(len(x.Src)) || start > end {
-		return ""
-	}
-	s := strings.TrimSuffix(strings.Join(strings.Fields(string(x.Src[start:end])), " "), ";")
-	if len(s) > 240 {
-		s = s[:240] + "…"
-	}
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(extract.CapSignature(strings.TrimSuffix(extract.OneLine(x.Src, start, end), ";")))
 }
 
 // doc is the Javadoc comment right before a declaration, or the line
@@ -157,7 +147,7 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 	m := x.modifiers(n)
 	body := x.Field(n, fBody)
 	mark := x.pushTypeParams(n)
-	defer func() { x.tparams = x.tparams[:mark] }()
+	defer x.tparams.Cut(mark)
 	s := extract.Symbol{Name: name, Kind: kind, Parent: parent, Start: x.Line(n), End: x.EndLine(n),
 		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
 	if sc := x.Field(n, fSuperclass); sc >= 0 {
@@ -187,9 +177,9 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 	}
 	id := x.Add(s)
 	x.annotationRefs(m, id)
-	cls := &classCtx{sym: id, name: name, fields: map[string]vtype{}}
+	cls := &classCtx{Sym: id, Name: name, Fields: map[string]vtype{}}
 	if len(s.Extends) > 0 && kind == snapshot.KindClass {
-		cls.super = s.Extends[0]
+		cls.Base = s.Extends[0]
 	}
 	if kind == snapshot.KindStruct {
 		// Record components are fields.
@@ -205,7 +195,7 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 				}
 				fname := x.Text(pn)
 				vt := x.varType(pt)
-				cls.fields[fname] = vt
+				cls.Fields[fname] = vt
 				fid := x.Add(extract.Symbol{Name: fname, Kind: snapshot.KindField, Parent: id, Start: x.Line(p),
 					End: x.EndLine(p), Signature: strings.Join(strings.Fields(x.Text(p)), " "),
 					Type: vt.name, Flags: snapshot.FlagExported})
@@ -221,7 +211,7 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
 			if x.Kind(c) == "enum_constant" {
 				if nm := x.Field(c, fName); nm >= 0 {
-					cls.fields[x.Text(nm)] = vtype{name: name}
+					cls.Fields[x.Text(nm)] = vtype{name: name}
 				}
 			}
 		}
@@ -241,13 +231,13 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 				x.members(c, cls, false)
 			}
 		}
-		x.classes = x.classes[:len(x.classes)-1]
+		x.classes.Pop()
 		return
 	}
 	x.collectFields(body, cls)
 	x.classes = append(x.classes, cls)
 	x.members(body, cls, kind == snapshot.KindInterface)
-	x.classes = x.classes[:len(x.classes)-1]
+	x.classes.Pop()
 }
 
 // collectFields notes the fields of a class body before its methods are
@@ -266,7 +256,7 @@ func (x *extractor) collectFields(body int32, cls *classCtx) {
 					if x.Field(d, fDimensions) >= 0 {
 						v = vtype{name: "[]", elem: vt.name}
 					}
-					cls.fields[x.Text(nm)] = v
+					cls.Fields[x.Text(nm)] = v
 				}
 			}
 		case "method_declaration":
@@ -286,13 +276,13 @@ func (x *extractor) members(body int32, cls *classCtx, inIface bool) {
 	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
 		switch x.Kind(c) {
 		case "field_declaration", "constant_declaration":
-			x.field(c, cls.sym, inIface)
+			x.field(c, cls.Sym, inIface)
 		case "method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration":
 			x.callable(c, cls, inIface)
 		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
-			x.typeDecl(c, cls.sym, inIface)
+			x.typeDecl(c, cls.Sym, inIface)
 		case "static_initializer", "block":
-			x.withLocals(func() { x.walkChildren(c, cls.sym) })
+			x.withLocals(func() { x.walkChildren(c, cls.Sym) })
 		}
 	}
 }
@@ -310,17 +300,17 @@ func (x *extractor) enumConstant(n int32, cls *classCtx) {
 	if nm < 0 {
 		return
 	}
-	id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: snapshot.KindConstant, Parent: cls.sym,
+	id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: snapshot.KindConstant, Parent: cls.Sym,
 		Start: x.Line(n), End: x.EndLine(n), Signature: x.signature(n, x.modifiers(n), x.Field(n, fBody)),
-		Doc: x.doc(n), Type: cls.name, Flags: snapshot.FlagExported})
+		Doc: x.doc(n), Type: cls.Name, Flags: snapshot.FlagExported})
 	if args := x.Field(n, fArguments); args >= 0 {
 		// The constant is made by the enum's constructor.
-		x.AddRef(extract.Ref{From: id, Kind: extract.RefCall, Name: cls.name, Qual: cls.name, Line: x.Line(n)})
+		x.AddRef(extract.Ref{From: id, Kind: extract.RefCall, Name: cls.Name, Qual: cls.Name, Line: x.Line(n)})
 		x.withLocals(func() { x.walk(args, id) })
 	}
 	if body := x.Field(n, fBody); body >= 0 {
 		// A constant with a body: its methods belong to the constant.
-		sub := &classCtx{sym: id, name: cls.name, super: cls.name, fields: cls.fields}
+		sub := &classCtx{Sym: id, Name: cls.Name, Base: cls.Name, Fields: cls.Fields}
 		x.members(body, sub, false)
 	}
 }
@@ -371,13 +361,13 @@ func (x *extractor) callable(n int32, cls *classCtx, inIface bool) {
 	kind := snapshot.KindMethod
 	if k := x.Kind(n); k == "constructor_declaration" || k == "compact_constructor_declaration" {
 		kind = snapshot.KindConstructor
-		name = cls.name
+		name = cls.Name
 	}
 	m := x.modifiers(n)
 	mark := x.pushTypeParams(n)
-	defer func() { x.tparams = x.tparams[:mark] }()
+	defer x.tparams.Cut(mark)
 	body := x.Field(n, fBody)
-	s := extract.Symbol{Name: name, Kind: kind, Parent: cls.sym, Start: x.Line(n), End: x.EndLine(n),
+	s := extract.Symbol{Name: name, Kind: kind, Parent: cls.Sym, Start: x.Line(n), End: x.EndLine(n),
 		Signature: x.signature(n, m, body), Doc: x.doc(n), Flags: exportedFlag(m, inIface)}
 	typ := x.Field(n, fType)
 	if kind == snapshot.KindMethod {

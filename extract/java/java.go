@@ -18,6 +18,7 @@ import (
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 
 	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/extract/internal/scope"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -53,18 +54,10 @@ var setupOnce sync.Once
 
 func setup() {
 	lang := sitter.NewLanguage(tsjava.Language())
-	for _, f := range []struct {
-		id   *uint16
-		name string
-	}{{&fArguments, "arguments"}, {&fArray, "array"}, {&fBody, "body"}, {&fConstructor, "constructor"},
-		{&fDimensions, "dimensions"}, {&fElement, "element"}, {&fField, "field"}, {&fName, "name"},
-		{&fObject, "object"}, {&fParameters, "parameters"}, {&fRight, "right"}, {&fScope, "scope"},
-		{&fSuperclass, "superclass"}, {&fType, "type"}, {&fTypeParameters, "type_parameters"},
-		{&fValue, "value"}} {
-		if *f.id = lang.FieldIdForName(f.name); *f.id == 0 {
-			panic("java grammar has no field " + f.name)
-		}
-	}
+	extract.FieldIDs(lang, map[string]*uint16{"arguments": &fArguments, "array": &fArray, "body": &fBody,
+		"constructor": &fConstructor, "dimensions": &fDimensions, "element": &fElement, "field": &fField,
+		"name": &fName, "object": &fObject, "parameters": &fParameters, "right": &fRight, "scope": &fScope,
+		"superclass": &fSuperclass, "type": &fType, "type_parameters": &fTypeParameters, "value": &fValue})
 	kindNames = extract.KindNames(lang)
 }
 
@@ -107,13 +100,9 @@ type vtype struct {
 	name, elem string
 }
 
-// classCtx is an enclosing class while its members are extracted.
-type classCtx struct {
-	sym    int32
-	name   string
-	super  string           // the superclass as written, or ""
-	fields map[string]vtype // fields declared in the body
-}
+// classCtx is an enclosing class while its members are extracted; its
+// Base is the superclass as written.
+type classCtx = scope.Class[vtype]
 
 type extractor struct {
 	extract.Base
@@ -126,9 +115,9 @@ type extractor struct {
 	statics  map[string]bool   // names bound by single static imports
 	extNames map[string]bool   // names bound by imports from external libraries
 	declared map[string]bool   // type names declared in this file
-	classes  []*classCtx
+	classes  scope.Classes[vtype]
 	locals   map[string]vtype // variables of the current callable; nil outside one
-	tparams  []string         // type parameters in scope
+	tparams  scope.TypeParams // type parameters in scope
 	anon     []anonCtx        // enclosing anonymous class bodies, innermost last
 	// methods are the names of the methods declared in this file.
 	methods map[string]bool

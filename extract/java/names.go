@@ -173,25 +173,16 @@ func (x *extractor) external(t string) bool {
 		return true
 	}
 	first, _, dot := strings.Cut(t, ".")
-	if dot && !startsUpper(first) {
+	if dot && !extract.StartsUpper(first) {
 		return x.externalPath(t) // a fully qualified name
 	}
-	if x.isTypeParam(first) || x.declared[first] {
+	if x.tparams.Has(first) || x.declared[first] {
 		return false
 	}
 	if _, ok := x.imported[first]; ok {
 		return x.extNames[first]
 	}
 	return jdkNames[first]
-}
-
-func (x *extractor) isTypeParam(name string) bool {
-	for i := len(x.tparams) - 1; i >= 0; i-- {
-		if x.tparams[i] == name {
-			return true
-		}
-	}
-	return false
 }
 
 func (x *extractor) pushTypeParams(n int32) int {
@@ -223,7 +214,7 @@ func (x *extractor) typeName(n int32) string {
 // qualify expands the first element of a type name bound by a single-type
 // import: Routes.Stats → spark.route.Routes.Stats.
 func (x *extractor) qualify(t string) string {
-	if t == "" || !startsUpper(t) {
+	if t == "" || !extract.StartsUpper(t) {
 		return t
 	}
 	first, rest, dot := strings.Cut(t, ".")
@@ -312,7 +303,7 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 	switch x.Kind(n) {
 	case "type_identifier":
 		name := x.Text(n)
-		if name != "var" && !x.external(name) && !x.isTypeParam(name) {
+		if name != "var" && !x.external(name) && !x.tparams.Has(name) {
 			ref := extract.Ref{From: from, Kind: kind, Name: name, Line: x.Line(n)}
 			if full := x.qualify(name); full != name {
 				ref.Qual = strings.TrimSuffix(full, "."+name)
@@ -323,10 +314,7 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 	case "scoped_type_identifier":
 		name := x.typeName(n)
 		if !x.external(name) {
-			qual, last := "", name
-			if i := strings.LastIndexByte(name, '.'); i >= 0 {
-				qual, last = name[:i], name[i+1:]
-			}
+			qual, last := extract.SplitName(name)
 			x.AddRef(extract.Ref{From: from, Kind: kind, Name: last, Qual: qual, Line: x.Line(n)})
 		}
 		// Type arguments inside (Outer<A>.Inner<B>).
@@ -348,13 +336,9 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 	}
 }
 
-func startsUpper(s string) bool {
-	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
-}
-
 // isTypeLike: UpperCamel names are types, ALL_CAPS names are constants.
 func isTypeLike(s string) bool {
-	if !startsUpper(s) {
+	if !extract.StartsUpper(s) {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
