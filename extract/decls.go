@@ -1,10 +1,28 @@
 package extract
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // Helpers for reading declarations that more than one language extractor
-// needs and that assume no one grammar: type names by their first letter,
-// one-line signatures. (Dotted names and grammar ids are in names.go.)
+// needs and that assume no one grammar: the children of one kind, type
+// names by their first letter, one-line signatures. (Dotted names and
+// grammar ids are in names.go.)
+
+// OfKind yields the named children of n (n may be -1) whose kind is kind,
+// in order:
+//
+//	for d := range x.OfKind(n, "variable_declarator") { ... }
+func (t *FlatTree) OfKind(n int32, kind string) iter.Seq[int32] {
+	return func(yield func(int32) bool) {
+		for c := t.FirstNamed(n); c >= 0; c = t.NextNamed(c) {
+			if t.Kind(c) == kind && !yield(c) {
+				return
+			}
+		}
+	}
+}
 
 // StartsUpper reports whether s starts with an ASCII upper-case letter,
 // which in Java, C# and Rust marks a type (and in Go an exported name).

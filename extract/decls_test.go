@@ -3,7 +3,38 @@ package extract
 import (
 	"strings"
 	"testing"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
 )
+
+func TestOfKind(t *testing.T) {
+	src := []byte("package p\n\nimport \"a\"\n\nfunc F() {}\n\nimport \"b\"\n\nfunc G() {}\n")
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(grammar("go")); err != nil {
+		t.Fatal(err)
+	}
+	tree := ParseSource(p, src)
+	defer tree.Close()
+	ft := NewFlatTree(tree.RootNode(), src, KindNames(grammar("go")))
+	defer ft.Release()
+	var got []string
+	for c := range ft.OfKind(0, "function_declaration") {
+		got = append(got, ft.Text(c))
+	}
+	if strings.Join(got, "|") != "func F() {}|func G() {}" {
+		t.Errorf("function declarations: %q", got)
+	}
+	for c := range ft.OfKind(0, "import_declaration") {
+		if ft.Text(c) != `import "a"` {
+			t.Errorf("first import: %q", ft.Text(c))
+		}
+		break
+	}
+	for range ft.OfKind(-1, "function_declaration") {
+		t.Error("a child of no node")
+	}
+}
 
 func TestStartsUpper(t *testing.T) {
 	for s, want := range map[string]bool{"Foo": true, "foo": false, "": false, "_Foo": false, "Élan": false} {

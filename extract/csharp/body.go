@@ -88,10 +88,8 @@ func (x *extractor) walk(n int32, from int32) {
 		}
 		return
 	case "generic_name":
-		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-			if x.Kind(c) == "type_argument_list" {
-				x.typeRefs(c, from, extract.RefType)
-			}
+		for c := range x.OfKind(n, "type_argument_list") {
+			x.typeRefs(c, from, extract.RefType)
 		}
 		return
 	case "identifier", "comment", "string_literal", "verbatim_string_literal", "raw_string_literal",
@@ -129,10 +127,7 @@ func (x *extractor) localVar(n int32, from int32) {
 	typ := x.Field(n, fType)
 	vt := x.varType(typ)
 	x.typeRefs(typ, from, extract.RefType)
-	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
-		if x.Kind(d) != "variable_declarator" {
-			continue
-		}
+	for d := range x.OfKind(n, "variable_declarator") {
 		nm := x.Field(d, fName)
 		v := vt
 		for c := x.FirstNamed(d); c >= 0; c = x.NextNamed(c) {
@@ -304,10 +299,7 @@ func (x *extractor) lambdaParams(n int32, from int32) {
 		case "implicit_parameter", "identifier":
 			x.locals[x.Text(ps)] = vtype{}
 		case "parameter_list":
-			for p := x.FirstNamed(ps); p >= 0; p = x.NextNamed(p) {
-				if x.Kind(p) != "parameter" {
-					continue
-				}
+			for p := range x.OfKind(ps, "parameter") {
 				typ := x.Field(p, fType)
 				if nm := x.Field(p, fName); nm >= 0 {
 					x.locals[x.Text(nm)] = x.varType(typ)

@@ -23,10 +23,7 @@ loop:
 	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
 		switch x.Kind(c) {
 		case "attribute_list":
-			for a := x.FirstNamed(c); a >= 0; a = x.NextNamed(a) {
-				if x.Kind(a) != "attribute" {
-					continue
-				}
+			for a := range x.OfKind(c, "attribute") {
 				m.attrs = append(m.attrs, a)
 				name := attrName(x.typeName(x.Field(a, fName)))
 				if testAttributes[name] {
@@ -106,10 +103,8 @@ func (x *extractor) attrRefs(m mods, from int32) {
 		qual, _ := extract.SplitName(t)
 		x.AddRef(extract.Ref{From: from, Kind: extract.RefType, Name: name + "Attribute",
 			Qual: qual, Line: x.Line(a)})
-		for c := x.FirstNamed(a); c >= 0; c = x.NextNamed(c) {
-			if x.Kind(c) == "attribute_argument_list" {
-				x.walk(c, from)
-			}
+		for c := range x.OfKind(a, "attribute_argument_list") {
+			x.walk(c, from)
 		}
 	}
 }
@@ -341,10 +336,8 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 			case "argument_list":
 				continue
 			case "primary_constructor_base_type":
-				for a := x.FirstNamed(t); a >= 0; a = x.NextNamed(a) {
-					if x.Kind(a) == "argument_list" {
-						baseArgs = a
-					}
+				for a := range x.OfKind(t, "argument_list") {
+					baseArgs = a
 				}
 				t = x.Field(t, fType)
 			}
@@ -370,13 +363,9 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 	x.attrRefs(m, id)
 	if baseList >= 0 && tkind != snapshot.KindEnum {
 		// Type arguments of the bases (IRepository<User>) are uses.
-		for b := x.FirstNamed(baseList); b >= 0; b = x.NextNamed(b) {
-			if x.Kind(b) == "generic_name" {
-				for c := x.FirstNamed(b); c >= 0; c = x.NextNamed(c) {
-					if x.Kind(c) == "type_argument_list" {
-						x.typeRefs(c, id, extract.RefType)
-					}
-				}
+		for b := range x.OfKind(baseList, "generic_name") {
+			for c := range x.OfKind(b, "type_argument_list") {
+				x.typeRefs(c, id, extract.RefType)
 			}
 		}
 	}
@@ -395,10 +384,7 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 		x.locals = nil
 	}
 	if tkind == snapshot.KindEnum {
-		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
-			if x.Kind(c) != "enum_member_declaration" {
-				continue
-			}
+		for c := range x.OfKind(body, "enum_member_declaration") {
 			nm := x.Field(c, fName)
 			if nm < 0 {
 				continue
@@ -427,14 +413,9 @@ func looksInterface(t string) bool {
 
 // constraints records the types named in `where T : IFoo` clauses.
 func (x *extractor) constraints(n int32, from int32) {
-	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-		if x.Kind(c) != "type_parameter_constraints_clause" {
-			continue
-		}
-		for tc := x.FirstNamed(c); tc >= 0; tc = x.NextNamed(tc) {
-			if x.Kind(tc) == "type_parameter_constraint" {
-				x.typeRefs(x.Field(tc, fType), from, extract.RefType)
-			}
+	for c := range x.OfKind(n, "type_parameter_constraints_clause") {
+		for tc := range x.OfKind(c, "type_parameter_constraint") {
+			x.typeRefs(x.Field(tc, fType), from, extract.RefType)
 		}
 	}
 }
@@ -447,10 +428,7 @@ func (x *extractor) primaryConstructor(n, params int32, cls *classCtx, tkind sna
 	ctor := x.Add(extract.Symbol{Name: cls.Name, Kind: snapshot.KindConstructor, Parent: cls.Sym,
 		Start: x.Line(params), End: x.EndLine(params), Signature: sig,
 		Flags: x.R.Symbols[cls.Sym].Flags & snapshot.FlagExported})
-	for p := x.FirstNamed(params); p >= 0; p = x.NextNamed(p) {
-		if x.Kind(p) != "parameter" {
-			continue
-		}
+	for p := range x.OfKind(params, "parameter") {
 		pn := x.Field(p, fName)
 		pt := x.Field(p, fType)
 		if pn < 0 {
@@ -479,16 +457,11 @@ func (x *extractor) collectFields(body int32, cls *classCtx) {
 	for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
 		switch x.Kind(c) {
 		case "field_declaration", "event_field_declaration":
-			for d := x.FirstNamed(c); d >= 0; d = x.NextNamed(d) {
-				if x.Kind(d) != "variable_declaration" {
-					continue
-				}
+			for d := range x.OfKind(c, "variable_declaration") {
 				vt := x.varType(x.Field(d, fType))
-				for v := x.FirstNamed(d); v >= 0; v = x.NextNamed(v) {
-					if x.Kind(v) == "variable_declarator" {
-						if nm := x.Field(v, fName); nm >= 0 {
-							cls.Fields[x.Text(nm)] = vt
-						}
+				for v := range x.OfKind(d, "variable_declarator") {
+					if nm := x.Field(v, fName); nm >= 0 {
+						cls.Fields[x.Text(nm)] = vt
 					}
 				}
 			}
@@ -498,10 +471,7 @@ func (x *extractor) collectFields(body int32, cls *classCtx) {
 			}
 		case "method_declaration":
 			if !cls.test {
-				for a := x.FirstNamed(c); a >= 0; a = x.NextNamed(a) {
-					if x.Kind(a) != "attribute_list" {
-						continue
-					}
+				for a := range x.OfKind(c, "attribute_list") {
 					for at := x.FirstNamed(a); at >= 0; at = x.NextNamed(at) {
 						if x.Kind(at) == "attribute" && testAttributes[attrName(x.typeName(x.Field(at, fName)))] {
 							cls.test = true
@@ -548,10 +518,8 @@ func (x *extractor) members(body int32, cls *classCtx, inInterface bool) {
 func (x *extractor) field(n int32, cls *classCtx, doc string, inInterface bool) {
 	m := x.modifiers(n)
 	decl := int32(-1)
-	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-		if x.Kind(c) == "variable_declaration" {
-			decl = c
-		}
+	for c := range x.OfKind(n, "variable_declaration") {
+		decl = c
 	}
 	if decl < 0 {
 		return
@@ -563,10 +531,7 @@ func (x *extractor) field(n int32, cls *classCtx, doc string, inInterface bool) 
 		sk = snapshot.KindConstant
 	}
 	sig := x.signature(m, x.N[n].End)
-	for d := x.FirstNamed(decl); d >= 0; d = x.NextNamed(d) {
-		if x.Kind(d) != "variable_declarator" {
-			continue
-		}
+	for d := range x.OfKind(decl, "variable_declarator") {
 		nm := x.Field(d, fName)
 		if nm < 0 {
 			continue
@@ -622,10 +587,7 @@ func (x *extractor) property(n int32, cls *classCtx, doc string, inInterface boo
 	sig := x.signature(m, end)
 	if acc >= 0 {
 		var parts []string
-		for a := x.FirstNamed(acc); a >= 0; a = x.NextNamed(a) {
-			if x.Kind(a) != "accessor_declaration" {
-				continue
-			}
+		for a := range x.OfKind(acc, "accessor_declaration") {
 			am := x.modifiers(a)
 			an := x.Field(a, fName)
 			if an < 0 {
@@ -652,11 +614,9 @@ func (x *extractor) property(n int32, cls *classCtx, doc string, inInterface boo
 	} else {
 		x.typeRefs(typ, id, extract.RefType)
 	}
-	for a := x.FirstNamed(acc); a >= 0; a = x.NextNamed(a) {
-		if x.Kind(a) == "accessor_declaration" {
-			if b := x.Field(a, fBody); b >= 0 {
-				x.walk(b, id)
-			}
+	for a := range x.OfKind(acc, "accessor_declaration") {
+		if b := x.Field(a, fBody); b >= 0 {
+			x.walk(b, id)
 		}
 	}
 	if val >= 0 {
@@ -718,10 +678,8 @@ func (x *extractor) method(n int32, cls *classCtx, doc string, inInterface bool)
 	if ret >= 0 {
 		x.typeRefs(ret, id, extract.RefTypeHint)
 	}
-	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-		if x.Kind(c) == "constructor_initializer" {
-			x.ctorInitializer(c, cls, id)
-		}
+	for c := range x.OfKind(n, "constructor_initializer") {
+		x.ctorInitializer(c, cls, id)
 	}
 	if body >= 0 {
 		x.walk(body, id)
@@ -753,10 +711,7 @@ func (x *extractor) ctorInitializer(n int32, cls *classCtx, from int32) {
 // params records parameter types as hints of the callable and the
 // parameters as typed locals.
 func (x *extractor) params(pl int32, from int32) {
-	for p := x.FirstNamed(pl); p >= 0; p = x.NextNamed(p) {
-		if x.Kind(p) != "parameter" {
-			continue
-		}
+	for p := range x.OfKind(pl, "parameter") {
 		typ := x.Field(p, fType)
 		nm := x.Field(p, fName)
 		if nm >= 0 && x.locals != nil {

@@ -352,11 +352,9 @@ func (x *extractor) varType(n int32) vtype {
 func (x *extractor) lastTypeArg(n int32) string {
 	// The last type argument of the last argument list that has one.
 	last := int32(-1)
-	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-		if x.Kind(c) == "type_argument_list" {
-			if a := x.LastNamed(c); a >= 0 {
-				last = a
-			}
+	for c := range x.OfKind(n, "type_argument_list") {
+		if a := x.LastNamed(c); a >= 0 {
+			last = a
 		}
 	}
 	if last < 0 {
@@ -419,10 +417,7 @@ func (x *extractor) externalNS(first string) bool {
 // returns the mark to restore.
 func (x *extractor) pushTypeParams(n int32) int {
 	mark := len(x.tparams)
-	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-		if x.Kind(c) != "type_parameter_list" {
-			continue
-		}
+	for c := range x.OfKind(n, "type_parameter_list") {
 		for p := x.FirstNamed(c); p >= 0; p = x.NextNamed(p) {
 			if nm := x.Field(p, fName); nm >= 0 {
 				x.tparams = append(x.tparams, x.Text(nm))
@@ -446,10 +441,8 @@ func (x *extractor) typeRefs(n int32, from int32, k extract.RefKind) {
 		return
 	case "generic_name":
 		x.typeRefs(x.FirstNamed(n), from, k)
-		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-			if x.Kind(c) == "type_argument_list" {
-				x.typeRefs(c, from, k)
-			}
+		for c := range x.OfKind(n, "type_argument_list") {
+			x.typeRefs(c, from, k)
 		}
 		return
 	case "qualified_name", "alias_qualified_name":
@@ -459,10 +452,8 @@ func (x *extractor) typeRefs(n int32, from int32, k extract.RefKind) {
 			x.AddRef(extract.Ref{From: from, Kind: k, Name: last, Qual: qual, Line: x.Line(n)})
 		}
 		if nm := x.Field(n, fName); nm >= 0 && x.Kind(nm) == "generic_name" {
-			for c := x.FirstNamed(nm); c >= 0; c = x.NextNamed(c) {
-				if x.Kind(c) == "type_argument_list" {
-					x.typeRefs(c, from, k)
-				}
+			for c := range x.OfKind(nm, "type_argument_list") {
+				x.typeRefs(c, from, k)
 			}
 		}
 		return

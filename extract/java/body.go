@@ -44,12 +44,10 @@ func (x *extractor) walk(n int32, from int32) {
 		}
 		x.typeRefs(typ, from, extract.RefType)
 	case "catch_formal_parameter":
-		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-			if x.Kind(c) == "catch_type" {
-				x.typeRefs(c, from, extract.RefType)
-				if nm := x.Field(n, fName); nm >= 0 {
-					x.locals[x.Text(nm)] = vtype{name: x.typeName(c)}
-				}
+		for c := range x.OfKind(n, "catch_type") {
+			x.typeRefs(c, from, extract.RefType)
+			if nm := x.Field(n, fName); nm >= 0 {
+				x.locals[x.Text(nm)] = vtype{name: x.typeName(c)}
 			}
 		}
 		return
@@ -121,10 +119,7 @@ func (x *extractor) localVar(n int32, from int32) {
 	typ := x.Field(n, fType)
 	vt := x.varType(typ)
 	x.typeRefs(typ, from, extract.RefType)
-	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
-		if x.Kind(d) != "variable_declarator" {
-			continue
-		}
+	for d := range x.OfKind(n, "variable_declarator") {
 		nm := x.Field(d, fName)
 		if nm < 0 {
 			continue
@@ -484,11 +479,9 @@ func (x *extractor) creation(n int32, from int32) {
 
 func (x *extractor) anonymous(body int32, base string, from int32) {
 	a := anonCtx{base: base, ext: x.external(base), methods: map[string]bool{}}
-	for m := x.FirstNamed(body); m >= 0; m = x.NextNamed(m) {
-		if x.Kind(m) == "method_declaration" {
-			if nm := x.Field(m, fName); nm >= 0 {
-				a.methods[x.Text(nm)] = true
-			}
+	for m := range x.OfKind(body, "method_declaration") {
+		if nm := x.Field(m, fName); nm >= 0 {
+			a.methods[x.Text(nm)] = true
 		}
 	}
 	x.anon = append(x.anon, a)

@@ -184,10 +184,7 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 	if kind == snapshot.KindStruct {
 		// Record components are fields.
 		if ps := x.Field(n, fParameters); ps >= 0 {
-			for p := x.FirstNamed(ps); p >= 0; p = x.NextNamed(p) {
-				if x.Kind(p) != "formal_parameter" {
-					continue
-				}
+			for p := range x.OfKind(ps, "formal_parameter") {
 				pn := x.Field(p, fName)
 				pt := x.Field(p, fType)
 				if pn < 0 {
@@ -208,28 +205,20 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 	}
 	// Enum bodies hold constants, then the other members in a nested list.
 	if kind == snapshot.KindEnum {
-		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
-			if x.Kind(c) == "enum_constant" {
-				if nm := x.Field(c, fName); nm >= 0 {
-					cls.Fields[x.Text(nm)] = vtype{name: name}
-				}
+		for c := range x.OfKind(body, "enum_constant") {
+			if nm := x.Field(c, fName); nm >= 0 {
+				cls.Fields[x.Text(nm)] = vtype{name: name}
 			}
 		}
-		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
-			if x.Kind(c) == "enum_body_declarations" {
-				x.collectFields(c, cls)
-			}
+		for c := range x.OfKind(body, "enum_body_declarations") {
+			x.collectFields(c, cls)
 		}
 		x.classes = append(x.classes, cls)
-		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
-			if x.Kind(c) == "enum_constant" {
-				x.enumConstant(c, cls)
-			}
+		for c := range x.OfKind(body, "enum_constant") {
+			x.enumConstant(c, cls)
 		}
-		for c := x.FirstNamed(body); c >= 0; c = x.NextNamed(c) {
-			if x.Kind(c) == "enum_body_declarations" {
-				x.members(c, cls, false)
-			}
+		for c := range x.OfKind(body, "enum_body_declarations") {
+			x.members(c, cls, false)
 		}
 		x.classes.Pop()
 		return
@@ -247,10 +236,7 @@ func (x *extractor) collectFields(body int32, cls *classCtx) {
 		switch x.Kind(c) {
 		case "field_declaration", "constant_declaration":
 			vt := x.varType(x.Field(c, fType))
-			for d := x.FirstNamed(c); d >= 0; d = x.NextNamed(d) {
-				if x.Kind(d) != "variable_declarator" {
-					continue
-				}
+			for d := range x.OfKind(c, "variable_declarator") {
 				if nm := x.Field(d, fName); nm >= 0 {
 					v := vt
 					if x.Field(d, fDimensions) >= 0 {
@@ -329,10 +315,7 @@ func (x *extractor) field(n int32, owner int32, inIface bool) {
 		sig = sig[:i]
 	}
 	flags := exportedFlag(m, inIface)
-	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
-		if x.Kind(d) != "variable_declarator" {
-			continue
-		}
+	for d := range x.OfKind(n, "variable_declarator") {
 		nm := x.Field(d, fName)
 		if nm < 0 {
 			continue
@@ -383,10 +366,8 @@ func (x *extractor) callable(n int32, cls *classCtx, inIface bool) {
 	x.locals = map[string]vtype{}
 	x.params(x.Field(n, fParameters), id)
 	x.typeRefs(typ, id, extract.RefTypeHint)
-	for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-		if x.Kind(c) == "throws" {
-			x.typeRefs(c, id, extract.RefType)
-		}
+	for c := range x.OfKind(n, "throws") {
+		x.typeRefs(c, id, extract.RefType)
 	}
 	if body >= 0 {
 		x.walkChildren(body, id)

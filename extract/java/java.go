@@ -172,10 +172,8 @@ func extractJava(f *extract.File, r *extract.FileResult) {
 	if pkg == "" {
 		r.Scope = "java-default:" + path.Dir(f.Path)
 	}
-	for c := x.FirstNamed(root); c >= 0; c = x.NextNamed(c) {
-		if x.Kind(c) == "import_declaration" {
-			x.importDecl(c)
-		}
+	for c := range x.OfKind(root, "import_declaration") {
+		x.importDecl(c)
 	}
 	for c := x.FirstNamed(root); c >= 0; c = x.NextNamed(c) {
 		switch x.Kind(c) {
@@ -188,12 +186,10 @@ func extractJava(f *extract.File, r *extract.FileResult) {
 // javaPackage reads the package declaration alone.
 func (x *extractor) javaPackage(file string) string {
 	const root = 0
-	for c := x.FirstNamed(root); c >= 0; c = x.NextNamed(c) {
-		if x.Kind(c) == "package_declaration" {
-			for k := x.FirstNamed(c); k >= 0; k = x.NextNamed(k) {
-				if kk := x.Kind(k); kk == "scoped_identifier" || kk == "identifier" {
-					return x.dotted(k)
-				}
+	for c := range x.OfKind(root, "package_declaration") {
+		for k := x.FirstNamed(c); k >= 0; k = x.NextNamed(k) {
+			if kk := x.Kind(k); kk == "scoped_identifier" || kk == "identifier" {
+				return x.dotted(k)
 			}
 		}
 	}

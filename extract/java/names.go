@@ -272,11 +272,9 @@ func (x *extractor) varType(n int32) vtype {
 		return vtype{name: "[]", elem: x.typeName(x.Field(n, fElement))}
 	case "generic_type":
 		v := vtype{name: x.typeName(n)}
-		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-			if x.Kind(c) == "type_arguments" {
-				if last := x.LastNamed(c); last >= 0 {
-					v.elem = x.typeName(last)
-				}
+		for c := range x.OfKind(n, "type_arguments") {
+			if last := x.LastNamed(c); last >= 0 {
+				v.elem = x.typeName(last)
 			}
 		}
 		return v
@@ -318,13 +316,9 @@ func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
 			x.AddRef(extract.Ref{From: from, Kind: kind, Name: last, Qual: qual, Line: x.Line(n)})
 		}
 		// Type arguments inside (Outer<A>.Inner<B>).
-		for c := x.FirstNamed(n); c >= 0; c = x.NextNamed(c) {
-			if x.Kind(c) == "generic_type" {
-				for a := x.FirstNamed(c); a >= 0; a = x.NextNamed(a) {
-					if x.Kind(a) == "type_arguments" {
-						x.typeRefs(a, from, kind)
-					}
-				}
+		for c := range x.OfKind(n, "generic_type") {
+			for a := range x.OfKind(c, "type_arguments") {
+				x.typeRefs(a, from, kind)
 			}
 		}
 		return
