@@ -124,10 +124,7 @@ func (x *extractor) localVar(n int32, from int32) {
 		if nm < 0 {
 			continue
 		}
-		v := vt
-		if x.Field(d, fDimensions) >= 0 {
-			v = vtype{name: "[]", elem: vt.name}
-		}
+		v := x.withDims(vt, d)
 		if v.name == "" {
 			// var x = ...: the type of the value, when it can be told.
 			if val := x.Field(d, fValue); val >= 0 {

@@ -238,11 +238,7 @@ func (x *extractor) collectFields(body int32, cls *classCtx) {
 			vt := x.varType(x.Field(c, fType))
 			for d := range x.OfKind(c, "variable_declarator") {
 				if nm := x.Field(d, fName); nm >= 0 {
-					v := vt
-					if x.Field(d, fDimensions) >= 0 {
-						v = vtype{name: "[]", elem: vt.name}
-					}
-					cls.Fields[x.Text(nm)] = v
+					cls.Fields[x.Text(nm)] = x.withDims(vt, d)
 				}
 			}
 		case "method_declaration":
@@ -362,17 +358,16 @@ func (x *extractor) callable(n int32, cls *classCtx, inIface bool) {
 	}
 	id := x.Add(s)
 	x.annotationRefs(m, id)
-	saved := x.locals
-	x.locals = map[string]vtype{}
-	x.params(x.Field(n, fParameters), id)
-	x.typeRefs(typ, id, extract.RefTypeHint)
-	for c := range x.OfKind(n, "throws") {
-		x.typeRefs(c, id, extract.RefType)
-	}
-	if body >= 0 {
-		x.walkChildren(body, id)
-	}
-	x.locals = saved
+	x.withLocals(func() {
+		x.params(x.Field(n, fParameters), id)
+		x.typeRefs(typ, id, extract.RefTypeHint)
+		for c := range x.OfKind(n, "throws") {
+			x.typeRefs(c, id, extract.RefType)
+		}
+		if body >= 0 {
+			x.walkChildren(body, id)
+		}
+	})
 }
 
 // params records parameter types as hints and as typed locals.
@@ -385,11 +380,7 @@ func (x *extractor) params(ps int32, from int32) {
 		case "formal_parameter":
 			typ := x.Field(p, fType)
 			if nm := x.Field(p, fName); nm >= 0 {
-				vt := x.varType(typ)
-				if x.Field(p, fDimensions) >= 0 {
-					vt = vtype{name: "[]", elem: vt.name}
-				}
-				x.locals[x.Text(nm)] = vt
+				x.locals[x.Text(nm)] = x.withDims(x.varType(typ), p)
 			}
 			x.typeRefs(typ, from, extract.RefTypeHint)
 		case "spread_parameter":

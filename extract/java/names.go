@@ -262,6 +262,15 @@ func (x *extractor) rawTypeName(n int32) string {
 	return ""
 }
 
+// withDims is the type of a variable declarator or parameter d declared
+// with type vt: an array of vt when d has dimensions of its own (int a[]).
+func (x *extractor) withDims(vt vtype, d int32) vtype {
+	if x.Field(d, fDimensions) >= 0 {
+		return vtype{name: "[]", elem: vt.name}
+	}
+	return vt
+}
+
 // varType is what a declared type tells of a variable.
 func (x *extractor) varType(n int32) vtype {
 	if n < 0 {
