@@ -6,9 +6,9 @@ import (
 )
 
 // Helpers for reading declarations that more than one language extractor
-// needs and that assume no one grammar: the children of one kind, type
-// names by their first letter, one-line signatures. (Dotted names and
-// grammar ids are in names.go.)
+// needs and that assume no one grammar: the children of one kind, where
+// a declaration's head ends, type names by their first letter, one-line
+// signatures. (Dotted names and grammar ids are in names.go.)
 
 // OfKind yields the named children of n (n may be -1) whose kind is kind,
 // in order:
@@ -22,6 +22,15 @@ func (t *FlatTree) OfKind(n int32, kind string) iter.Seq[int32] {
 			}
 		}
 	}
+}
+
+// HeadEnd is where the head of declaration n ends: at the start of its
+// body, or at its end when body is -1.
+func (t *FlatTree) HeadEnd(n, body int32) uint32 {
+	if body >= 0 {
+		return t.N[body].Start
+	}
+	return t.N[n].End
 }
 
 // StartsUpper reports whether s starts with an ASCII upper-case letter,

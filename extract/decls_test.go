@@ -34,6 +34,16 @@ func TestOfKind(t *testing.T) {
 	for range ft.OfKind(-1, "function_declaration") {
 		t.Error("a child of no node")
 	}
+	body := grammar("go").FieldIdForName("body")
+	for c := range ft.OfKind(0, "function_declaration") {
+		if head := string(src[ft.N[c].Start:ft.HeadEnd(c, ft.Field(c, body))]); head != "func F() " {
+			t.Errorf("head %q", head)
+		}
+		if all := string(src[ft.N[c].Start:ft.HeadEnd(c, -1)]); all != "func F() {}" {
+			t.Errorf("head without a body %q", all)
+		}
+		break
+	}
 }
 
 func TestStartsUpper(t *testing.T) {

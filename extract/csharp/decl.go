@@ -302,11 +302,8 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 	body := x.Field(n, fBody)
 	mark := x.pushTypeParams(n)
 	defer x.tparams.Cut(mark)
-	end := x.N[n].End
-	if body >= 0 {
-		end = x.N[body].Start
-	}
-	topLevel := parent < 0 || x.R.Symbols[parent].Kind == snapshot.KindPackage
+	end := x.HeadEnd(n, body)
+	topLevel := x.topLevel(parent)
 	s := extract.Symbol{Name: name, Kind: tkind, Parent: parent, Start: x.Line(n), End: x.EndLine(n),
 		Signature: x.signature(m, end), Doc: doc, Flags: exported(m, topLevel, inInterface)}
 	if m.testClass {
@@ -402,6 +399,12 @@ func (x *extractor) typeDecl(n int32, parent int32, doc string, inInterface bool
 		return
 	}
 	x.members(body, cls, tkind == snapshot.KindInterface)
+}
+
+// topLevel reports whether a declaration under parent is outside any type:
+// at the top of the file or in a namespace.
+func (x *extractor) topLevel(parent int32) bool {
+	return parent < 0 || x.R.Symbols[parent].Kind == snapshot.KindPackage
 }
 
 // looksInterface reports the .NET naming convention for interfaces: I
@@ -658,10 +661,7 @@ func (x *extractor) method(n int32, cls *classCtx, doc string, inInterface bool)
 	mark := x.pushTypeParams(n)
 	defer x.tparams.Cut(mark)
 	body := x.Field(n, fBody)
-	end := x.N[n].End
-	if body >= 0 {
-		end = x.N[body].Start
-	}
+	end := x.HeadEnd(n, body)
 	s := extract.Symbol{Name: name, Kind: sk, Parent: cls.Sym, Start: x.Line(n), End: x.EndLine(n),
 		Signature: x.signature(m, end), Doc: doc, Type: x.resultType(ret), Flags: exported(m, false, inInterface)}
 	if m.test {
@@ -738,7 +738,7 @@ func (x *extractor) delegate(n int32, parent int32, doc string, inInterface bool
 	m := x.modifiers(n)
 	mark := x.pushTypeParams(n)
 	defer x.tparams.Cut(mark)
-	topLevel := parent < 0 || x.R.Symbols[parent].Kind == snapshot.KindPackage
+	topLevel := x.topLevel(parent)
 	ret := x.Field(n, fType)
 	id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: snapshot.KindTypeAlias, Parent: parent,
 		Start: x.Line(n), End: x.EndLine(n), Signature: x.signature(m, x.N[n].End), Doc: doc,
@@ -761,10 +761,7 @@ func (x *extractor) localFunction(n int32, parent int32) {
 	mark := x.pushTypeParams(n)
 	defer x.tparams.Cut(mark)
 	body := x.Field(n, fBody)
-	end := x.N[n].End
-	if body >= 0 {
-		end = x.N[body].Start
-	}
+	end := x.HeadEnd(n, body)
 	ret := x.Field(n, fType)
 	id := x.Add(extract.Symbol{Name: x.Text(nm), Kind: snapshot.KindFunction, Parent: parent,
 		Start: x.Line(n), End: x.EndLine(n), Signature: x.signature(m, end), Doc: x.docBefore(n),

@@ -87,10 +87,7 @@ func (x *extractor) signature(n int32, m mods, body int32) string {
 			}
 		}
 	}
-	end := x.N[n].End
-	if body >= 0 {
-		end = x.N[body].Start
-	}
+	end := x.HeadEnd(n, body)
 	return strings.TrimSpace(extract.CapSignature(strings.TrimSuffix(extract.OneLine(x.Src, start, end), ";")))
 }
 
