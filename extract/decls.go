@@ -7,8 +7,8 @@ import (
 
 // Helpers for reading declarations that more than one language extractor
 // needs and that assume no one grammar: the children of one kind, where
-// a declaration's head ends, type names by their first letter, one-line
-// signatures. (Dotted names and grammar ids are in names.go.)
+// a declaration's head ends, type names by their first letter, text and
+// signatures on one line. (Dotted names and grammar ids are in names.go.)
 
 // OfKind yields the named children of n (n may be -1) whose kind is kind,
 // in order:
@@ -49,6 +49,15 @@ func OneLine(src []byte, start, end uint32) string {
 		return ""
 	}
 	return strings.Join(strings.Fields(string(src[start:end])), " ")
+}
+
+// TextLine is the text of n on one line, its white space folded to single
+// spaces ("" for -1).
+func (t *FlatTree) TextLine(n int32) string {
+	if n < 0 {
+		return ""
+	}
+	return OneLine(t.Src, t.N[n].Start, t.N[n].End)
 }
 
 // CapSignature cuts a signature longer than Signature makes one (240

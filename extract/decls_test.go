@@ -42,6 +42,12 @@ func TestOfKind(t *testing.T) {
 		if all := string(src[ft.N[c].Start:ft.HeadEnd(c, -1)]); all != "func F() {}" {
 			t.Errorf("head without a body %q", all)
 		}
+		if line := ft.TextLine(0); line != `package p import "a" func F() {} import "b" func G() {}` {
+			t.Errorf("TextLine %q", line)
+		}
+		if ft.TextLine(-1) != "" {
+			t.Error("TextLine of no node")
+		}
 		break
 	}
 }

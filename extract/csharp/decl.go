@@ -427,7 +427,7 @@ func (x *extractor) constraints(n int32, from int32) {
 // a constructor, and for records a property per parameter.
 func (x *extractor) primaryConstructor(n, params int32, cls *classCtx, tkind snapshot.Kind, m mods) {
 	isRecord := x.Kind(n) == "record_declaration"
-	sig := extract.CapSignature(cls.Name + strings.Join(strings.Fields(x.Text(params)), " "))
+	sig := extract.CapSignature(cls.Name + x.TextLine(params))
 	ctor := x.Add(extract.Symbol{Name: cls.Name, Kind: snapshot.KindConstructor, Parent: cls.Sym,
 		Start: x.Line(params), End: x.EndLine(params), Signature: sig,
 		Flags: x.R.Symbols[cls.Sym].Flags & snapshot.FlagExported})
@@ -446,7 +446,7 @@ func (x *extractor) primaryConstructor(n, params int32, cls *classCtx, tkind sna
 		if isRecord {
 			fid := x.Add(extract.Symbol{Name: pname, Kind: snapshot.KindField, Parent: cls.Sym,
 				Start: x.Line(p), End: x.EndLine(p),
-				Signature: strings.Join(strings.Fields(x.Text(p)), " "), Type: x.typeName(pt),
+				Signature: x.TextLine(p), Type: x.typeName(pt),
 				Flags: snapshot.FlagExported})
 			x.typeRefs(pt, fid, extract.RefType)
 		}
@@ -604,7 +604,7 @@ func (x *extractor) property(n int32, cls *classCtx, doc string, inInterface boo
 		}
 		sig = strings.TrimSpace(sig + " { " + strings.Join(parts, " ") + " }")
 		if x.N[acc].End < x.N[n].End && val >= 0 && x.Kind(val) != "arrow_expression_clause" {
-			sig = extract.CapSignature(sig + " = " + strings.Join(strings.Fields(x.Text(val)), " "))
+			sig = extract.CapSignature(sig + " = " + x.TextLine(val))
 		}
 	}
 	id := x.Add(extract.Symbol{Name: name, Kind: sk, Parent: cls.Sym, Start: x.Line(n), End: x.EndLine(n),

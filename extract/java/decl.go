@@ -179,50 +179,56 @@ func (x *extractor) typeDecl(n int32, parent int32, inIface bool) {
 		cls.Base = s.Extends[0]
 	}
 	if kind == snapshot.KindStruct {
-		// Record components are fields.
-		if ps := x.Field(n, fParameters); ps >= 0 {
-			for p := range x.OfKind(ps, "formal_parameter") {
-				pn := x.Field(p, fName)
-				pt := x.Field(p, fType)
-				if pn < 0 {
-					continue
-				}
-				fname := x.Text(pn)
-				vt := x.varType(pt)
-				cls.Fields[fname] = vt
-				fid := x.Add(extract.Symbol{Name: fname, Kind: snapshot.KindField, Parent: id, Start: x.Line(p),
-					End: x.EndLine(p), Signature: strings.Join(strings.Fields(x.Text(p)), " "),
-					Type: vt.name, Flags: snapshot.FlagExported})
-				x.typeRefs(pt, fid, extract.RefType)
-			}
-		}
+		x.recordComponents(x.Field(n, fParameters), cls)
 	}
 	if body < 0 {
 		return
 	}
-	// Enum bodies hold constants, then the other members in a nested list.
 	if kind == snapshot.KindEnum {
-		for c := range x.OfKind(body, "enum_constant") {
-			if nm := x.Field(c, fName); nm >= 0 {
-				cls.Fields[x.Text(nm)] = vtype{name: name}
-			}
-		}
-		for c := range x.OfKind(body, "enum_body_declarations") {
-			x.collectFields(c, cls)
-		}
-		x.classes = append(x.classes, cls)
-		for c := range x.OfKind(body, "enum_constant") {
-			x.enumConstant(c, cls)
-		}
-		for c := range x.OfKind(body, "enum_body_declarations") {
-			x.members(c, cls, false)
-		}
-		x.classes.Pop()
+		x.enumBody(body, cls)
 		return
 	}
 	x.collectFields(body, cls)
 	x.classes = append(x.classes, cls)
 	x.members(body, cls, kind == snapshot.KindInterface)
+	x.classes.Pop()
+}
+
+// recordComponents extracts the components of a record, its fields.
+func (x *extractor) recordComponents(ps int32, cls *classCtx) {
+	for p := range x.OfKind(ps, "formal_parameter") {
+		pn := x.Field(p, fName)
+		pt := x.Field(p, fType)
+		if pn < 0 {
+			continue
+		}
+		fname := x.Text(pn)
+		vt := x.varType(pt)
+		cls.Fields[fname] = vt
+		fid := x.Add(extract.Symbol{Name: fname, Kind: snapshot.KindField, Parent: cls.Sym, Start: x.Line(p),
+			End: x.EndLine(p), Signature: x.TextLine(p), Type: vt.name, Flags: snapshot.FlagExported})
+		x.typeRefs(pt, fid, extract.RefType)
+	}
+}
+
+// enumBody extracts the body of an enum: its constants, then the other
+// members in a nested list.
+func (x *extractor) enumBody(body int32, cls *classCtx) {
+	for c := range x.OfKind(body, "enum_constant") {
+		if nm := x.Field(c, fName); nm >= 0 {
+			cls.Fields[x.Text(nm)] = vtype{name: cls.Name}
+		}
+	}
+	for c := range x.OfKind(body, "enum_body_declarations") {
+		x.collectFields(c, cls)
+	}
+	x.classes = append(x.classes, cls)
+	for c := range x.OfKind(body, "enum_constant") {
+		x.enumConstant(c, cls)
+	}
+	for c := range x.OfKind(body, "enum_body_declarations") {
+		x.members(c, cls, false)
+	}
 	x.classes.Pop()
 }
 
