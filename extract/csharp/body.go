@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/extract/internal/scope"
 )
 
 // recv is what the extractor knows of the object a call is made on.
@@ -357,11 +358,8 @@ func (x *extractor) call(n int32, from int32) {
 		if name == "" || name == "nameof" {
 			return
 		}
-		if _, ok := x.locals[name]; ok {
-			return // a delegate in a variable
-		}
-		if _, ok := x.classes.Field(name); ok {
-			return // a delegate in a field or property
+		if _, ok := scope.Var(x.locals, x.classes, name); ok {
+			return // a delegate in a variable, field or property
 		}
 		x.AddRef(extract.Ref{From: from, Kind: extract.RefCall, Name: name, Line: x.Line(n)})
 	case "member_access_expression":
@@ -456,10 +454,7 @@ func extRecv(elem string) recv {
 
 // ident is the receiver named by a plain identifier.
 func (x *extractor) ident(name string) recv {
-	if v, ok := x.locals[name]; ok {
-		return x.fromVar(name, v)
-	}
-	if v, ok := x.classes.Field(name); ok {
+	if v, ok := scope.Var(x.locals, x.classes, name); ok {
 		return x.fromVar(name, v)
 	}
 	switch {
@@ -624,10 +619,7 @@ loop:
 		return recv{qual: "base." + rest, typed: true, chain: true}
 	case "identifier":
 		head := x.Text(base)
-		if v, ok := x.locals[head]; ok {
-			return withRest(x.fromVar(head, v))
-		}
-		if v, ok := x.classes.Field(head); ok {
+		if v, ok := scope.Var(x.locals, x.classes, head); ok {
 			return withRest(x.fromVar(head, v))
 		}
 		full := head + "." + rest
@@ -689,11 +681,8 @@ func (x *extractor) callResult(n int32) recv {
 	switch x.Kind(fn) {
 	case "identifier", "generic_name":
 		name = x.identText(fn)
-		if _, ok := x.locals[name]; ok || name == "" || name == "nameof" {
-			return recv{qual: "(expr)"}
-		}
-		if _, ok := x.classes.Field(name); ok {
-			return recv{qual: "(expr)"}
+		if _, ok := scope.Var(x.locals, x.classes, name); ok || name == "" || name == "nameof" {
+			return recv{qual: "(expr)"} // a delegate, or no method
 		}
 		return recv{qual: name + "()", qtype: "call:" + name, typed: true, chain: true}
 	case "member_access_expression":

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/extract/internal/scope"
 )
 
 // walkChildren walks the named children of n (see walk).
@@ -245,10 +246,7 @@ func (x *extractor) variable(qual string, v vtype) recv {
 
 // ident is the receiver named by a plain identifier.
 func (x *extractor) ident(name string) recv {
-	if v, ok := x.locals[name]; ok {
-		return x.variable(name, v)
-	}
-	if v, ok := x.classes.Field(name); ok {
+	if v, ok := scope.Var(x.locals, x.classes, name); ok {
 		return x.variable(name, v)
 	}
 	if x.statics[name] {
@@ -363,12 +361,7 @@ func (x *extractor) fieldAccess(n int32) recv {
 		return recv{qual: strings.Join(all[:len(all)-1], ".")}
 	}
 	rest := strings.Join(segs, ".")
-	if v, ok := x.locals[head]; ok {
-		r := x.variable(head+"."+rest, v)
-		r.elem = ""
-		return r
-	}
-	if v, ok := x.classes.Field(head); ok {
+	if v, ok := scope.Var(x.locals, x.classes, head); ok {
 		r := x.variable(head+"."+rest, v)
 		r.elem = ""
 		return r

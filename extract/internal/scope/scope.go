@@ -1,7 +1,7 @@
 // Package scope keeps what the Java and C# extractors know of the names
 // in scope while they walk a file: the type parameters of the enclosing
 // declarations and the enclosing classes with the static types of their
-// fields. Both languages declare fields in class bodies and type
+// fields, under the local variables of the code. Both languages declare fields in class bodies and type
 // parameters on classes and methods, and look names up the same way,
 // innermost first; what a type is (T) is each extractor's own.
 package scope
@@ -59,6 +59,15 @@ func (cs Classes[T]) Field(name string) (T, bool) {
 	}
 	var zero T
 	return zero, false
+}
+
+// Var is the type of the variable name where code is: a local variable
+// of locals, else a field of an enclosing class, innermost first.
+func Var[T any](locals map[string]T, cs Classes[T], name string) (T, bool) {
+	if v, ok := locals[name]; ok {
+		return v, true
+	}
+	return cs.Field(name)
 }
 
 // Pop drops the innermost class.

@@ -41,3 +41,17 @@ func TestClassesInnermostFirst(t *testing.T) {
 		t.Errorf("after Pop: x is %q", v)
 	}
 }
+
+func TestVarLocalsFirst(t *testing.T) {
+	cs := Classes[string]{{Name: "C", Fields: map[string]string{"a": "field", "b": "field"}}}
+	locals := map[string]string{"a": "local"}
+	if v, _ := Var(locals, cs, "a"); v != "local" {
+		t.Errorf("a is the %s, want the local", v)
+	}
+	if v, ok := Var(locals, cs, "b"); !ok || v != "field" {
+		t.Errorf("b is %q %v, want the field", v, ok)
+	}
+	if _, ok := Var[string](nil, nil, "a"); ok {
+		t.Error("a variable in no scope")
+	}
+}
