@@ -427,11 +427,9 @@ func (x *extractor) pushTypeParams(n int32) int {
 	return mark
 }
 
-// typeRefs records a reference to every named type inside a type.
+// typeRefs records a reference to every named type inside a type. For -1,
+// which has no kind and no children, it records none.
 func (x *extractor) typeRefs(n int32, from int32, k extract.RefKind) {
-	if n < 0 {
-		return
-	}
 	switch x.Kind(n) {
 	case "identifier":
 		name := x.Text(n)

@@ -302,11 +302,9 @@ func (x *extractor) varType(n int32) vtype {
 	return vtype{name: t}
 }
 
-// typeRefs records a reference to every named type inside a type.
+// typeRefs records a reference to every named type inside a type. For -1,
+// which has no kind and no children, it records none.
 func (x *extractor) typeRefs(n int32, from int32, kind extract.RefKind) {
-	if n < 0 {
-		return
-	}
 	switch x.Kind(n) {
 	case "type_identifier":
 		name := x.Text(n)
