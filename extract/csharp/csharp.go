@@ -81,10 +81,10 @@ type extractor struct {
 	delegates map[string]bool // delegate types declared in the file
 	imported  map[string]bool // import keys already recorded
 
-	classes scope.Classes[vtype]
-	locals  map[string]vtype // variables of the current callable; nil outside one
-	tparams scope.TypeParams
-	depth   int // nesting of receiver()
+	classes scope.Classes[vtype] // enclosing classes, innermost last
+	locals  map[string]vtype     // variables of the current callable; nil outside one
+	tparams scope.TypeParams     // type parameters in scope
+	depth   int                  // nesting of receiver()
 }
 
 func extractCSharp(f *extract.File, r *extract.FileResult) {

@@ -7,6 +7,11 @@
 // spark.FilterImpl.withPrefix, spark.FilterImpl.FilterImpl (a constructor
 // is named after its class), spark.route.Routes.Entry (a nested class).
 // All files of one package form a scope, as in Java.
+//
+// java.go reads the package and walks the file; names.go binds imported
+// names, tells the JDK's and libraries' names from the repository's and
+// reads types; decl.go extracts declarations; body.go records the calls,
+// type uses and typed locals of code.
 package java
 
 import (
@@ -111,14 +116,14 @@ type extractor struct {
 	// standard library is not external.
 	jdk bool
 
-	imported map[string]string // simple name → imported class or member, dotted
-	statics  map[string]bool   // names bound by single static imports
-	extNames map[string]bool   // names bound by imports from external libraries
-	declared map[string]bool   // type names declared in this file
-	classes  scope.Classes[vtype]
-	locals   map[string]vtype // variables of the current callable; nil outside one
-	tparams  scope.TypeParams // type parameters in scope
-	anon     []anonCtx        // enclosing anonymous class bodies, innermost last
+	imported map[string]string    // simple name → imported class or member, dotted
+	statics  map[string]bool      // names bound by single static imports
+	extNames map[string]bool      // names bound by imports from external libraries
+	declared map[string]bool      // type names declared in this file
+	classes  scope.Classes[vtype] // enclosing classes, innermost last
+	locals   map[string]vtype     // variables of the current callable; nil outside one
+	tparams  scope.TypeParams     // type parameters in scope
+	anon     []anonCtx            // enclosing anonymous class bodies, innermost last
 	// methods are the names of the methods declared in this file.
 	methods map[string]bool
 	// libStatics is set when the file imports the static members of a
