@@ -230,16 +230,11 @@ func (x *extractor) foreach(n int32, from int32) {
 // bddSteps are the step methods of BDD libraries (BDDfy, LightBDD):
 // the parameter of a lambda passed to one is the test object itself,
 // `this.Given(x => x.GivenARoute())`.
-var bddSteps = map[string]bool{}
+var bddSteps = extract.WordSet(`Given When Then And But AndGiven AndWhen AndThen Teardown`)
 
 // mockSetups are the methods of mocking libraries whose lambda's parameter
 // is the mocked object: `mock.Setup(x => x.Create())` on a Mock<IFoo>.
-var mockSetups = map[string]bool{}
-
-func init() {
-	fill(bddSteps, `Given When Then And But AndGiven AndWhen AndThen Teardown`)
-	fill(mockSetups, `Setup SetupGet SetupSet SetupSequence SetupProperty Verify VerifyGet VerifySet Raise`)
-}
+var mockSetups = extract.WordSet(`Setup SetupGet SetupSet SetupSequence SetupProperty Verify VerifyGet VerifySet Raise`)
 
 // lambdaHint is the type of the parameter of lambdas passed to a call, when
 // the call tells it.
@@ -657,7 +652,7 @@ loop:
 		return recv{drop: true}
 	case "alias_qualified_name", "qualified_name":
 		full := extract.JoinName(x.typeName(base), rest)
-		if x.externalNS(firstSeg(full)) {
+		if x.externalNS(extract.FirstName(full)) {
 			return recv{drop: true}
 		}
 		return recv{qual: segs[len(segs)-1], qtype: full, typed: true, chain: true}

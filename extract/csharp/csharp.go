@@ -137,7 +137,7 @@ func extractCSharp(f *extract.File, r *extract.FileResult) {
 		ns = r.Scope
 	}
 	x.own = spaces
-	x.nsRoot = firstSeg(ns)
+	x.nsRoot = extract.FirstName(ns)
 	if ns != "" {
 		x.nsRoots[x.nsRoot] = true
 	}
@@ -152,7 +152,7 @@ func extractCSharp(f *extract.File, r *extract.FileResult) {
 	x.globalUsings()
 	for _, im := range r.Imports {
 		if im.Name == "*" || im.Alias == "" {
-			x.nsRoots[firstSeg(im.Path)] = true
+			x.nsRoots[extract.FirstName(im.Path)] = true
 		}
 	}
 	x.locals = map[string]vtype{} // top-level statements

@@ -65,61 +65,55 @@ type vtype struct {
 }
 
 // predefined are C#'s keyword types: nothing of the repository.
-var predefined = map[string]bool{}
+var predefined map[string]bool
 
 // externalRoots are the first namespace segments of the .NET class library
 // and of widely used packages. A qualified name under one of them is
 // outside the repository, unless the repository's own namespaces start the
 // same way (see extractor.externalNS).
-var externalRoots = map[string]bool{}
+var externalRoots map[string]bool
 
 // bclTypes are common types of the .NET class library and of ASP.NET,
 // logging, JSON and test libraries. A static call on one (Console.WriteLine,
 // Task.FromResult) is dropped, a call on a variable of one is dropped when
 // the method is a well-known library method.
-var bclTypes = map[string]bool{}
+var bclTypes map[string]bool
 
 // bclMethods are methods of the class library (LINQ, collections, strings,
 // tasks, logging, assertions and mocks). A call of one on a receiver of
 // unknown or library type is not guessed onto a repository method of the
 // same name.
-var bclMethods = map[string]bool{}
+var bclMethods map[string]bool
 
 // elemAccessors return an element of a sequence; seqMethods return a
 // sequence of the same elements.
-var elemAccessors = map[string]bool{}
+var elemAccessors map[string]bool
 
 // strictMethods are the library methods of objects, sequences, collections,
 // strings and tasks: called on a receiver reached through members or calls
 // the extractor cannot type, they are taken to be the library's even when
 // the receiver's first element is of a repository type.
-var strictMethods = map[string]bool{}
-var seqMethods = map[string]bool{}
+var strictMethods map[string]bool
+var seqMethods map[string]bool
 
 // testAttributes mark test methods (xUnit, NUnit, MSTest, and relatives);
 // testClassAttributes mark test classes.
-var testAttributes = map[string]bool{}
-var testClassAttributes = map[string]bool{}
+var testAttributes map[string]bool
+var testClassAttributes map[string]bool
 
 // ignoredAttributes are attributes of the language and the libraries that
 // are never declared in a repository; no reference is recorded for them.
-var ignoredAttributes = map[string]bool{}
-
-func fill(m map[string]bool, words string) {
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-}
+var ignoredAttributes map[string]bool
 
 func setupWords() {
-	fill(predefined, `bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
+	predefined = extract.WordSet(`bool byte sbyte char decimal double float int uint nint nuint long ulong short ushort
 		object string void dynamic`)
-	fill(externalRoots, `System Microsoft Windows Newtonsoft Xunit NUnit Moq Shouldly FluentAssertions
+	externalRoots = extract.WordSet(`System Microsoft Windows Newtonsoft Xunit NUnit Moq Shouldly FluentAssertions
 		NSubstitute FakeItEasy AutoFixture Castle Serilog NLog log4net Polly Dapper AutoMapper MediatR
 		StackExchange Npgsql MySql Oracle Grpc Google Amazon Azure Nito IdentityModel IdentityServer4
 		Duende Swashbuckle Unity UnityEngine UnityEditor Xamarin Avalonia BenchmarkDotNet TestStack
 		Consul Steeltoe Bogus Humanizer CsvHelper MongoDB Confluent RabbitMQ MassTransit Hangfire Quartz`)
-	fill(bclTypes, `Object String Int16 Int32 Int64 UInt16 UInt32 UInt64 Byte SByte Boolean Char Decimal Double
+	bclTypes = extract.WordSet(`Object String Int16 Int32 Int64 UInt16 UInt32 UInt64 Byte SByte Boolean Char Decimal Double
 		Single IntPtr UIntPtr Console Math MathF Convert Guid DateTime DateTimeOffset DateOnly TimeOnly TimeSpan
 		Uri UriBuilder Environment GC Activator Attribute EventArgs EventHandler Func Action Predicate
 		Comparison Converter Lazy Tuple ValueTuple Nullable Array Enum Delegate MulticastDelegate
@@ -170,7 +164,7 @@ func setupWords() {
 		IFormFile StatusCodes HttpMethods IMiddleware MiddlewareFactory IHostedService BackgroundService
 		DbContext DbSet ModelBuilder
 		Assert CollectionAssert StringAssert Mock It ItExpr Times MockBehavior Substitute`)
-	fill(bclMethods, `ToString Equals GetHashCode GetType ReferenceEquals MemberwiseClone
+	bclMethods = extract.WordSet(`ToString Equals GetHashCode GetType ReferenceEquals MemberwiseClone
 		Where Select SelectMany First FirstOrDefault Single SingleOrDefault Last LastOrDefault Any All Count
 		LongCount Sum Min Max MinBy MaxBy Average OrderBy OrderByDescending ThenBy ThenByDescending GroupBy
 		GroupJoin ToList ToArray ToDictionary ToHashSet ToLookup ToImmutableArray ToImmutableList
@@ -208,7 +202,7 @@ func setupWords() {
 		BDDfy Given When Then And But Invoke DynamicInvoke BeginInvoke EndInvoke Dispose DisposeAsync GetProperties GetProperty GetMethod
 		GetMethods GetField GetFields GetCustomAttribute GetCustomAttributes IsAssignableFrom MakeGenericType
 		GetGenericArguments GetInterfaces IsDefined SetValue`)
-	fill(strictMethods, `ToString Equals GetHashCode GetType Where Select SelectMany First FirstOrDefault
+	strictMethods = extract.WordSet(`ToString Equals GetHashCode GetType Where Select SelectMany First FirstOrDefault
 		Single SingleOrDefault Last LastOrDefault Any All Count Sum Min Max Average OrderBy OrderByDescending
 		ThenBy ThenByDescending GroupBy ToList ToArray ToDictionary ToHashSet ToLookup Distinct Skip Take
 		Concat Union Intersect Except Zip Aggregate Contains ElementAt ElementAtOrDefault AsEnumerable
@@ -218,15 +212,15 @@ func setupWords() {
 		GetEnumerator GetValueOrDefault Split Trim TrimStart TrimEnd Substring Replace StartsWith
 		EndsWith ToLower ToUpper ToLowerInvariant ToUpperInvariant PadLeft PadRight CompareTo
 		ConfigureAwait Wait ContinueWith GetAwaiter GetResult`)
-	fill(elemAccessors, `First FirstOrDefault Single SingleOrDefault Last LastOrDefault ElementAt
+	elemAccessors = extract.WordSet(`First FirstOrDefault Single SingleOrDefault Last LastOrDefault ElementAt
 		ElementAtOrDefault Find FindLast GetValueOrDefault Dequeue Pop Peek MinBy MaxBy`)
-	fill(seqMethods, `Where OrderBy OrderByDescending ThenBy ThenByDescending Skip SkipLast SkipWhile Take
+	seqMethods = extract.WordSet(`Where OrderBy OrderByDescending ThenBy ThenByDescending Skip SkipLast SkipWhile Take
 		TakeLast TakeWhile Distinct DistinctBy Reverse ToList ToArray ToHashSet AsEnumerable AsQueryable
 		Concat Union Intersect Except FindAll AsReadOnly Append Prepend`)
-	fill(testAttributes, `Test Fact Theory TestMethod DataTestMethod TestCase TestCaseSource SkippableFact
+	testAttributes = extract.WordSet(`Test Fact Theory TestMethod DataTestMethod TestCase TestCaseSource SkippableFact
 		SkippableTheory Property AvaloniaFact StaFact WpfFact UIFact`)
-	fill(testClassAttributes, `TestFixture TestClass`)
-	fill(ignoredAttributes, `Obsolete Serializable NonSerialized Flags DebuggerDisplay DebuggerStepThrough
+	testClassAttributes = extract.WordSet(`TestFixture TestClass`)
+	ignoredAttributes = extract.WordSet(`Obsolete Serializable NonSerialized Flags DebuggerDisplay DebuggerStepThrough
 		DebuggerHidden DebuggerBrowsable MethodImpl CompilerGenerated GeneratedCode ExcludeFromCodeCoverage
 		SuppressMessage NotNull MaybeNull NotNullWhen MaybeNullWhen AllowNull DisallowNull
 		NotNullIfNotNull MemberNotNull DoesNotReturn CallerMemberName CallerFilePath CallerLineNumber
@@ -277,13 +271,6 @@ func endsInWord(seg, w string) bool {
 	}
 	c := seg[len(seg)-len(w)-1]
 	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_'
-}
-
-func firstSeg(s string) string {
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // typeName reduces a type to its name as written, without type arguments,
@@ -397,7 +384,7 @@ func (x *extractor) external(t string) bool {
 	if t == "" || predefined[t] {
 		return true
 	}
-	first := firstSeg(t)
+	first := extract.FirstName(t)
 	if x.declared[first] || x.tparams.Has(first) || x.aliases[first] {
 		return false
 	}

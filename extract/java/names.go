@@ -65,10 +65,7 @@ var externalPrefixes = []string{
 // libStaticNames are the static methods of assertion and mocking libraries
 // usually imported on demand; in a file with such an import, a bare call
 // of one that the file does not declare is the library's.
-var libStaticNames = map[string]bool{}
-
-func init() {
-	for _, n := range strings.Fields(`assertEquals assertNotEquals assertTrue assertFalse assertNull
+var libStaticNames = extract.WordSet(`assertEquals assertNotEquals assertTrue assertFalse assertNull
 		assertNotNull assertSame assertNotSame assertArrayEquals assertThat assertThrows assertDoesNotThrow
 		assertAll assertTimeout assertIterableEquals assertLinesMatch fail assumeTrue assumeFalse assumeThat
 		verify when mock spy any anyString anyInt anyLong anyBoolean anyList anyMap anyObject anySet
@@ -77,10 +74,7 @@ func init() {
 		containsString hasItem hasItems hasSize hasKey hasEntry instanceOf sameInstance closeTo greaterThan
 		lessThan allOf anyOf everyItem startsWith endsWith isA argThat reset verifyNoMoreInteractions
 		verifyNoInteractions verifyZeroInteractions inOrder mockStatic whenNew verifyStatic
-		contains containsInAnyOrder empty emptyString isEmptyString nullable refEq same`) {
-		libStaticNames[n] = true
-	}
-}
+		contains containsInAnyOrder empty emptyString isEmptyString nullable refEq same`)
 
 // externalPath reports whether a dotted import names a package of the JDK
 // or of a well-known library that is not the repository's own code (the
@@ -128,10 +122,7 @@ func projectRoot(s string) string {
 // types of java.util, java.io, java.nio and java.util.function, usually
 // imported on demand. A type of these names that is neither declared in
 // the file nor imported by name is taken to be the JDK's.
-var jdkNames = map[string]bool{}
-
-func init() {
-	for _, n := range strings.Fields(`String Object Integer Long Short Byte Double Float Boolean Character
+var jdkNames = extract.WordSet(`String Object Integer Long Short Byte Double Float Boolean Character
 		Number Math StrictMath System Thread ThreadLocal Runtime Class ClassLoader Iterable Comparable
 		CharSequence StringBuilder StringBuffer Throwable Exception RuntimeException Error Enum Void
 		Process ProcessBuilder AutoCloseable Runnable IllegalArgumentException IllegalStateException
@@ -158,10 +149,7 @@ func init() {
 		BigDecimal BigInteger MessageDigest Field Method Constructor InvocationTargetException
 		Annotation Retention Target ElementType RetentionPolicy Documented Inherited WeakReference
 		SoftReference Logger Level Appendable Readable Flushable TimerTask Timer
-		Iterable NoSuchElementException ConcurrentModificationException`) {
-		jdkNames[n] = true
-	}
-}
+		Iterable NoSuchElementException ConcurrentModificationException`)
 
 // external reports whether a type name as written is known to be outside
 // the repository: a JDK type, or a type imported from a library.
