@@ -42,6 +42,7 @@
 //	flat.go      FlatTree: a parsed tree copied into Go memory, nodes addressed by int32 index
 //	model.go     FileResult, Symbol, Ref, Import: what an extractor hands the resolver
 //	names.go     dotted names (SplitName, FirstName, LastName), word sets, field ids and kind codes
+//	decls.go     reading declarations: children of a kind (OfKind), HeadEnd, TextLine, one-line signatures
 //	repo.go      Repo: folder and manifest lookups, Memo, ReadMeta; test, example and generated files
 //	modules.go   Repo.ListDir and MemoMap, for the caches a language's module resolution keeps
 //	helpers.go   comments, signatures, first lines, the exported flag
