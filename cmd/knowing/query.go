@@ -26,6 +26,12 @@ Names in backticks, dotted names the snapshot has (app.use,
 strconv.ParseInt), stack-trace frames and file:line positions are taken
 as exact references.
 
+A damaged snapshot is refused, never answered from: the first query on a
+snapshot file checks every section's checksum (tens of milliseconds on a
+large one) and records the file's identity under the user's cache folder;
+later queries skip the check until the file changes (snapshot/FORMAT.md,
+"The checked open"). knowing inspect checks every byte and structure.
+
 Each result carries the opening of its doc comment (its first paragraph,
 at most 240 bytes; --docs=false leaves it out). A result's tokens count
 its qualified name, kind, signature and that summary.
