@@ -18,6 +18,11 @@
 // namespace are imported the same way (C# code in A.B.C sees A.B and A),
 // and so are the `global using` directives of the project's Usings.cs or
 // GlobalUsings.cs.
+//
+// It builds on package extract (the Base it embeds, the Repo, the resolver's
+// model) and snapshot's kinds and flags; it imports no other language's
+// package, nor walk, query or cmd, and the resolver does not import it:
+// extract/langs registers it.
 package csharp
 
 import (

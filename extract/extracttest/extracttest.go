@@ -1,5 +1,8 @@
 // Package extracttest builds the small test repositories under testdata/
 // and asserts symbols and edges in them by qualified name.
+//
+// It is for tests of the extract packages only; it imports extract and
+// snapshot.
 package extracttest
 
 import (

@@ -2,6 +2,9 @@
 // tree in lexical path order, honouring .gitignore files (and
 // .git/info/exclude), skipping dependency and tool folders, large files,
 // binary files and unreadable entries, and surviving symlink loops.
+//
+// It imports only the standard library; package extract builds on it, and
+// nothing in it knows a language.
 package fswalk
 
 import (

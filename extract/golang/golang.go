@@ -8,6 +8,11 @@
 // that governs the folder (example.com/shop/store.MemoryStore.Get); an
 // external test package (package x_test) is the import path with "_test".
 // The package is the Scope: its files see each other's names.
+//
+// It builds on package extract (the Base it embeds, the Repo, the resolver's
+// model) and snapshot's kinds and flags; it imports no other language's
+// package, nor walk, query or cmd, and the resolver does not import it:
+// extract/langs registers it.
 package golang
 
 import (

@@ -12,6 +12,11 @@
 // names, tells the JDK's and libraries' names from the repository's and
 // reads types; decl.go extracts declarations; body.go records the calls,
 // type uses and typed locals of code.
+//
+// It builds on package extract (the Base it embeds, the Repo, the resolver's
+// model) and snapshot's kinds and flags; it imports no other language's
+// package, nor walk, query or cmd, and the resolver does not import it:
+// extract/langs registers it.
 package java
 
 import (

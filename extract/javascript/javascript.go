@@ -8,6 +8,11 @@
 // resolved the way Node and TypeScript resolve them (relative paths with
 // implied extensions and index files, tsconfig path aliases, barrels'
 // re-exports) into that same key space, so the resolver can follow them.
+//
+// It builds on package extract (the Base it embeds, the Repo, the resolver's
+// model) and snapshot's kinds and flags; it imports no other language's
+// package, nor walk, query or cmd, and the resolver does not import it:
+// extract/langs registers it.
 package javascript
 
 import (

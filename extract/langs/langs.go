@@ -2,6 +2,9 @@
 // extract. Import it for its side effect:
 //
 //	import _ "github.com/knowing-dev/knowing/extract/langs"
+//
+// It imports the language packages and nothing else; only cmd/knowing and
+// tests import it.
 package langs
 
 import (

@@ -21,6 +21,11 @@
 // against the repository's module layout (modules.go), which the files of
 // a build share. What needs the whole file (pytest fixtures, the results
 // of its own functions, conditional references) is settled at its end.
+//
+// It builds on package extract (the Base it embeds, the Repo, the resolver's
+// model) and snapshot's kinds and flags; it imports no other language's
+// package, nor walk, query or cmd, and the resolver does not import it:
+// extract/langs registers it.
 package python
 
 import (

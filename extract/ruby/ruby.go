@@ -24,6 +24,11 @@
 // constants (constants.go), comments and annotations (docs.go), test
 // blocks (specs.go), and what a file loads and which gems lie outside
 // (imports.go).
+//
+// It builds on package extract (the Base it embeds, the Repo, the resolver's
+// model) and snapshot's kinds and flags; it imports no other language's
+// package, nor walk, query or cmd, and the resolver does not import it:
+// extract/langs registers it.
 package ruby
 
 import (

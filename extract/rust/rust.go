@@ -15,6 +15,11 @@
 // synthetic import whose alias is an opaque qualifier token (typeToken,
 // modToken in body.go), typed locals, parameters and self carry their type,
 // and calls known to leave the repository are not reported.
+//
+// It builds on package extract (the Base it embeds, the Repo, the resolver's
+// model) and snapshot's kinds and flags; it imports no other language's
+// package, nor walk, query or cmd, and the resolver does not import it:
+// extract/langs registers it.
 package rust
 
 import (

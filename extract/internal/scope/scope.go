@@ -4,6 +4,9 @@
 // fields, under the local variables of the code. Both languages declare fields in class bodies and type
 // parameters on classes and methods, and look names up the same way,
 // innermost first; what a type is (T) is each extractor's own.
+//
+// It imports only the standard library; only the Java and C# extractors use
+// it.
 package scope
 
 // TypeParams are the type parameters in scope, innermost last. An
