@@ -22,19 +22,11 @@ func (s *Snapshot) Verify() error {
 	if s.data == nil {
 		return ErrClosed
 	}
-	for id := sectionID(1); id < numSectionIDs; id++ {
-		e := s.secs[id]
-		if got := checksum(s.sec(id)); got != e.crc {
-			return &ChecksumError{Section: id.String(), Stored: e.crc, Computed: got, Offset: e.off, Length: e.n}
-		}
-	}
-	for _, x := range s.extra {
-		if got := checksum(s.data[x.off : x.off+x.n]); got != x.crc {
-			return &ChecksumError{Section: x.id.String(), Stored: x.crc, Computed: got, Offset: x.off, Length: x.n}
-		}
+	if err := s.VerifyChecksums(); err != nil { // the CRCs and the padding
+		return err
 	}
 	checks := []func() error{
-		s.verifyPadding, s.verifyRecords, s.verifyGraph, s.verifyNames, s.verifyParts,
+		s.verifyRecords, s.verifyGraph, s.verifyNames, s.verifyParts,
 		s.verifyCold, s.verifyMeta, s.verifyBM25,
 	}
 	for _, check := range checks {

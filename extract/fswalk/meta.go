@@ -3,10 +3,11 @@ package fswalk
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/knowing-dev/knowing/internal/fileread"
 )
 
 // MaxMetaFile caps what ReadMeta reads: no manifest, ignore file or git
@@ -61,26 +62,11 @@ func ReadMeta(within, path string) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotMeta)
 	}
-	if st.Size() > MaxMetaFile {
-		return nil, fmt.Errorf("%s: %d bytes, more than the %d a metadata file may have", path, st.Size(), MaxMetaFile)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	// The file may have been swapped between the check and the open.
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+	b, err := fileread.Regular(path, MaxMetaFile)
+	if errors.Is(err, fileread.ErrNotRegular) {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotMeta)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxMetaFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > MaxMetaFile {
-		return nil, fmt.Errorf("%s: more than the %d bytes a metadata file may have", path, MaxMetaFile)
-	}
-	return b, nil
+	return b, err
 }
 
 // inside reports whether p is top or below it (both absolute and clean).
