@@ -93,6 +93,12 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 			return nil
 		},
 		func(s fswalk.Skipped) {
+			if s.Reason == fswalk.ReasonIgnoreBudget {
+				if opt.Warn != nil {
+					fmt.Fprintf(opt.Warn, "knowing: the ignore patterns took too long to match (at %s); from there on, patterns with many stars no longer exclude files\n", s.Path)
+				}
+				return
+			}
 			stats.Skipped++
 			if s.Reason == fswalk.ReasonTooLarge {
 				stats.TooLarge++

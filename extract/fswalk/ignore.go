@@ -30,7 +30,8 @@ import (
 // The zero Matcher ignores nothing. A Matcher is not safe for concurrent
 // modification; Match may be called concurrently once it is built.
 type Matcher struct {
-	sets []*ruleSet // in precedence order, lowest first
+	sets   []*ruleSet // in precedence order, lowest first
+	budget budget     // steps left for glob patterns (MatchBudget)
 }
 
 // ruleSet is the rules of one ignore file.
@@ -58,7 +59,7 @@ type rule struct {
 }
 
 // NewMatcher returns an empty Matcher.
-func NewMatcher() *Matcher { return &Matcher{} }
+func NewMatcher() *Matcher { return &Matcher{budget: budget{left: MatchBudget}} }
 
 // Add parses the content of an ignore file found in the folder dir
 // (slash-separated, relative to the walk root, "" or "." for the root)
@@ -98,16 +99,32 @@ func (m *Matcher) Match(relPath string, isDir bool) bool {
 		return false
 	}
 	for i := 0; i < len(relPath); i++ {
-		if relPath[i] == '/' && matchSets(m.sets, relPath[:i], true) {
+		if relPath[i] == '/' && matchSets(m.sets, relPath[:i], true, &m.budget) {
 			return true
 		}
 	}
-	return matchSets(m.sets, relPath, isDir)
+	return matchSets(m.sets, relPath, isDir, &m.budget)
+}
+
+// MatchBudget bounds the steps glob patterns may take over one walk (or
+// one Matcher's life). The memo keeps each match polynomial, but a
+// hostile ignore file (10,000 lines of many-star patterns) still costs
+// tens of milliseconds a path; past the budget, a glob match that needs
+// more than memoAfter steps is taken as no match: the walk goes on and
+// keeps the file rather than stalling. Ordinary repositories spend a few
+// thousand steps in all.
+const MatchBudget = 1 << 27
+
+// budget is steps left for glob matching; spent reports a budget run out.
+type budget struct {
+	left  int64
+	spent bool
 }
 
 // matchSets reports whether path itself is excluded by the sets (in
-// precedence order, lowest first), without looking at its parents.
-func matchSets(sets []*ruleSet, path string, isDir bool) bool {
+// precedence order, lowest first), without looking at its parents. Glob
+// patterns draw their steps from b.
+func matchSets(sets []*ruleSet, path string, isDir bool, b *budget) bool {
 	name := path[strings.LastIndexByte(path, '/')+1:]
 	for i := len(sets) - 1; i >= 0; i-- {
 		rs := sets[i]
@@ -120,7 +137,7 @@ func matchSets(sets []*ruleSet, path string, isDir bool) bool {
 			if r.dirOnly && !isDir {
 				continue
 			}
-			if r.match(rel, name) {
+			if r.match(rel, name, b) {
 				return !r.negate
 			}
 		}
@@ -131,7 +148,7 @@ func matchSets(sets []*ruleSet, path string, isDir bool) bool {
 // match tests one rule against rel (the path relative to the rule's
 // folder) and name (its base name), as git's match_basename and
 // match_pathname do.
-func (r *rule) match(rel, name string) bool {
+func (r *rule) match(rel, name string, b *budget) bool {
 	if r.base {
 		switch r.kind {
 		case kindLiteral:
@@ -139,7 +156,7 @@ func (r *rule) match(rel, name string) bool {
 		case kindEndsWith:
 			return strings.HasSuffix(name, r.pattern[1:])
 		}
-		return wildmatch(r.pattern, name)
+		return wildmatchBudget(r.pattern, name, b)
 	}
 	if r.prefix > 0 {
 		if r.prefix > len(rel) || rel[:r.prefix] != r.pattern[:r.prefix] {
@@ -150,9 +167,9 @@ func (r *rule) match(rel, name string) bool {
 		}
 		// Like git, match only the rest after the literal prefix (this
 		// matters for "**" right after it: "/foo**" matches foo/bar).
-		return wildmatch(r.pattern[r.prefix:], rel[r.prefix:])
+		return wildmatchBudget(r.pattern[r.prefix:], rel[r.prefix:], b)
 	}
-	return wildmatch(r.pattern, rel)
+	return wildmatchBudget(r.pattern, rel, b)
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

@@ -46,6 +46,11 @@ const (
 	ReasonOutsideRoot = "symlink outside root" // symlinked file resolving outside the root
 	ReasonBrokenLink  = "broken symlink"       // symlink to nothing
 	ReasonNotRegular  = "not a regular file"   // device, FIFO, socket...
+	// ReasonIgnoreBudget is reported once, for the path at which the
+	// ignore patterns' steps ran out (MatchBudget): from there on, glob
+	// matches that need many steps count as no match, and the path itself
+	// was walked, not skipped.
+	ReasonIgnoreBudget = "ignore patterns too costly"
 )
 
 // ErrNotDir is wrapped by the error Walk returns when root is not a
@@ -195,6 +200,7 @@ func Walk(root string, opt Options, fn func(File) error, skip func(Skipped)) err
 		opt:   opt,
 		fn:    fn,
 		skip:  skip,
+		match: budget{left: walkBudget},
 	}
 	if w.opt.MaxFileSize == 0 {
 		w.opt.MaxFileSize = DefaultMaxFileSize
@@ -253,6 +259,21 @@ type walker struct {
 	buf       [SniffSize]byte
 	ancestors []ancestor // folders on the current path, with FollowSymlinks
 	followed  int        // symlinked folders on the current path
+	match     budget     // steps left for ignore patterns (MatchBudget)
+}
+
+// walkBudget is MatchBudget, a variable for the tests.
+var walkBudget int64 = MatchBudget
+
+// ignored reports whether the ignore rules exclude rel, and the first
+// time the patterns' budget runs out, reports that through skip.
+func (w *walker) ignored(sets []*ruleSet, rel string, isDir bool) bool {
+	spent := w.match.spent
+	ig := matchSets(sets, rel, isDir, &w.match)
+	if w.match.spent && !spent && w.skip != nil {
+		w.skip(Skipped{Path: rel, Reason: ReasonIgnoreBudget})
+	}
+	return ig
 }
 
 type ancestor struct {
@@ -365,7 +386,7 @@ func (w *walker) visitDir(it *item, abs, rel string, sets []*ruleSet) error {
 		w.report(rel, ReasonSkipDir, true)
 		return nil
 	}
-	if len(sets) > 0 && matchSets(sets, rel, true) {
+	if len(sets) > 0 && w.ignored(sets, rel, true) {
 		w.report(rel, ReasonIgnored, true)
 		return nil
 	}
@@ -425,7 +446,7 @@ func (w *walker) visitFile(it *item, abs, rel string, sets []*ruleSet) error {
 	if w.opt.Exts != nil && !w.opt.Exts[lowerExt(it.name)] {
 		return nil
 	}
-	if len(sets) > 0 && matchSets(sets, rel, false) {
+	if len(sets) > 0 && w.ignored(sets, rel, false) {
 		w.report(rel, ReasonIgnored, false)
 		return nil
 	}

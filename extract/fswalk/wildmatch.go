@@ -21,6 +21,12 @@ func wildmatch(pattern, text string) bool {
 	return w.match(0, 0) == wmMatch
 }
 
+// wildmatchBudget is wildmatch drawing the steps past memoAfter from b.
+func wildmatchBudget(pattern, text string, b *budget) bool {
+	w := wild{p: pattern, t: text, b: b}
+	return w.match(0, 0) == wmMatch
+}
+
 // wild is one wildmatch call. git's matcher backtracks: a pattern with
 // many stars against a name it almost matches (ten '*' against forty
 // letters) takes time exponential in the stars. The answer of every
@@ -31,9 +37,10 @@ func wildmatch(pattern, text string) bool {
 // visited once. Calls that finish sooner, nearly all, allocate nothing.
 type wild struct {
 	p, t  string
-	steps int    // calls of match so far (tests bound it)
-	memo  []int8 // per (pi, ti): 0 unknown, else the answer + memoBias
-	scan  []int8 // per (pi, ti): the answer of a star's scan from ti
+	steps int     // calls of match so far (tests bound it)
+	b     *budget // steps left over the whole walk, or nil
+	memo  []int8  // per (pi, ti): 0 unknown, else the answer + memoBias
+	scan  []int8  // per (pi, ti): the answer of a star's scan from ti
 }
 
 // memoAfter is a variable for the tests, which compare answers with the
@@ -47,6 +54,13 @@ func (w *wild) state(pi, ti int) int { return pi*(len(w.t)+1) + ti }
 // match is git's dowild on w.p[pi:] and w.t[ti:].
 func (w *wild) match(pi, ti int) int {
 	w.steps++
+	if w.b != nil && w.steps > memoAfter {
+		if w.b.left <= 0 {
+			w.b.spent = true
+			return wmAbortAll
+		}
+		w.b.left--
+	}
 	if w.memo == nil && w.steps > memoAfter {
 		n := (len(w.p) + 1) * (len(w.t) + 1)
 		w.memo, w.scan = make([]int8, n), make([]int8, n)

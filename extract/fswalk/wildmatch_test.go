@@ -2,6 +2,9 @@ package fswalk
 
 import (
 	"math/rand"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -87,5 +90,39 @@ func BenchmarkMatcherHostileIgnoreFile(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		m.Match(name, false)
+	}
+}
+
+// TestIgnoreWorkBounded: a hostile ignore file cannot hold the walk past
+// MatchBudget steps of glob matching in all; the budget's end is reported
+// once, and the walk finishes with every file it did not exclude.
+func TestIgnoreWorkBounded(t *testing.T) {
+	root := t.TempDir()
+	var lines []string
+	for i := 0; i < 2000; i++ {
+		lines = append(lines, strings.Repeat("*a", 10)+"*c")
+	}
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 40; i++ {
+		name := filepath.Join(root, strings.Repeat("a", 39)+strconv.Itoa(i)+".go")
+		if err := os.WriteFile(name, []byte("package a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func(n int64) { walkBudget = n }(walkBudget)
+	walkBudget = 1 << 20
+	files, reported := 0, 0
+	err := Walk(root, Options{Exts: map[string]bool{".go": true}}, func(File) error { files++; return nil }, func(s Skipped) {
+		if s.Reason == ReasonIgnoreBudget {
+			reported++
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files != 40 || reported != 1 {
+		t.Errorf("%d files walked, budget reported %d times; want 40 and 1", files, reported)
 	}
 }
