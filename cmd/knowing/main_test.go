@@ -1,0 +1,20 @@
+package main
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain keeps the stamps of checked snapshots (see
+// snapshot.OpenChecked) in a folder of the test run's own, not in the
+// user's cache folder.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "knowing-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
