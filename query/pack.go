@@ -42,17 +42,29 @@ func (e *Engine) pack(ws *workspace, ranked []*candidate, opt Options) ([]Item, 
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		x, y := picks[order[a]], picks[order[b]]
-		if x.density != y.density {
-			return x.density > y.density
-		}
-		return x.cd.score > y.cd.score
-	})
+	all, best := 0, 0.0
+	for _, p := range picks {
+		all += p.tok
+		best = max(best, p.cd.score)
+	}
+	binding := all > opt.Budget // the budget cannot hold every candidate
+	if !binding || e.tune.PackByScore == 0 {
+		sort.SliceStable(order, func(a, b int) bool {
+			x, y := picks[order[a]], picks[order[b]]
+			if x.density != y.density {
+				return x.density > y.density
+			}
+			return x.cd.score > y.cd.score
+		})
+	} // else picks are in score order already
+	floor := 0.0
+	if binding {
+		floor = e.tune.PackFloor * best
+	}
 	chosen := make([]bool, len(picks))
 	used, count := 0, 0
 	for _, i := range order {
-		if used+picks[i].tok > opt.Budget {
+		if used+picks[i].tok > opt.Budget || picks[i].cd.score < floor {
 			continue
 		}
 		chosen[i] = true

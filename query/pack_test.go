@@ -82,3 +82,36 @@ func TestDocSummaries(t *testing.T) {
 		t.Errorf("summaries pushed results out of the budget: %v, want %v", symbols(tight), symbols(plain))
 	}
 }
+
+// TestSmallBudgetTakesBestFirst: when the budget cannot hold every
+// candidate, the results are the best-scored candidates that fit, in
+// score order: a result is left out only for one scored at least as high,
+// or for lack of room. Packing by score per token (PackByScore=0) filled
+// small budgets with small, weak symbols instead.
+func TestSmallBudgetTakesBestFirst(t *testing.T) {
+	e := newShop().engine(t)
+	task := "memory store get put item"
+	full, err := e.Query(context.Background(), task, Options{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []int{10, 25, 40, 80} {
+		r, err := e.Query(context.Background(), task, Options{Limit: 100, Budget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Replay the rule over the full ranking: take each result that
+		// still fits, best first.
+		var want []string
+		used, names := 0, symbols(full)
+		for i, it := range full.Results {
+			if used+it.Tokens <= budget {
+				want = append(want, names[i])
+				used += it.Tokens
+			}
+		}
+		if got := symbols(r); !slices.Equal(got, want) {
+			t.Errorf("budget %d: %v, want %v", budget, got, want)
+		}
+	}
+}

@@ -90,6 +90,13 @@ type Tuning struct {
 	// CommonDF drops a one-word keyword found in more than this share of
 	// the documents (the project's own name, a package prefix).
 	CommonDF float64 `json:"commonDF"`
+	// PackByScore and PackFloor change packing only when the budget cannot
+	// hold every candidate. PackByScore (1) takes candidates in score order,
+	// each that fits, instead of by score per token; PackFloor leaves out
+	// candidates scoring below that share of the best one rather than
+	// fill the budget with them (0: none).
+	PackByScore float64 `json:"packByScore"`
+	PackFloor   float64 `json:"packFloor"`
 }
 
 // DefaultTuning returns the weights an engine uses unless told otherwise.
@@ -97,7 +104,7 @@ func DefaultTuning() Tuning {
 	return Tuning{
 		Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7,
 		HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6, EnumPenalty: 0.8, TypeBoost: 0.2,
-		Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, Base: 0.6, StemTiered: 10, Late: 0.6,
+		Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, Base: 0.6, StemTiered: 10, Late: 0.6, PackByScore: 1,
 	}
 }
 
@@ -118,6 +125,7 @@ func (t *Tuning) fields() []tuningField {
 		{"equiv", &t.Equiv}, {"path", &t.Path}, {"alias", &t.Alias}, {"vector", &t.Vector}, {"focus", &t.Focus},
 		{"parentBoost", &t.ParentBoost}, {"stem", &t.Stem}, {"base", &t.Base}, {"stemTiered", &t.StemTiered},
 		{"late", &t.Late}, {"weakEquiv", &t.WeakEquiv}, {"commonDF", &t.CommonDF},
+		{"packByScore", &t.PackByScore}, {"packFloor", &t.PackFloor},
 	}
 }
 

@@ -42,6 +42,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	verify := fs.Bool("verify", false, "check ground-truth symbols exist; run no queries")
 	quiet := fs.Bool("quiet", false, "print only the summary tables")
 	vector := fs.Bool("vector", false, "queries use the hashed-vector channel too")
+	budget := fs.Int("budget", 0, "token budget of each query (0: the query's default, 50,000), to measure packing under small budgets")
 	baseName := fs.String("baseline", "", "rank with a `baseline` instead of the engine: grep (task words in qualified names)")
 	pos, err := parse(fs, args, evalHelp, stderr)
 	if err != nil {
@@ -52,6 +53,9 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	}
 	if *snap == "" || *fixtures == "" {
 		return usagef("--snap and --fixtures are both required")
+	}
+	if *budget < 0 {
+		return usagef("--budget must be 0 (the default) or more (got %d)", *budget)
 	}
 	fx, err := eval.LoadDir(*fixtures)
 	if err != nil {
@@ -104,7 +108,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 			items, err = baseline.Grep(ctx, e, f.Description, eval.K)
 		} else {
 			var res *query.Result
-			res, err = e.Query(ctx, f.Description, query.Options{Limit: eval.K, Vector: *vector})
+			res, err = e.Query(ctx, f.Description, query.Options{Limit: eval.K, Vector: *vector, Budget: *budget})
 			if res != nil {
 				items = res.Results
 			}
