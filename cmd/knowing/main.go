@@ -30,6 +30,8 @@ Usage:
   knowing build [--repo DIR] OUT.snap       index DIR (default: .) into OUT.snap
   knowing query [flags] SNAP "task"         ranked symbols for the task
   knowing why [flags] SNAP "task" SYMBOL    how one symbol was found and scored
+  knowing def SNAP SYMBOL                   a symbol's kind, place, signature and doc
+  knowing callers|callees SNAP SYMBOL       who calls it, what it calls (--depth N)
   knowing inspect [--json] SNAP             counts, sections, checksums
   knowing eval --snap SNAP --fixtures DIR   P@10, R@10, MRR, NDCG on fixtures
   knowing version
@@ -106,6 +108,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdInspect(rest, stdout, stderr)
 	case "eval":
 		err = cmdEval(rest, stdout, stderr)
+	case "def":
+		err = cmdDef(rest, stdout, stderr)
+	case "callers", "callees":
+		err = cmdCalls(cmd, rest, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "knowing", version)
 		return 0
@@ -201,7 +207,7 @@ func parse(fs *flag.FlagSet, args []string, help string, stderr io.Writer) ([]st
 }
 
 // commands are knowing's commands, for suggestions.
-var commands = []string{"build", "query", "why", "inspect", "eval", "version", "help"}
+var commands = []string{"build", "query", "why", "def", "callers", "callees", "inspect", "eval", "version", "help"}
 
 // nearest returns the option closest to word when it is a likely typo
 // (at most two edits, and fewer than half of word's letters), else "".

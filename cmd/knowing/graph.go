@@ -1,0 +1,206 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/knowing-dev/knowing/query"
+)
+
+const defHelp = `Usage: knowing def [flags] SNAP SYMBOL
+
+Prints one symbol's definition: kind, qualified name, file and line span,
+signature and the opening of its doc comment. SYMBOL is a qualified name
+(net/http.Server.Serve), a unique suffix of one (Server.Serve,
+Scaffold.before_request), a unique bare name, or a file:line position
+(server.go:3120, the innermost symbol there). A name several symbols have
+lists them; an unknown one suggests near names.
+
+  json  {"symbol", "name", "kind", "lang", "file", "line", "end_line",
+         "signature", "doc", "score", "tokens", "seed"}, as one result of
+        knowing query --json (score 0)
+
+Flags:
+`
+
+const callsHelp = `Usage: knowing %s [flags] SNAP SYMBOL
+
+Lists the symbols that %s SYMBOL (a qualified name, a unique suffix, a
+unique bare name or a file:line position; see knowing def --help),
+read from the snapshot's call edges: depth 1 are direct, depth 2 one call
+further, and so on. Each symbol once, at its least depth, breadth first,
+sorted by name within a level.
+
+  json  {"symbol", "direction", "depth", "results": [{"symbol", "name",
+         "kind", "lang", "file", "line", "end_line", "signature", "doc",
+         "score", "tokens", "seed", "depth", "from"}], "cut"}
+        from is the symbol one call nearer SYMBOL; cut counts results
+        left out by --limit
+
+Flags:
+`
+
+// resolveArg finds SYMBOL in the snapshot, with errors that list the
+// candidates or near names.
+func resolveArg(e *query.Engine, ref string) (uint32, error) {
+	id, err := e.Resolve(ref)
+	var amb *query.ErrAmbiguous
+	var none *query.ErrNoSymbol
+	switch {
+	case errors.As(err, &amb), errors.As(err, &none):
+		return 0, err
+	}
+	return id, err
+}
+
+func graphFormat(fs *flag.FlagSet) (*bool, *string) {
+	return fs.Bool("json", false, "JSON output (same as --format json)"),
+		fs.String("format", "text", "output `format`: text, json or markdown")
+}
+
+func checkFormat(asJSON *bool, format *string) error {
+	if *asJSON {
+		*format = "json"
+	}
+	if *format != "text" && *format != "json" && *format != "markdown" {
+		return usagef("unknown format %q: use text, json or markdown", *format)
+	}
+	return nil
+}
+
+func cmdDef(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("def", flag.ContinueOnError)
+	asJSON, format := graphFormat(fs)
+	pos, err := parse(fs, args, defHelp, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("want SNAP and SYMBOL (got %d arguments)", len(pos))
+	}
+	if err := checkFormat(asJSON, format); err != nil {
+		return err
+	}
+	s, e, err := openEngine(pos[0])
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	id, err := resolveArg(e, pos[1])
+	if err != nil {
+		return err
+	}
+	it := e.Definition(id)
+	switch *format {
+	case "json":
+		return writeJSON(stdout, it)
+	case "markdown":
+		fmt.Fprintf(stdout, "`%s` (%s) — `%s:%d-%d`\n", clean(it.Symbol), it.Kind, clean(it.File), it.Line, it.EndLine)
+		if it.Doc != "" {
+			fmt.Fprintf(stdout, "\n%s\n", clean(it.Doc))
+		}
+		if it.Signature != "" {
+			fmt.Fprintf(stdout, "\n```%s\n%s\n```\n", fenceLang(it.Lang), clean(it.Signature))
+		}
+	default:
+		fmt.Fprintf(stdout, "%s %s  %s:%d-%d\n", it.Kind, clean(it.Symbol), clean(it.File), it.Line, it.EndLine)
+		if it.Signature != "" {
+			fmt.Fprintf(stdout, "  %s\n", clean(it.Signature))
+		}
+		if it.Doc != "" {
+			fmt.Fprintf(stdout, "  %s %s\n", commentMarker(it.Lang), clean(it.Doc))
+		}
+	}
+	return nil
+}
+
+// callsReport is callers' and callees' --json output.
+type callsReport struct {
+	Symbol    string      `json:"symbol"`
+	Direction string      `json:"direction"`
+	Depth     int         `json:"depth"`
+	Results   []query.Hop `json:"results"`
+	Cut       int         `json:"cut"`
+}
+
+func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	asJSON, format := graphFormat(fs)
+	depth := fs.Int("depth", 1, "follow calls this many steps (1: direct only)")
+	limit := fs.Int("limit", 100, "list at most this many symbols")
+	verb := "call"
+	if name == "callees" {
+		verb = "are called by"
+	}
+	pos, err := parse(fs, args, fmt.Sprintf(callsHelp, name, verb), stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("want SNAP and SYMBOL (got %d arguments)", len(pos))
+	}
+	if err := checkFormat(asJSON, format); err != nil {
+		return err
+	}
+	if *depth < 1 || *depth > 10 {
+		return usagef("--depth must be 1 to 10 (got %d)", *depth)
+	}
+	if *limit < 1 {
+		return usagef("--limit must be at least 1 (got %d)", *limit)
+	}
+	s, e, err := openEngine(pos[0])
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	id, err := resolveArg(e, pos[1])
+	if err != nil {
+		return err
+	}
+	walk := e.Callers
+	if name == "callees" {
+		walk = e.Callees
+	}
+	all := walk(id, *depth, 0)
+	rep := callsReport{Symbol: s.QName(id), Direction: name, Depth: *depth, Results: all[:min(len(all), *limit)], Cut: max(0, len(all)-*limit)}
+	if rep.Results == nil {
+		rep.Results = []query.Hop{}
+	}
+	switch *format {
+	case "json":
+		return writeJSON(stdout, rep)
+	case "markdown":
+		fmt.Fprintf(stdout, "## %s of `%s`\n\n", name, clean(rep.Symbol))
+		for _, h := range rep.Results {
+			fmt.Fprintf(stdout, "- `%s` (%s) — `%s:%d`, depth %d\n", clean(h.Symbol), h.Kind, clean(h.File), h.Line, h.Depth)
+		}
+	default:
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		for _, h := range rep.Results {
+			via := ""
+			if h.Depth > 1 {
+				via = "via " + clean(h.From)
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s:%d\t%s\n", h.Depth, h.Kind, clean(h.Symbol), clean(h.File), h.Line, via)
+		}
+		tw.Flush()
+	}
+	fmt.Fprintf(stdoutOrNil(*format, stdout), "# %d %s of %s", len(rep.Results), name, clean(rep.Symbol))
+	if rep.Cut > 0 {
+		fmt.Fprintf(stdoutOrNil(*format, stdout), " (%d more cut by --limit)", rep.Cut)
+	}
+	fmt.Fprintln(stdoutOrNil(*format, stdout))
+	return nil
+}
+
+// stdoutOrNil is w for the text format, where a closing count line helps
+// a reader, and io.Discard for formats a program reads.
+func stdoutOrNil(format string, w io.Writer) io.Writer {
+	if format == "text" {
+		return w
+	}
+	return io.Discard
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGraphCommandsNetHTTP answers def, callers and callees on net/http
+// from the Go standard library, edges a reader can check in its source.
+func TestGraphCommandsNetHTTP(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "http.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", filepath.Join(goroot(t), "src", "net", "http"), snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	calls := func(args ...string) callsReport {
+		t.Helper()
+		code, out, errs := knowing(t, "", append([]string{args[0], "--json"}, args[1:]...)...)
+		if code != 0 {
+			t.Fatalf("%v: %s", args, errs)
+		}
+		var r callsReport
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	has := func(r callsReport, sym string, depth int) bool {
+		for _, h := range r.Results {
+			if h.Symbol == sym && h.Depth == depth {
+				return true
+			}
+		}
+		return false
+	}
+	// server.go: func Serve(l, handler) calls srv.Serve(l); ListenAndServe
+	// calls srv.Serve(ln); the package-level ListenAndServe calls the
+	// method ListenAndServe, so it is a caller at depth 2.
+	r := calls("callers", "--depth", "2", snap, "net/http.Server.Serve")
+	for _, want := range []struct {
+		sym   string
+		depth int
+	}{{"net/http.Serve", 1}, {"net/http.Server.ListenAndServe", 1}, {"net/http.ListenAndServe", 2}} {
+		if !has(r, want.sym, want.depth) {
+			t.Errorf("callers of Server.Serve: %s at depth %d missing", want.sym, want.depth)
+		}
+	}
+	// cookie.go: readCookies calls parseCookieValue.
+	if r := calls("callees", snap, "readCookies"); !has(r, "net/http.parseCookieValue", 1) {
+		t.Errorf("callees of readCookies: %+v", r.Results)
+	}
+	if r := calls("callers", "--limit", "1", snap, "Server.Serve"); len(r.Results) != 1 || r.Cut == 0 {
+		t.Errorf("--limit 1: %d results, %d cut", len(r.Results), r.Cut)
+	}
+
+	code, out, errs := knowing(t, "", "def", "--json", snap, "cookie.go:380")
+	var def map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &def) != nil || def["symbol"] != "net/http.readCookies" || def["file"] != "cookie.go" {
+		t.Errorf("def cookie.go:380: %d %s %s", code, out, errs)
+	}
+	if code, _, errs := knowing(t, "", "def", snap, "Serve"); code != 1 || !strings.Contains(errs, "net/http.Server.Serve") || !strings.Contains(errs, "give more of the qualified name") {
+		t.Errorf("ambiguous: %d %q", code, errs)
+	}
+	if code, _, errs := knowing(t, "", "callers", snap, "readCookiez"); code != 1 || !strings.Contains(errs, "near names: net/http.readCookies") {
+		t.Errorf("unknown: %d %q", code, errs)
+	}
+	if code, _, errs := knowing(t, "", "callers", "--depth", "0", snap, "readCookies"); code != 2 || !strings.Contains(errs, "--depth") {
+		t.Errorf("depth 0: %d %q", code, errs)
+	}
+}

@@ -1,0 +1,60 @@
+package query
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestResolve(t *testing.T) {
+	e := newShop().engine(t)
+	for _, ref := range []string{"shop/server.Server.HandleGet", "Server.HandleGet", "server::Server::HandleGet", "HandleGet"} {
+		id, err := e.Resolve(ref)
+		if err != nil || e.Snapshot().QName(id) != "shop/server.Server.HandleGet" {
+			t.Errorf("Resolve(%q) = %v, %v", ref, e.Snapshot().QName(id), err)
+		}
+	}
+	_, err := e.Resolve("Get")
+	var amb *ErrAmbiguous
+	if !errors.As(err, &amb) || !slices.Equal(amb.Candidates, []string{"shop/store.MemoryStore.Get", "shop/store.Store.Get", "shop/store.fakeStore.Get"}) {
+		t.Errorf("Resolve(Get) = %v", err)
+	}
+	_, err = e.Resolve("HandleGot")
+	var none *ErrNoSymbol
+	if !errors.As(err, &none) || !slices.Contains(none.Near, "shop/server.Server.HandleGet") {
+		t.Errorf("Resolve(HandleGot) = %v", err)
+	}
+}
+
+func TestCallersCallees(t *testing.T) {
+	e := newShop().engine(t)
+	id := func(ref string) uint32 {
+		t.Helper()
+		x, err := e.Resolve(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	names := func(hs []Hop) []string {
+		var out []string
+		for _, h := range hs {
+			out = append(out, strings.TrimPrefix(h.Symbol, "shop/")+"@"+string(rune('0'+h.Depth)))
+		}
+		return out
+	}
+	if got := names(e.Callers(id("CheckAPIKey"), 1, 0)); !slices.Equal(got, []string{"server.authMiddleware@1"}) {
+		t.Errorf("callers of CheckAPIKey: %v", got)
+	}
+	if got := names(e.Callees(id("Server.HandleGet"), 1, 0)); !slices.Equal(got, []string{"server.render@1", "store.Store.Get@1"}) {
+		t.Errorf("callees of HandleGet: %v", got)
+	}
+	// Tests edges are not calls; a limit cuts the list.
+	if got := names(e.Callers(id("Server.HandleGet"), 3, 0)); len(got) != 0 {
+		t.Errorf("callers of HandleGet: %v", got)
+	}
+	if got := e.Callees(id("Server.HandleGet"), 1, 1); len(got) != 1 {
+		t.Errorf("limit 1 gave %d", len(got))
+	}
+}
