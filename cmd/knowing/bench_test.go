@@ -75,3 +75,56 @@ func BenchmarkQueryFixtures(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 }
+
+// BenchmarkGraphCommands measures what def, callers and callees cost in
+// process on a snapshot (KNOWING_BENCH_SNAP, else the Go standard library
+// built for the run): resolving the symbol and reading its edges, for a
+// few well-known symbols in turn.
+//
+//	KNOWING_BENCH_SNAP=/tmp/gostd.snap go test ./cmd/knowing -run xxx -bench GraphCommands
+func BenchmarkGraphCommands(b *testing.B) {
+	snap := os.Getenv("KNOWING_BENCH_SNAP")
+	if snap == "" {
+		snap = filepath.Join(b.TempDir(), "gostd.snap")
+		var errb strings.Builder
+		if code := run([]string{"build", "--quiet", "--repo", filepath.Join(runtime.GOROOT(), "src"), snap}, nil, &errb, &errb); code != 0 {
+			b.Fatal(errb.String())
+		}
+	}
+	s, err := snapshot.Open(snap)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	e, err := newEngine(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	syms := []string{"net/http.Server.Serve", "net/http.readCookies", "strconv.ParseInt", "fmt.Sprintf", "Server.ListenAndServe"}
+	for _, name := range []string{"def", "callers", "callees", "callers-depth2"} {
+		b.Run(name, func(b *testing.B) {
+			lat := make([]time.Duration, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				id, err := e.Resolve(syms[i%len(syms)])
+				if err != nil {
+					b.Fatal(err)
+				}
+				switch name {
+				case "def":
+					e.Definition(id)
+				case "callers":
+					e.Callers(id, 1, 100)
+				case "callees":
+					e.Callees(id, 1, 100)
+				case "callers-depth2":
+					e.Callers(id, 2, 100)
+				}
+				lat = append(lat, time.Since(start))
+			}
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+		})
+	}
+}
