@@ -1,13 +1,13 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
 	"github.com/knowing-dev/knowing/query"
+	"github.com/knowing-dev/knowing/snapshot"
 )
 
 const defHelp = `Usage: knowing def [flags] SNAP SYMBOL
@@ -43,17 +43,32 @@ sorted by name within a level.
 Flags:
 `
 
-// resolveArg finds SYMBOL in the snapshot, with errors that list the
-// candidates or near names.
-func resolveArg(e *query.Engine, ref string) (uint32, error) {
-	id, err := e.Resolve(ref)
-	var amb *query.ErrAmbiguous
-	var none *query.ErrNoSymbol
-	switch {
-	case errors.As(err, &amb), errors.As(err, &none):
-		return 0, err
+// openSymbol opens the snapshot (checked against damage) and finds
+// SYMBOL in it; the errors list the candidates of a shared name or near
+// names of an unknown one. The caller closes the snapshot.
+func openSymbol(snap, ref string) (*snapshot.Snapshot, *query.Engine, uint32, error) {
+	s, e, err := openEngine(snap)
+	if err != nil {
+		return nil, nil, 0, err
 	}
-	return id, err
+	id, err := e.Resolve(ref)
+	if err != nil {
+		s.Close()
+		return nil, nil, 0, err
+	}
+	return s, e, id, nil
+}
+
+// graphArgs parses a graph command's line: SNAP and SYMBOL, and a format.
+func graphArgs(fs *flag.FlagSet, args []string, help string, stderr io.Writer, asJSON *bool, format *string) ([]string, error) {
+	pos, err := parse(fs, args, help, stderr)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != 2 {
+		return nil, usagef("want SNAP and SYMBOL (got %d arguments)", len(pos))
+	}
+	return pos, checkFormat(asJSON, format)
 }
 
 func graphFormat(fs *flag.FlagSet) (*bool, *string) {
@@ -74,25 +89,15 @@ func checkFormat(asJSON *bool, format *string) error {
 func cmdDef(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("def", flag.ContinueOnError)
 	asJSON, format := graphFormat(fs)
-	pos, err := parse(fs, args, defHelp, stderr)
+	pos, err := graphArgs(fs, args, defHelp, stderr, asJSON, format)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 {
-		return usagef("want SNAP and SYMBOL (got %d arguments)", len(pos))
-	}
-	if err := checkFormat(asJSON, format); err != nil {
-		return err
-	}
-	s, e, err := openEngine(pos[0])
+	s, e, id, err := openSymbol(pos[0], pos[1])
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	id, err := resolveArg(e, pos[1])
-	if err != nil {
-		return err
-	}
 	it := e.Definition(id)
 	switch *format {
 	case "json":
@@ -135,14 +140,8 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 	if name == "callees" {
 		verb = "are called by"
 	}
-	pos, err := parse(fs, args, fmt.Sprintf(callsHelp, name, verb), stderr)
+	pos, err := graphArgs(fs, args, fmt.Sprintf(callsHelp, name, verb), stderr, asJSON, format)
 	if err != nil {
-		return err
-	}
-	if len(pos) != 2 {
-		return usagef("want SNAP and SYMBOL (got %d arguments)", len(pos))
-	}
-	if err := checkFormat(asJSON, format); err != nil {
 		return err
 	}
 	if *depth < 1 || *depth > 10 {
@@ -151,15 +150,11 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 	if *limit < 1 {
 		return usagef("--limit must be at least 1 (got %d)", *limit)
 	}
-	s, e, err := openEngine(pos[0])
+	s, e, id, err := openSymbol(pos[0], pos[1])
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	id, err := resolveArg(e, pos[1])
-	if err != nil {
-		return err
-	}
 	walk := e.Callers
 	if name == "callees" {
 		walk = e.Callees
