@@ -173,21 +173,27 @@ type Hop struct {
 
 // Callers lists the symbols that call id, directly (depth 1) and, up to
 // depth, through callers of callers; Callees the same along calls out.
-// Each symbol appears once, at its least depth, in breadth-first order;
-// at most limit of them (0: no limit).
-func (e *Engine) Callers(id uint32, depth, limit int) []Hop {
+// Each symbol appears once, at its least depth, in breadth-first order,
+// by name within what one symbol reaches; at most limit of them (0: no
+// limit), with total the count before the limit. Only the listed ones
+// are described (a description reads the symbol's signature).
+func (e *Engine) Callers(id uint32, depth, limit int) (hops []Hop, total int) {
 	return e.hops(id, snapshot.In, depth, limit)
 }
 
 // Callees lists what id calls; see Callers.
-func (e *Engine) Callees(id uint32, depth, limit int) []Hop {
+func (e *Engine) Callees(id uint32, depth, limit int) (hops []Hop, total int) {
 	return e.hops(id, snapshot.Out, depth, limit)
 }
 
-func (e *Engine) hops(start uint32, dir snapshot.Direction, depth, limit int) []Hop {
+func (e *Engine) hops(start uint32, dir snapshot.Direction, depth, limit int) ([]Hop, int) {
+	type hop struct {
+		v, from uint32
+		d       int
+	}
 	seen := map[uint32]bool{start: true}
 	frontier := []uint32{start}
-	var out []Hop
+	var all []hop
 	for d := 1; d <= depth && len(frontier) > 0; d++ {
 		var next []uint32
 		for _, u := range frontier {
@@ -203,16 +209,21 @@ func (e *Engine) hops(start uint32, dir snapshot.Direction, depth, limit int) []
 			}
 			slices.SortFunc(level, func(a, b uint32) int { return cmp.Compare(e.s.QName(a), e.s.QName(b)) })
 			for _, v := range level {
-				if limit > 0 && len(out) == limit {
-					return out
-				}
-				out = append(out, Hop{Item: e.Item(v, 0), Depth: d, From: e.s.QName(u)})
+				all = append(all, hop{v, u, d})
 			}
 			next = append(next, level...)
 		}
 		frontier = next
 	}
-	return out
+	n := len(all)
+	if limit > 0 {
+		n = min(n, limit)
+	}
+	out := make([]Hop, n)
+	for i, h := range all[:n] {
+		out[i] = Hop{Item: e.Item(h.v, 0), Depth: h.d, From: e.s.QName(h.from)}
+	}
+	return out, len(all)
 }
 
 // Definition describes id as a result with its doc summary: kind, file,
@@ -223,4 +234,113 @@ func (e *Engine) Definition(id uint32) Item {
 		it.Doc = Summary(doc)
 	}
 	return it
+}
+
+// Ref is an edge into a symbol: the symbol it comes from, and its type
+// (calls, contains, tests, overrides, implements, extends, references...).
+type Ref struct {
+	Item
+	Edge string `json:"edge"`
+}
+
+// Refs lists every edge into id except member_of and tested_by (the
+// reverse halves of contains and tests, which Refs already lists from
+// the other end), grouped by edge type in the order of
+// snapshot.EdgeType, by name within a type; at most limit (0: all), with
+// total the count before the limit.
+func (e *Engine) Refs(id uint32, limit int) (refs []Ref, total int) {
+	type edge struct {
+		from uint32
+		t    snapshot.EdgeType
+	}
+	var all []edge
+	it := e.s.Neighbors(id, snapshot.In)
+	for it.Next() {
+		t := it.Type()
+		if t == snapshot.EdgeMemberOf || t == snapshot.EdgeTestedBy {
+			continue
+		}
+		all = append(all, edge{it.Node(), t})
+	}
+	slices.SortStableFunc(all, func(a, b edge) int {
+		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(e.s.QName(a.from), e.s.QName(b.from)))
+	})
+	n := len(all)
+	if limit > 0 {
+		n = min(n, limit)
+	}
+	refs = make([]Ref, n)
+	for i, x := range all[:n] {
+		refs[i] = Ref{Item: e.Item(x.from, 0), Edge: x.t.String()}
+	}
+	return refs, len(all)
+}
+
+// OutlineEntry is one symbol of a file's outline, Depth levels inside
+// the file (1: top level).
+type OutlineEntry struct {
+	Item
+	Depth int `json:"depth"`
+}
+
+// FileNode finds the file whose path is file or ends with "/"+file.
+// Several such files give an *ErrAmbiguous, none an *ErrNoSymbol.
+func (e *Engine) FileNode(file string) (uint32, error) {
+	file = strings.TrimPrefix(strings.ReplaceAll(strings.TrimSpace(file), "\\", "/"), "./")
+	base := strings.ToLower(file[strings.LastIndexByte(file, '/')+1:])
+	var hits []uint32
+	for _, id := range e.s.LookupName(base, nil) {
+		if e.s.Kind(id) != snapshot.KindFile {
+			continue
+		}
+		q := e.s.QName(id)
+		if q == file {
+			return id, nil
+		}
+		if strings.HasSuffix(q, "/"+file) {
+			hits = append(hits, id)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return 0, &ErrNoSymbol{Ref: file}
+	}
+	names := make([]string, 0, min(len(hits), maxCandidates))
+	for _, id := range hits[:min(len(hits), maxCandidates)] {
+		names = append(names, strings.Clone(e.s.QName(id)))
+	}
+	slices.Sort(names)
+	return 0, &ErrAmbiguous{Ref: file, Candidates: names, More: max(0, len(hits)-maxCandidates)}
+}
+
+// Outline lists the symbols a file node contains, nested: each symbol
+// followed by its members, in line order.
+func (e *Engine) Outline(file uint32) []OutlineEntry {
+	var out []OutlineEntry
+	var visit func(u uint32, depth int)
+	visit = func(u uint32, depth int) {
+		if depth > 32 {
+			return
+		}
+		var kids []uint32
+		it := e.s.Neighbors(u, snapshot.Out)
+		for it.Next() {
+			if it.Type() == snapshot.EdgeContains {
+				kids = append(kids, it.Node())
+			}
+		}
+		slices.SortFunc(kids, func(a, b uint32) int {
+			la, _ := e.s.Lines(a)
+			lb, _ := e.s.Lines(b)
+			return cmp.Or(cmp.Compare(la, lb), cmp.Compare(a, b))
+		})
+		for _, k := range kids {
+			out = append(out, OutlineEntry{Item: e.Item(k, 0), Depth: depth})
+			visit(k, depth+1)
+		}
+	}
+	visit(file, 1)
+	return out
 }

@@ -44,17 +44,38 @@ func TestCallersCallees(t *testing.T) {
 		}
 		return out
 	}
-	if got := names(e.Callers(id("CheckAPIKey"), 1, 0)); !slices.Equal(got, []string{"server.authMiddleware@1"}) {
+	if got := names(first(e.Callers(id("CheckAPIKey"), 1, 0))); !slices.Equal(got, []string{"server.authMiddleware@1"}) {
 		t.Errorf("callers of CheckAPIKey: %v", got)
 	}
-	if got := names(e.Callees(id("Server.HandleGet"), 1, 0)); !slices.Equal(got, []string{"server.render@1", "store.Store.Get@1"}) {
+	if got := names(first(e.Callees(id("Server.HandleGet"), 1, 0))); !slices.Equal(got, []string{"server.render@1", "store.Store.Get@1"}) {
 		t.Errorf("callees of HandleGet: %v", got)
 	}
 	// Tests edges are not calls; a limit cuts the list.
-	if got := names(e.Callers(id("Server.HandleGet"), 3, 0)); len(got) != 0 {
+	if got := names(first(e.Callers(id("Server.HandleGet"), 3, 0))); len(got) != 0 {
 		t.Errorf("callers of HandleGet: %v", got)
 	}
-	if got := e.Callees(id("Server.HandleGet"), 1, 1); len(got) != 1 {
-		t.Errorf("limit 1 gave %d", len(got))
+	if got, total := e.Callees(id("Server.HandleGet"), 1, 1); len(got) != 1 || total != 2 {
+		t.Errorf("limit 1 gave %d of %d", len(got), total)
 	}
 }
+
+func TestRefs(t *testing.T) {
+	e := newShop().engine(t)
+	id, err := e.Resolve("store.Store.Get")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	refs, _ := e.Refs(id, 0)
+	for _, r := range refs {
+		got = append(got, r.Edge+" "+strings.TrimPrefix(r.Symbol, "shop/"))
+	}
+	// contains comes before calls in the order of the edge types; the
+	// member_of edge back to Store is not listed twice.
+	if want := []string{"contains store.Store", "calls server.Server.HandleGet"}; !slices.Equal(got, want) {
+		t.Errorf("refs of Store.Get: %q, want %q", got, want)
+	}
+}
+
+// first is a list without its total.
+func first[T any](list []T, _ int) []T { return list }

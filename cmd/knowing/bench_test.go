@@ -101,7 +101,7 @@ func BenchmarkGraphCommands(b *testing.B) {
 		b.Fatal(err)
 	}
 	syms := []string{"net/http.Server.Serve", "net/http.readCookies", "strconv.ParseInt", "fmt.Sprintf", "Server.ListenAndServe"}
-	for _, name := range []string{"def", "callers", "callees", "callers-depth2"} {
+	for _, name := range []string{"def", "callers", "callees", "callers-depth2", "refs"} {
 		b.Run(name, func(b *testing.B) {
 			lat := make([]time.Duration, 0, b.N)
 			for i := 0; i < b.N; i++ {
@@ -119,6 +119,8 @@ func BenchmarkGraphCommands(b *testing.B) {
 					e.Callees(id, 1, 100)
 				case "callers-depth2":
 					e.Callers(id, 2, 100)
+				case "refs":
+					e.Refs(id, 200)
 				}
 				lat = append(lat, time.Since(start))
 			}
@@ -127,4 +129,36 @@ func BenchmarkGraphCommands(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 		})
 	}
+}
+
+// BenchmarkOutline measures outline on the Go standard library's largest
+// files (KNOWING_BENCH_SNAP as for BenchmarkGraphCommands).
+func BenchmarkOutline(b *testing.B) {
+	snap := os.Getenv("KNOWING_BENCH_SNAP")
+	if snap == "" {
+		b.Skip("set KNOWING_BENCH_SNAP to a snapshot of the Go standard library")
+	}
+	s, err := snapshot.Open(snap)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	e, err := newEngine(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	files := []string{"net/http/server.go", "net/http/h2_bundle.go", "strconv/atoi.go", "fmt/print.go"}
+	lat := make([]time.Duration, 0, b.N)
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		id, err := e.FileNode(files[i%len(files)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		e.Outline(id)
+		lat = append(lat, time.Since(start))
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/knowing-dev/knowing/query"
@@ -159,8 +160,8 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 	if name == "callees" {
 		walk = e.Callees
 	}
-	all := walk(id, *depth, 0)
-	rep := callsReport{Symbol: s.QName(id), Direction: name, Depth: *depth, Results: all[:min(len(all), *limit)], Cut: max(0, len(all)-*limit)}
+	hops, total := walk(id, *depth, *limit)
+	rep := callsReport{Symbol: s.QName(id), Direction: name, Depth: *depth, Results: hops, Cut: total - len(hops)}
 	if rep.Results == nil {
 		rep.Results = []query.Hop{}
 	}
@@ -198,4 +199,131 @@ func stdoutOrNil(format string, w io.Writer) io.Writer {
 		return w
 	}
 	return io.Discard
+}
+
+const refsHelp = `Usage: knowing refs [flags] SNAP SYMBOL
+
+Lists every edge into SYMBOL (see knowing def --help for how to name it),
+by type: calls (its callers), contains (its container), tests (the tests
+that exercise it), overrides, inherits, implements, extends, references
+and type_hint_of (for a type), imports (for a package or module).
+
+  json  {"symbol", "results": [{"symbol", "name", "kind", "lang", "file",
+         "line", "end_line", "signature", "doc", "score", "tokens", "seed",
+         "edge"}], "cut"}
+
+Flags:
+`
+
+const outlineHelp = `Usage: knowing outline [flags] SNAP FILE
+
+Lists the symbols of a file, nested as the code nests them, in line
+order. FILE is its path relative to the repository root, or a unique end
+of it (server.go, sansio/app.py).
+
+  json  {"file", "results": [{"symbol", "name", "kind", "lang", "file",
+         "line", "end_line", "signature", "doc", "score", "tokens", "seed",
+         "depth"}]}   depth 1 is the top level
+
+Flags:
+`
+
+// refsReport is refs' --json output.
+type refsReport struct {
+	Symbol  string      `json:"symbol"`
+	Results []query.Ref `json:"results"`
+	Cut     int         `json:"cut"`
+}
+
+func cmdRefs(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("refs", flag.ContinueOnError)
+	asJSON, format := graphFormat(fs)
+	limit := fs.Int("limit", 200, "list at most this many edges")
+	pos, err := graphArgs(fs, args, refsHelp, stderr, asJSON, format)
+	if err != nil {
+		return err
+	}
+	if *limit < 1 {
+		return usagef("--limit must be at least 1 (got %d)", *limit)
+	}
+	s, e, id, err := openSymbol(pos[0], pos[1])
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	refs, total := e.Refs(id, *limit)
+	rep := refsReport{Symbol: s.QName(id), Results: refs, Cut: total - len(refs)}
+	if rep.Results == nil {
+		rep.Results = []query.Ref{}
+	}
+	switch *format {
+	case "json":
+		return writeJSON(stdout, rep)
+	case "markdown":
+		fmt.Fprintf(stdout, "## References to `%s`\n\n", clean(rep.Symbol))
+		for _, r := range rep.Results {
+			fmt.Fprintf(stdout, "- %s: `%s` (%s) — `%s:%d`\n", r.Edge, clean(r.Symbol), r.Kind, clean(r.File), r.Line)
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, r := range rep.Results {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s:%d\n", r.Edge, r.Kind, clean(r.Symbol), clean(r.File), r.Line)
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "# %d edges into %s", len(rep.Results), clean(rep.Symbol))
+	if rep.Cut > 0 {
+		fmt.Fprintf(stdout, " (%d more cut by --limit)", rep.Cut)
+	}
+	fmt.Fprintln(stdout)
+	return nil
+}
+
+// outlineReport is outline's --json output.
+type outlineReport struct {
+	File    string               `json:"file"`
+	Results []query.OutlineEntry `json:"results"`
+}
+
+func cmdOutline(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("outline", flag.ContinueOnError)
+	asJSON, format := graphFormat(fs)
+	pos, err := parse(fs, args, outlineHelp, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("want SNAP and FILE (got %d arguments)", len(pos))
+	}
+	if err := checkFormat(asJSON, format); err != nil {
+		return err
+	}
+	s, e, err := openEngine(pos[0])
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	fid, err := e.FileNode(pos[1])
+	if err != nil {
+		return err
+	}
+	rep := outlineReport{File: s.QName(fid), Results: e.Outline(fid)}
+	if rep.Results == nil {
+		rep.Results = []query.OutlineEntry{}
+	}
+	switch *format {
+	case "json":
+		return writeJSON(stdout, rep)
+	case "markdown":
+		fmt.Fprintf(stdout, "## `%s`\n\n", clean(rep.File))
+		for _, o := range rep.Results {
+			fmt.Fprintf(stdout, "%s- `%s` (%s) line %d\n", strings.Repeat("  ", o.Depth-1), clean(o.Name), o.Kind, o.Line)
+		}
+		return nil
+	}
+	for _, o := range rep.Results {
+		fmt.Fprintf(stdout, "%5d  %s%s %s\n", o.Line, strings.Repeat("  ", o.Depth-1), o.Kind, clean(o.Name))
+	}
+	fmt.Fprintf(stdout, "# %d symbols in %s\n", len(rep.Results), clean(rep.File))
+	return nil
 }

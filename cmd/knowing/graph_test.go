@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -67,5 +68,46 @@ func TestGraphCommandsNetHTTP(t *testing.T) {
 	}
 	if code, _, errs := knowing(t, "", "callers", "--depth", "0", snap, "readCookies"); code != 2 || !strings.Contains(errs, "--depth") {
 		t.Errorf("depth 0: %d %q", code, errs)
+	}
+}
+
+// TestRefsOutline: refs lists the edges into a symbol by type; outline a
+// file's symbols nested, in line order, on testdata/go.
+func TestRefsOutline(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "go.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", "../../testdata/go", snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	code, out, errs := knowing(t, "", "refs", "--json", snap, "store.Store")
+	var refs refsReport
+	if code != 0 || json.Unmarshal([]byte(out), &refs) != nil {
+		t.Fatalf("refs: %d %s", code, errs)
+	}
+	var got []string
+	for _, r := range refs.Results {
+		got = append(got, r.Edge+" "+r.Symbol)
+	}
+	// memory.go: MemoryStore has Store's methods; server.go: Server holds a
+	// Store field.
+	for _, want := range []string{"contains store/store.go", "implements example.com/shop/store.MemoryStore", "references example.com/shop/server.Server"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("refs of store.Store: %q missing from %q", want, got)
+		}
+	}
+	code, out, errs = knowing(t, "", "outline", "--json", snap, "store/memory.go")
+	var ol outlineReport
+	if code != 0 || json.Unmarshal([]byte(out), &ol) != nil {
+		t.Fatalf("outline: %d %s", code, errs)
+	}
+	got = got[:0]
+	for _, o := range ol.Results {
+		got = append(got, strings.Repeat(">", o.Depth)+o.Name)
+	}
+	want := []string{">MemoryStore", ">>items", ">>Get", ">>Put", ">NewMemoryStore"}
+	if !slices.Equal(got, want) {
+		t.Errorf("outline of store/memory.go: %q, want %q", got, want)
+	}
+	if code, _, errs := knowing(t, "", "outline", snap, "nowhere.go"); code != 1 || !strings.Contains(errs, "nowhere.go") {
+		t.Errorf("unknown file: %d %q", code, errs)
 	}
 }
