@@ -79,3 +79,38 @@ func TestRefs(t *testing.T) {
 
 // first is a list without its total.
 func first[T any](list []T, _ int) []T { return list }
+
+func TestImpact(t *testing.T) {
+	e := newShop().engine(t)
+	id := func(ref string) uint32 {
+		t.Helper()
+		x, err := e.Resolve(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	got := func(out []Impacted, total int) map[string]string {
+		m := map[string]string{}
+		for _, o := range out {
+			m[strings.TrimPrefix(o.Symbol, "shop/")] = o.Via + " " + strings.TrimPrefix(o.From, "shop/")
+		}
+		return m
+	}
+	// HandleGet calls Store.Get; its test exercises HandleGet.
+	m := got(e.Impact([]uint32{id("store.Store.Get")}, 3, 0, 8000))
+	if m["server.Server.HandleGet"] != "calls store.Store.Get" || m["server.TestHandleGet"] != "tests server.Server.HandleGet" || len(m) != 2 {
+		t.Errorf("impact of Store.Get: %v", m)
+	}
+	// A type's implementers.
+	m = got(e.Impact([]uint32{id("store.Store")}, 1, 0, 8000))
+	if m["store.MemoryStore"] != "implements store.Store" || m["store.fakeStore"] != "implements store.Store" {
+		t.Errorf("impact of Store: %v", m)
+	}
+	// The budget packs: a budget of one result's tokens keeps one.
+	all, total := e.Impact([]uint32{id("store.Store.Get")}, 3, 0, 8000)
+	one, total2 := e.Impact([]uint32{id("store.Store.Get")}, 3, 0, all[0].Tokens)
+	if len(one) != 1 || total2 != total || one[0].Symbol != all[0].Symbol {
+		t.Errorf("budget of one: %d results of %d", len(one), total2)
+	}
+}

@@ -101,7 +101,7 @@ func BenchmarkGraphCommands(b *testing.B) {
 		b.Fatal(err)
 	}
 	syms := []string{"net/http.Server.Serve", "net/http.readCookies", "strconv.ParseInt", "fmt.Sprintf", "Server.ListenAndServe"}
-	for _, name := range []string{"def", "callers", "callees", "callers-depth2", "refs"} {
+	for _, name := range []string{"def", "callers", "callees", "callers-depth2", "refs", "impact"} {
 		b.Run(name, func(b *testing.B) {
 			lat := make([]time.Duration, 0, b.N)
 			for i := 0; i < b.N; i++ {
@@ -121,6 +121,8 @@ func BenchmarkGraphCommands(b *testing.B) {
 					e.Callers(id, 2, 100)
 				case "refs":
 					e.Refs(id, 200)
+				case "impact":
+					e.Impact([]uint32{id}, 3, 50, 8000)
 				}
 				lat = append(lat, time.Since(start))
 			}

@@ -111,3 +111,30 @@ func TestRefsOutline(t *testing.T) {
 		t.Errorf("unknown file: %d %q", code, errs)
 	}
 }
+
+// TestImpactNetHTTP: a change to readCookies reaches the Request methods
+// that call it, the tests that call them, and, three calls away, the
+// client's do.
+func TestImpactNetHTTP(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "http.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", filepath.Join(goroot(t), "src", "net", "http"), snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	code, out, errs := knowing(t, "", "impact", "--json", snap, "net/http.readCookies")
+	var rep impactReport
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("impact: %d %s", code, errs)
+	}
+	depth := map[string]int{}
+	for _, r := range rep.Results {
+		depth[r.Symbol] = r.Depth
+	}
+	for sym, d := range map[string]int{"net/http.Request.Cookies": 1, "net/http.Request.Cookie": 1, "net/http.TestReadCookies": 1, "net/http.Client.do": 3} {
+		if depth[sym] != d {
+			t.Errorf("%s at depth %d, want %d (results %v)", sym, depth[sym], d, depth)
+		}
+	}
+	if rep.Results[0].Walk != 1 {
+		t.Errorf("the first result's walk mass is %v, want 1 (the best)", rep.Results[0].Walk)
+	}
+}
