@@ -114,3 +114,35 @@ func TestImpact(t *testing.T) {
 		t.Errorf("budget of one: %d results of %d", len(one), total2)
 	}
 }
+
+func TestParseDiff(t *testing.T) {
+	diff := `diff --git a/srv/a.go b/srv/a.go
+--- a/srv/a.go
++++ b/srv/a.go
+@@ -10,3 +10,4 @@ func A() {
+ x
++y
+@@ -40 +41,0 @@
+-gone
+@@ -50,0 +51,2 @@
++added
+--- /dev/null
++++ b/new.go
+@@ -0,0 +1,3 @@
++package x
+--- a/old name.go	2026-01-01 00:00:00
++++ b/new name.go
+@@ -7,2 +7,2 @@
+`
+	got, err := ParseDiff(strings.NewReader(diff))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Hunk{{"srv/a.go", 10, 12}, {"srv/a.go", 40, 40}, {"srv/a.go", 50, 50}, {"old name.go", 7, 8}}
+	if !slices.Equal(got, want) {
+		t.Errorf("ParseDiff = %v, want %v", got, want)
+	}
+	if _, err := ParseDiff(strings.NewReader("--- a/x.go\n@@ -z +1 @@\n")); err == nil {
+		t.Error("a bad hunk header was read")
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os/exec"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/knowing-dev/knowing/internal/fileread"
 	"github.com/knowing-dev/knowing/query"
 	"github.com/knowing-dev/knowing/snapshot"
 )
@@ -417,4 +419,173 @@ func cmdImpact(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout)
 	return nil
+}
+
+const changesHelp = `Usage: knowing changes [flags] SNAP (--diff FILE | --files A,B | --git RANGE)
+
+Context for a change: the symbols it touches and what they may break.
+The change is a unified diff (--diff FILE, "-" for stdin: git diff,
+diff -u), whole files (--files a.go,b.go: every symbol in them), or a
+git range of the snapshot's repository (--git main..HEAD, --git HEAD~3;
+read with git diff). Hunks are read on the old side, so build the
+snapshot at the change's base (or before the edit). The touched symbols
+come first, then, as knowing impact gives them, their callers (to
+--depth), overriders, implementers, users and tests, ranked by walk
+mass; all packed into --budget tokens.
+
+  json  {"changed": [{"symbol", "name", "kind", ...}], "impact": [{...,
+         "depth", "via", "from", "walk"}], "unknown_files", "cut"}
+
+Flags:
+`
+
+// changesReport is changes' --json output.
+type changesReport struct {
+	Changed      []query.Item     `json:"changed"`
+	Impact       []query.Impacted `json:"impact"`
+	UnknownFiles []string         `json:"unknown_files"`
+	Cut          int              `json:"cut"`
+}
+
+func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("changes", flag.ContinueOnError)
+	asJSON, format := graphFormat(fs)
+	diff := fs.String("diff", "", "unified diff `file` (\"-\": stdin)")
+	files := fs.String("files", "", "comma-separated `paths` of changed files")
+	gitRange := fs.String("git", "", "git `range` of the snapshot's repository (main..HEAD)")
+	depth := fs.Int("depth", 2, "follow dependents this many edges")
+	limit := fs.Int("limit", 50, "list at most this many dependents")
+	budget := fs.Int("budget", 8000, "token budget the results are packed into")
+	pos, err := parse(fs, args, changesHelp, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want SNAP and one of --diff, --files, --git (got %d arguments)", len(pos))
+	}
+	if err := checkFormat(asJSON, format); err != nil {
+		return err
+	}
+	given := 0
+	for _, v := range []string{*diff, *files, *gitRange} {
+		if v != "" {
+			given++
+		}
+	}
+	if given != 1 {
+		return usagef("give the change one way: --diff FILE, --files A,B or --git RANGE")
+	}
+	if *depth < 1 || *depth > 10 || *limit < 1 || *budget < 1 {
+		return usagef("--depth must be 1 to 10, --limit and --budget at least 1")
+	}
+	s, e, err := openEngine(pos[0])
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var hunks []query.Hunk
+	switch {
+	case *files != "":
+		for _, f := range strings.Split(*files, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				hunks = append(hunks, query.Hunk{Path: f})
+			}
+		}
+	case *diff != "":
+		var r io.Reader = stdin
+		if *diff != "-" {
+			b, err := readDiffFile(*diff)
+			if err != nil {
+				return err
+			}
+			r = strings.NewReader(string(b))
+		}
+		if hunks, err = query.ParseDiff(r); err != nil {
+			return err
+		}
+	default:
+		m, err := s.Meta()
+		if err != nil {
+			return err
+		}
+		out, err := gitDiff(m.RepoRoot, *gitRange)
+		if err != nil {
+			return err
+		}
+		if hunks, err = query.ParseDiff(strings.NewReader(out)); err != nil {
+			return err
+		}
+	}
+	ids, unknown := e.Changed(hunks)
+	rep := changesReport{Changed: []query.Item{}, Impact: []query.Impacted{}, UnknownFiles: unknown}
+	if rep.UnknownFiles == nil {
+		rep.UnknownFiles = []string{}
+	}
+	left := *budget
+	for _, id := range ids {
+		it := e.Item(id, 0)
+		if it.Tokens > left {
+			rep.Cut++
+			continue
+		}
+		left -= it.Tokens
+		rep.Changed = append(rep.Changed, it)
+	}
+	if len(ids) > 0 && left > 0 {
+		imp, total := e.Impact(ids, *depth, *limit, left)
+		rep.Impact = imp
+		rep.Cut += total - len(imp)
+	}
+	switch *format {
+	case "json":
+		return writeJSON(stdout, rep)
+	case "markdown":
+		fmt.Fprintf(stdout, "## Changed\n\n")
+		for _, it := range rep.Changed {
+			fmt.Fprintf(stdout, "- `%s` (%s) — `%s:%d`\n", clean(it.Symbol), it.Kind, clean(it.File), it.Line)
+		}
+		fmt.Fprintf(stdout, "\n## May break\n\n")
+		for _, r := range rep.Impact {
+			fmt.Fprintf(stdout, "- `%s` (%s, %s `%s`) — `%s:%d`\n", clean(r.Symbol), r.Kind, r.Via, clean(r.From), clean(r.File), r.Line)
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, it := range rep.Changed {
+		fmt.Fprintf(tw, "changed\t%s\t%s\t%s:%d\n", it.Kind, clean(it.Symbol), clean(it.File), it.Line)
+	}
+	for _, r := range rep.Impact {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s:%d\n", r.Via, r.Kind, clean(r.Symbol), clean(r.File), r.Line)
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "# %d changed, %d that may break", len(rep.Changed), len(rep.Impact))
+	if rep.Cut > 0 {
+		fmt.Fprintf(stdout, " (%d cut by the budget or --limit)", rep.Cut)
+	}
+	if len(rep.UnknownFiles) > 0 {
+		fmt.Fprintf(stdout, "; not in the snapshot: %s", clean(strings.Join(rep.UnknownFiles, ", ")))
+	}
+	fmt.Fprintln(stdout)
+	return nil
+}
+
+// readDiffFile reads a diff file: a regular file of at most 64 MiB.
+func readDiffFile(path string) ([]byte, error) {
+	return fileread.Regular(path, 64<<20)
+}
+
+// gitDiff runs git diff over rng in the repository at root, with no
+// context lines, so that hunks name only changed lines.
+func gitDiff(root, rng string) (string, error) {
+	if strings.HasPrefix(rng, "-") {
+		return "", usagef("--git takes a range such as main..HEAD, not %q", rng)
+	}
+	cmd := exec.Command("git", "-C", root, "diff", "--no-color", "--no-ext-diff", "-U0", rng, "--")
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("git diff %s in %s: %v: %s", rng, root, err, strings.TrimSpace(errb.String()))
+	}
+	return string(out), nil
 }

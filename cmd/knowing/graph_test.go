@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -136,5 +137,80 @@ func TestImpactNetHTTP(t *testing.T) {
 	}
 	if rep.Results[0].Walk != 1 {
 		t.Errorf("the first result's walk mass is %v, want 1 (the best)", rep.Results[0].Walk)
+	}
+}
+
+// TestChangesNetHTTP: a two-hunk diff to cookie.go touches readSetCookies
+// (line 235) and readCookies (line 380); their callers in request.go and
+// response.go may break.
+func TestChangesNetHTTP(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "http.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", filepath.Join(goroot(t), "src", "net", "http"), snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	diff := "--- a/cookie.go\n+++ b/cookie.go\n@@ -235 +235 @@\n-a\n+b\n@@ -380 +380 @@\n-c\n+d\n"
+	code, out, errs := knowing(t, diff, "changes", "--json", "--diff", "-", snap)
+	var rep changesReport
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("changes: %d %s", code, errs)
+	}
+	var changed []string
+	for _, c := range rep.Changed {
+		changed = append(changed, c.Symbol)
+	}
+	if !slices.Equal(changed, []string{"net/http.readSetCookies", "net/http.readCookies"}) {
+		t.Errorf("changed %v", changed)
+	}
+	via := map[string]string{}
+	for _, r := range rep.Impact {
+		via[r.Symbol] = r.Via + " " + r.From
+	}
+	for sym, want := range map[string]string{
+		"net/http.Request.Cookies":  "calls net/http.readCookies",
+		"net/http.Response.Cookies": "calls net/http.readSetCookies",
+	} {
+		if via[sym] != want {
+			t.Errorf("%s: %q, want %q", sym, via[sym], want)
+		}
+	}
+	if code, _, errs := knowing(t, "", "changes", snap); code != 2 || !strings.Contains(errs, "--diff") {
+		t.Errorf("no change given: %d %q", code, errs)
+	}
+}
+
+// TestChangesGit: --git reads the change from the snapshot's repository,
+// here one the test makes: a commit that edits one function.
+func TestChangesGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := filepath.Join(t.TempDir(), "repo")
+	writeFiles(t, dir, map[string]string{"a/a.go": "package a\n\nfunc One() int {\n\treturn 1\n}\n\nfunc Two() int {\n\treturn One() + 1\n}\n"})
+	gitRun := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	gitRun("init", "-q")
+	gitRun("add", ".")
+	gitRun("commit", "-q", "-m", "one and two")
+	snap := filepath.Join(t.TempDir(), "a.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", dir, snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	writeFiles(t, dir, map[string]string{"a/a.go": "package a\n\nfunc One() int {\n\treturn 2\n}\n\nfunc Two() int {\n\treturn One() + 1\n}\n"})
+	gitRun("commit", "-q", "-am", "one returns two")
+	code, out, errs := knowing(t, "", "changes", "--json", "--git", "HEAD~1..HEAD", snap)
+	var rep changesReport
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("changes --git: %d %s %s", code, out, errs)
+	}
+	if len(rep.Changed) != 1 || !strings.HasSuffix(rep.Changed[0].Symbol, "a.One") || len(rep.Impact) != 1 || !strings.HasSuffix(rep.Impact[0].Symbol, "a.Two") {
+		t.Errorf("changes --git: %s", out)
+	}
+	if code, _, errs := knowing(t, "", "changes", "--git", "--output=/tmp/x", snap); code != 2 || !strings.Contains(errs, "takes a range") {
+		t.Errorf("an option as a range: %d %q", code, errs)
 	}
 }

@@ -35,6 +35,7 @@ Usage:
   knowing refs SNAP SYMBOL                  every edge into it, by type
   knowing outline SNAP FILE                 a file's symbols, nested
   knowing impact SNAP SYMBOL...             what a change to them may break, tests included
+  knowing changes SNAP --diff F|--git R     a change's symbols and what they may break
   knowing inspect [--json] SNAP             counts, sections, checksums
   knowing eval --snap SNAP --fixtures DIR   P@10, R@10, MRR, NDCG on fixtures
   knowing version
@@ -121,6 +122,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdOutline(rest, stdout, stderr)
 	case "impact":
 		err = cmdImpact(rest, stdout, stderr)
+	case "changes":
+		err = cmdChanges(rest, stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "knowing", version)
 		return 0
@@ -216,7 +219,7 @@ func parse(fs *flag.FlagSet, args []string, help string, stderr io.Writer) ([]st
 }
 
 // commands are knowing's commands, for suggestions.
-var commands = []string{"build", "query", "why", "def", "callers", "callees", "refs", "outline", "impact", "inspect", "eval", "version", "help"}
+var commands = []string{"build", "query", "why", "def", "callers", "callees", "refs", "outline", "impact", "changes", "inspect", "eval", "version", "help"}
 
 // nearest returns the option closest to word when it is a likely typo
 // (at most two edits, and fewer than half of word's letters), else "".
