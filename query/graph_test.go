@@ -98,18 +98,18 @@ func TestImpact(t *testing.T) {
 		return m
 	}
 	// HandleGet calls Store.Get; its test exercises HandleGet.
-	m := got(e.Impact([]uint32{id("store.Store.Get")}, 3, 0, 8000))
+	m := got(e.Impact([]uint32{id("store.Store.Get")}, 3, 0, 8000, false))
 	if m["server.Server.HandleGet"] != "calls store.Store.Get" || m["server.TestHandleGet"] != "tests server.Server.HandleGet" || len(m) != 2 {
 		t.Errorf("impact of Store.Get: %v", m)
 	}
 	// A type's implementers.
-	m = got(e.Impact([]uint32{id("store.Store")}, 1, 0, 8000))
+	m = got(e.Impact([]uint32{id("store.Store")}, 1, 0, 8000, false))
 	if m["store.MemoryStore"] != "implements store.Store" || m["store.fakeStore"] != "implements store.Store" {
 		t.Errorf("impact of Store: %v", m)
 	}
 	// The budget packs: a budget of one result's tokens keeps one.
-	all, total := e.Impact([]uint32{id("store.Store.Get")}, 3, 0, 8000)
-	one, total2 := e.Impact([]uint32{id("store.Store.Get")}, 3, 0, all[0].Tokens)
+	all, total := e.Impact([]uint32{id("store.Store.Get")}, 3, 0, 8000, false)
+	one, total2 := e.Impact([]uint32{id("store.Store.Get")}, 3, 0, all[0].Tokens, false)
 	if len(one) != 1 || total2 != total || one[0].Symbol != all[0].Symbol {
 		t.Errorf("budget of one: %d results of %d", len(one), total2)
 	}

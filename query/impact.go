@@ -30,9 +30,10 @@ var impactEdges = map[snapshot.EdgeType]bool{
 // references edges, up to depth edges away, and the tests that exercise
 // any of them (one edge further). They are ranked by the mass a random
 // walk with restart from ids leaves on them (the walk the query pipeline
-// runs), nearest first among equals, and packed: each in rank order that
-// fits budget tokens, at most limit. total counts them all.
-func (e *Engine) Impact(ids []uint32, depth, limit, budget int) (out []Impacted, total int) {
+// runs), nearest first among equals (or, with nearestFirst, by depth
+// first and walk mass within a depth), and packed: each in rank order
+// that fits budget tokens, at most limit. total counts them all.
+func (e *Engine) Impact(ids []uint32, depth, limit, budget int, nearestFirst bool) (out []Impacted, total int) {
 	type hit struct {
 		id, from uint32
 		depth    int
@@ -91,6 +92,9 @@ func (e *Engine) Impact(ids []uint32, depth, limit, budget int) (out []Impacted,
 		best = max(best, m)
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int {
+		if nearestFirst && a.depth != b.depth {
+			return cmp.Compare(a.depth, b.depth)
+		}
 		return cmp.Or(cmp.Compare(mass[b.id], mass[a.id]), cmp.Compare(a.depth, b.depth), cmp.Compare(e.s.QName(a.id), e.s.QName(b.id)))
 	})
 	used := 0

@@ -122,7 +122,7 @@ func BenchmarkGraphCommands(b *testing.B) {
 				case "refs":
 					e.Refs(id, 200)
 				case "impact":
-					e.Impact([]uint32{id}, 3, 50, 8000)
+					e.Impact([]uint32{id}, 3, 50, 8000, false)
 				}
 				lat = append(lat, time.Since(start))
 			}

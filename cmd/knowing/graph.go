@@ -393,7 +393,7 @@ func cmdImpact(args []string, stdout, stderr io.Writer) error {
 		ids = append(ids, id)
 		rep.Symbols = append(rep.Symbols, s.QName(id))
 	}
-	res, total := e.Impact(ids, *depth, *limit, *budget)
+	res, total := e.Impact(ids, *depth, *limit, *budget, false)
 	rep.Results, rep.Cut = res, total-len(res)
 	if rep.Results == nil {
 		rep.Results = []query.Impacted{}
@@ -429,9 +429,10 @@ diff -u), whole files (--files a.go,b.go: every symbol in them), or a
 git range of the snapshot's repository (--git main..HEAD, --git HEAD~3;
 read with git diff). Hunks are read on the old side, so build the
 snapshot at the change's base (or before the edit). The touched symbols
-come first, then, as knowing impact gives them, their callers (to
---depth), overriders, implementers, users and tests, ranked by walk
-mass; all packed into --budget tokens.
+come first, then what knowing impact finds for them: their callers (to
+--depth), overriders, implementers, users and tests, nearest first
+(direct callers before their callers) and by walk mass within a depth;
+all packed into --budget tokens.
 
   json  {"changed": [{"symbol", "name", "kind", ...}], "impact": [{...,
          "depth", "via", "from", "walk"}], "unknown_files", "cut"}
@@ -454,7 +455,7 @@ func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	files := fs.String("files", "", "comma-separated `paths` of changed files")
 	gitRange := fs.String("git", "", "git `range` of the snapshot's repository (main..HEAD)")
 	depth := fs.Int("depth", 2, "follow dependents this many edges")
-	limit := fs.Int("limit", 50, "list at most this many dependents")
+	limit := fs.Int("limit", 300, "list at most this many dependents")
 	budget := fs.Int("budget", 8000, "token budget the results are packed into")
 	pos, err := parse(fs, args, changesHelp, stderr)
 	if err != nil {
@@ -532,8 +533,10 @@ func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		rep.Changed = append(rep.Changed, it)
 	}
 	if len(ids) > 0 && left > 0 {
-		imp, total := e.Impact(ids, *depth, *limit, left)
-		rep.Impact = imp
+		imp, total := e.Impact(ids, *depth, *limit, left, true)
+		if imp != nil {
+			rep.Impact = imp
+		}
 		rep.Cut += total - len(imp)
 	}
 	switch *format {

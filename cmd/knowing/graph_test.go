@@ -210,6 +210,10 @@ func TestChangesGit(t *testing.T) {
 	if len(rep.Changed) != 1 || !strings.HasSuffix(rep.Changed[0].Symbol, "a.One") || len(rep.Impact) != 1 || !strings.HasSuffix(rep.Impact[0].Symbol, "a.Two") {
 		t.Errorf("changes --git: %s", out)
 	}
+	// A change whose symbols nobody calls: impact is an empty list, not null.
+	if _, out, _ := knowing(t, "", "changes", "--json", "--files", "a/a.go", "--depth", "1", snap); !strings.Contains(out, `"impact": [`) {
+		t.Errorf("impact not a list: %s", out)
+	}
 	if code, _, errs := knowing(t, "", "changes", "--git", "--output=/tmp/x", snap); code != 2 || !strings.Contains(errs, "takes a range") {
 		t.Errorf("an option as a range: %d %q", code, errs)
 	}
