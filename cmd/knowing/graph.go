@@ -517,28 +517,7 @@ func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	ids, unknown := e.Changed(hunks)
-	rep := changesReport{Changed: []query.Item{}, Impact: []query.Impacted{}, UnknownFiles: unknown}
-	if rep.UnknownFiles == nil {
-		rep.UnknownFiles = []string{}
-	}
-	left := *budget
-	for _, id := range ids {
-		it := e.Item(id, 0)
-		if it.Tokens > left {
-			rep.Cut++
-			continue
-		}
-		left -= it.Tokens
-		rep.Changed = append(rep.Changed, it)
-	}
-	if len(ids) > 0 && left > 0 {
-		imp, total := e.Impact(ids, *depth, *limit, left, true)
-		if imp != nil {
-			rep.Impact = imp
-		}
-		rep.Cut += total - len(imp)
-	}
+	rep := changesContext(e, hunks, *depth, *limit, *budget)
 	switch *format {
 	case "json":
 		return writeJSON(stdout, rep)
@@ -591,4 +570,32 @@ func gitDiff(root, rng string) (string, error) {
 		return "", fmt.Errorf("git diff %s in %s: %v: %s", rng, root, err, strings.TrimSpace(errb.String()))
 	}
 	return string(out), nil
+}
+
+// changesContext is what changes answers for hunks: the symbols they
+// touch, then their dependents nearest first, packed into budget tokens.
+func changesContext(e *query.Engine, hunks []query.Hunk, depth, limit, budget int) changesReport {
+	ids, unknown := e.Changed(hunks)
+	rep := changesReport{Changed: []query.Item{}, Impact: []query.Impacted{}, UnknownFiles: unknown}
+	if rep.UnknownFiles == nil {
+		rep.UnknownFiles = []string{}
+	}
+	left := budget
+	for _, id := range ids {
+		it := e.Item(id, 0)
+		if it.Tokens > left {
+			rep.Cut++
+			continue
+		}
+		left -= it.Tokens
+		rep.Changed = append(rep.Changed, it)
+	}
+	if len(ids) > 0 && left > 0 {
+		imp, total := e.Impact(ids, depth, limit, left, true)
+		if imp != nil {
+			rep.Impact = imp
+		}
+		rep.Cut += total - len(imp)
+	}
+	return rep
 }

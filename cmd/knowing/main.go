@@ -36,6 +36,7 @@ Usage:
   knowing outline SNAP FILE                 a file's symbols, nested
   knowing impact SNAP SYMBOL...             what a change to them may break, tests included
   knowing changes SNAP --diff F|--git R     a change's symbols and what they may break
+  knowing mcp [--repo DIR]                  serve the repository to an agent over MCP (stdio)
   knowing inspect [--json] SNAP             counts, sections, checksums
   knowing eval --snap SNAP --fixtures DIR   P@10, R@10, MRR, NDCG on fixtures
   knowing version
@@ -124,6 +125,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdImpact(rest, stdout, stderr)
 	case "changes":
 		err = cmdChanges(rest, stdin, stdout, stderr)
+	case "mcp":
+		err = cmdMCP(rest, stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "knowing", version)
 		return 0
@@ -219,7 +222,7 @@ func parse(fs *flag.FlagSet, args []string, help string, stderr io.Writer) ([]st
 }
 
 // commands are knowing's commands, for suggestions.
-var commands = []string{"build", "query", "why", "def", "callers", "callees", "refs", "outline", "impact", "changes", "inspect", "eval", "version", "help"}
+var commands = []string{"build", "query", "why", "def", "callers", "callees", "refs", "outline", "impact", "changes", "mcp", "inspect", "eval", "version", "help"}
 
 // nearest returns the option closest to word when it is a likely typo
 // (at most two edits, and fewer than half of word's letters), else "".

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/knowing-dev/knowing/query"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+const mcpHelp = `Usage: knowing mcp [--repo DIR] [--snap FILE]
+
+Serves one repository to an AI agent over MCP (the Model Context Protocol)
+on stdin and stdout. Tools:
+
+  context   a task in plain words → the code it needs, ranked, in a budget
+  symbol    a symbol's definition: kind, file:line span, signature, doc
+  callers   who calls a symbol (depth 1 or more); callees: what it calls
+  impact    what a change to some symbols may break, tests included
+  outline   a file's symbols, nested
+  changes   a unified diff or a list of files → the symbols it touches and
+            what they may break
+
+The snapshot is --snap, or by default .git/knowing.snap inside the
+repository (the user's cache folder when the repository has no .git
+folder); it is built on the first call when missing. Register it with a
+client as a command, e.g. {"command": "knowing", "args": ["mcp", "--repo",
+"/path/to/repo"]}.
+
+Flags:
+`
+
+// mcpBudget is the default token budget of the tools' answers.
+const mcpBudget = 8000
+
+func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	repo := fs.String("repo", ".", "repository `folder` to serve")
+	snap := fs.String("snap", "", "snapshot `file` (default: .git/knowing.snap in the repository)")
+	pos, err := parse(fs, args, mcpHelp, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("unexpected arguments %q", pos)
+	}
+	if err := checkRepo(*repo); err != nil {
+		return err
+	}
+	k := &mcpServer{repo: *repo, snap: *snap}
+	if k.snap == "" {
+		k.snap = defaultSnapPath(*repo)
+	}
+	defer k.close()
+	return newMCPServer(k).Run(context.Background(), &mcp.StdioTransport{})
+}
+
+// defaultSnapPath is where the MCP server keeps a repository's snapshot:
+// inside its .git folder, which git ignores and clones do not copy, or,
+// without one, under the user's cache folder, named by the repository's
+// absolute path.
+func defaultSnapPath(repo string) string {
+	abs, err := filepath.Abs(repo)
+	if err != nil {
+		abs = repo
+	}
+	if st, err := os.Stat(filepath.Join(abs, ".git")); err == nil && st.IsDir() {
+		return filepath.Join(abs, ".git", "knowing.snap")
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(dir, "knowing", "snapshots", hex.EncodeToString(sum[:12])+".snap")
+}
+
+// mcpServer holds the one repository a server answers for: its snapshot,
+// opened (and built if missing) on the first call, then kept.
+type mcpServer struct {
+	repo, snap string
+	mu         sync.Mutex
+	s          *snapshot.Snapshot
+	e          *query.Engine
+}
+
+func (k *mcpServer) engine() (*query.Engine, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.e != nil {
+		return k.e, nil
+	}
+	if _, err := os.Stat(k.snap); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(k.snap), 0o755); err != nil {
+			return nil, err
+		}
+		var errb strings.Builder
+		if code := run([]string{"build", "--quiet", "--repo", k.repo, k.snap}, nil, io.Discard, &errb); code != 0 {
+			return nil, fmt.Errorf("building the snapshot of %s: %s", k.repo, strings.TrimSpace(errb.String()))
+		}
+	}
+	s, e, err := openEngine(k.snap)
+	if err != nil {
+		return nil, err
+	}
+	k.s, k.e = s, e
+	return e, nil
+}
+
+func (k *mcpServer) close() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.s != nil {
+		k.s.Close()
+		k.s, k.e = nil, nil
+	}
+}
+
+// The tools' arguments and answers. Answers carry what a budget or limit
+// cut, so an agent knows more is there.
+type (
+	contextIn struct {
+		Task   string `json:"task" jsonschema:"the task in plain words, a bug report, a stack trace or an error message"`
+		Budget int    `json:"budget,omitempty" jsonschema:"token budget of the answer (default 8000)"`
+		Limit  int    `json:"limit,omitempty" jsonschema:"at most this many symbols (default 20)"`
+	}
+	contextOut struct {
+		Results []query.Item `json:"results"`
+		Message string       `json:"message,omitempty"`
+	}
+	symbolIn struct {
+		Symbol string `json:"symbol" jsonschema:"a qualified name (pkg.Type.method), a unique suffix (Type.method) or file:line"`
+	}
+	callsIn struct {
+		Symbol string `json:"symbol" jsonschema:"a qualified name, a unique suffix or file:line"`
+		Depth  int    `json:"depth,omitempty" jsonschema:"follow calls this many steps (default 1)"`
+		Limit  int    `json:"limit,omitempty" jsonschema:"at most this many symbols (default 100)"`
+	}
+	callsOut struct {
+		Symbol  string      `json:"symbol"`
+		Results []query.Hop `json:"results"`
+		Cut     int         `json:"cut"`
+	}
+	impactIn struct {
+		Symbols []string `json:"symbols" jsonschema:"the symbols a change touches: qualified names, unique suffixes or file:line"`
+		Depth   int      `json:"depth,omitempty" jsonschema:"follow dependents this many edges (default 3)"`
+		Budget  int      `json:"budget,omitempty" jsonschema:"token budget of the answer (default 8000)"`
+	}
+	outlineIn struct {
+		File string `json:"file" jsonschema:"a file's path in the repository, or a unique end of it"`
+	}
+	changesIn struct {
+		Diff   string   `json:"diff,omitempty" jsonschema:"a unified diff (git diff); hunks are read on the old side"`
+		Files  []string `json:"files,omitempty" jsonschema:"changed files, when there is no diff: every symbol in them counts as changed"`
+		Budget int      `json:"budget,omitempty" jsonschema:"token budget of the answer (default 8000)"`
+	}
+)
+
+func or(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// newMCPServer makes the MCP server of k's repository with its tools.
+func newMCPServer(k *mcpServer) *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "knowing", Version: version}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "context", Description: "Find the code a task needs: give the task in plain words (or a bug report, stack trace, error message); get the symbols to read, best first, with signatures and doc summaries, within a token budget."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, contextOut, error) {
+			e, err := k.engine()
+			if err != nil {
+				return nil, contextOut{}, err
+			}
+			res, err := e.Query(ctx, in.Task, query.Options{Limit: or(in.Limit, 20), Budget: or(in.Budget, mcpBudget), Docs: true})
+			if err != nil {
+				return nil, contextOut{}, err
+			}
+			return nil, contextOut{Results: res.Results, Message: res.Stats.Message}, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "symbol", Description: "A symbol's definition: kind, file and line span, signature, doc summary."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in symbolIn) (*mcp.CallToolResult, query.Item, error) {
+			e, err := k.engine()
+			if err != nil {
+				return nil, query.Item{}, err
+			}
+			id, err := e.Resolve(in.Symbol)
+			if err != nil {
+				return nil, query.Item{}, err
+			}
+			return nil, e.Definition(id), nil
+		})
+	calls := func(name, desc string, callees bool) {
+		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: desc},
+			func(ctx context.Context, _ *mcp.CallToolRequest, in callsIn) (*mcp.CallToolResult, callsOut, error) {
+				e, err := k.engine()
+				if err != nil {
+					return nil, callsOut{}, err
+				}
+				id, err := e.Resolve(in.Symbol)
+				if err != nil {
+					return nil, callsOut{}, err
+				}
+				walk := e.Callers
+				if callees {
+					walk = e.Callees
+				}
+				hops, total := walk(id, min(or(in.Depth, 1), 10), or(in.Limit, 100))
+				if hops == nil {
+					hops = []query.Hop{}
+				}
+				return nil, callsOut{Symbol: e.Snapshot().QName(id), Results: hops, Cut: total - len(hops)}, nil
+			})
+	}
+	calls("callers", "Who calls a symbol: direct callers (depth 1) and, with depth, their callers.", false)
+	calls("callees", "What a symbol calls, directly (depth 1) or further.", true)
+	mcp.AddTool(srv, &mcp.Tool{Name: "impact", Description: "What a change to some symbols may break: callers, overriders, implementers, users and the tests that exercise them, ranked by how close they are in the code graph."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in impactIn) (*mcp.CallToolResult, impactReport, error) {
+			e, err := k.engine()
+			if err != nil {
+				return nil, impactReport{}, err
+			}
+			if len(in.Symbols) == 0 {
+				return nil, impactReport{}, errors.New("give at least one symbol")
+			}
+			rep := impactReport{}
+			var ids []uint32
+			for _, ref := range in.Symbols {
+				id, err := e.Resolve(ref)
+				if err != nil {
+					return nil, impactReport{}, err
+				}
+				ids = append(ids, id)
+				rep.Symbols = append(rep.Symbols, e.Snapshot().QName(id))
+			}
+			res, total := e.Impact(ids, min(or(in.Depth, 3), 10), 100, or(in.Budget, mcpBudget), false)
+			if res == nil {
+				res = []query.Impacted{}
+			}
+			rep.Results, rep.Cut = res, total-len(res)
+			return nil, rep, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "outline", Description: "A file's symbols, nested as the code nests them, in line order."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in outlineIn) (*mcp.CallToolResult, outlineReport, error) {
+			e, err := k.engine()
+			if err != nil {
+				return nil, outlineReport{}, err
+			}
+			fid, err := e.FileNode(in.File)
+			if err != nil {
+				return nil, outlineReport{}, err
+			}
+			ol := e.Outline(fid)
+			if ol == nil {
+				ol = []query.OutlineEntry{}
+			}
+			return nil, outlineReport{File: e.Snapshot().QName(fid), Results: ol}, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "changes", Description: "Context for a change: from a unified diff or a list of changed files, the symbols it touches, then their direct callers and what else they may break, within a token budget."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in changesIn) (*mcp.CallToolResult, changesReport, error) {
+			e, err := k.engine()
+			if err != nil {
+				return nil, changesReport{}, err
+			}
+			var hunks []query.Hunk
+			switch {
+			case in.Diff != "":
+				if hunks, err = query.ParseDiff(strings.NewReader(in.Diff)); err != nil {
+					return nil, changesReport{}, err
+				}
+			case len(in.Files) > 0:
+				for _, f := range in.Files {
+					hunks = append(hunks, query.Hunk{Path: f})
+				}
+			default:
+				return nil, changesReport{}, errors.New("give a diff or a list of files")
+			}
+			return nil, changesContext(e, hunks, 2, 300, or(in.Budget, mcpBudget)), nil
+		})
+	return srv
+}
