@@ -187,22 +187,6 @@ type buildSummary struct {
 	FirstSyntaxErrors []string `json:"first_syntax_errors"` // "path:line" of the first few
 }
 
-func checkRepo(dir string) error {
-	st, err := os.Stat(dir)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return fmt.Errorf("repository folder %s does not exist", dir)
-		}
-		return fmt.Errorf("cannot read repository folder %s: %w", dir, err)
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("%s is not a folder; --repo takes the repository's root folder", dir)
-	}
-	if _, err := os.ReadDir(dir); err != nil {
-		return fmt.Errorf("cannot read repository folder %s: %w", dir, err)
-	}
-	return nil
-}
 
 // checkWritable fails early, before a long parse, when the output cannot
 // be written or must not be replaced: an existing OUT is replaced only when

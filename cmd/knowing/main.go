@@ -279,3 +279,21 @@ func humanBytes(n int64) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
+
+// checkRepo fails early when dir is not a readable folder.
+func checkRepo(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return fmt.Errorf("repository folder %s does not exist", dir)
+		}
+		return fmt.Errorf("cannot read repository folder %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a folder; --repo takes the repository's root folder", dir)
+	}
+	if _, err := os.ReadDir(dir); err != nil {
+		return fmt.Errorf("cannot read repository folder %s: %w", dir, err)
+	}
+	return nil
+}
