@@ -187,7 +187,6 @@ type buildSummary struct {
 	FirstSyntaxErrors []string `json:"first_syntax_errors"` // "path:line" of the first few
 }
 
-
 // checkWritable fails early, before a long parse, when the output cannot
 // be written or must not be replaced: an existing OUT is replaced only when
 // it is a regular file holding a knowing snapshot (any regular file with
