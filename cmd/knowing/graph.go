@@ -22,9 +22,15 @@ Scaffold.before_request), a unique bare name, or a file:line position
 (server.go:3120, the innermost symbol there). A name several symbols have
 lists them; an unknown one suggests near names.
 
+With --source, the symbol's code too, read from the repository the
+snapshot was built from; when the file changed since the build (its size
+differs, or it is gone) the output says so, since the lines may have
+moved.
+
   json  {"symbol", "name", "kind", "lang", "file", "line", "end_line",
          "signature", "doc", "score", "tokens", "seed"}, as one result of
-        knowing query --json (score 0)
+        knowing query --json (score 0); with --source also
+        "source": {"code", "changed", "note"}
 
 Flags:
 `
@@ -89,9 +95,16 @@ func checkFormat(asJSON *bool, format *string) error {
 	return nil
 }
 
+// defReport is def's --json output: the item, and with --source its code.
+type defReport struct {
+	query.Item
+	Source *Source `json:"source,omitempty"`
+}
+
 func cmdDef(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("def", flag.ContinueOnError)
 	asJSON, format := graphFormat(fs)
+	withSource := fs.Bool("source", false, "also print the symbol's code from the repository")
 	pos, err := graphArgs(fs, args, defHelp, stderr, asJSON, format)
 	if err != nil {
 		return err
@@ -102,15 +115,32 @@ func cmdDef(args []string, stdout, stderr io.Writer) error {
 	}
 	defer s.Close()
 	it := e.Definition(id)
+	var src *Source
+	if *withSource {
+		m, err := s.Meta()
+		if err != nil {
+			return err
+		}
+		got, err := readSource(s, m.RepoRoot, id)
+		if err != nil {
+			return err
+		}
+		src = &got
+		if got.Note != "" {
+			fmt.Fprintln(stderr, "knowing:", got.Note)
+		}
+	}
 	switch *format {
 	case "json":
-		return writeJSON(stdout, it)
+		return writeJSON(stdout, defReport{Item: it, Source: src})
 	case "markdown":
 		fmt.Fprintf(stdout, "`%s` (%s) — `%s:%d-%d`\n", clean(it.Symbol), it.Kind, clean(it.File), it.Line, it.EndLine)
 		if it.Doc != "" {
 			fmt.Fprintf(stdout, "\n%s\n", clean(it.Doc))
 		}
-		if it.Signature != "" {
+		if src != nil {
+			fmt.Fprintf(stdout, "\n```%s\n%s```\n", fenceLang(it.Lang), clean(src.Code))
+		} else if it.Signature != "" {
 			fmt.Fprintf(stdout, "\n```%s\n%s\n```\n", fenceLang(it.Lang), clean(it.Signature))
 		}
 	default:
@@ -121,8 +151,25 @@ func cmdDef(args []string, stdout, stderr io.Writer) error {
 		if it.Doc != "" {
 			fmt.Fprintf(stdout, "  %s %s\n", commentMarker(it.Lang), clean(it.Doc))
 		}
+		if src != nil {
+			fmt.Fprint(stdout, cleanCode(src.Code))
+		}
 	}
 	return nil
+}
+
+// cleanCode escapes the control characters of code for a terminal,
+// tabs and line ends aside.
+func cleanCode(code string) string {
+	var b strings.Builder
+	for _, r := range code {
+		if r != '\t' && r != '\n' && isControl(r) {
+			b.WriteString(clean(string(r)))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // callsReport is callers' and callees' --json output.

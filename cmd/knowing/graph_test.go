@@ -218,3 +218,28 @@ func TestChangesGit(t *testing.T) {
 		t.Errorf("an option as a range: %d %q", code, errs)
 	}
 }
+
+// TestDefSource: def --source prints the symbol's code from the
+// repository, and says so when the file changed since the build.
+func TestDefSource(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "repo")
+	body := "package a\n\n// One is one.\nfunc One() int {\n\treturn 1\n}\n"
+	writeFiles(t, dir, map[string]string{"a/a.go": body})
+	snap := filepath.Join(t.TempDir(), "a.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", dir, snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	code, out, errs := knowing(t, "", "def", "--source", "--json", snap, "One")
+	var rep struct {
+		Symbol string
+		Source Source
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || rep.Source.Code != "func One() int {\n\treturn 1\n}\n" || rep.Source.Changed {
+		t.Errorf("def --source: %d %s %s", code, out, errs)
+	}
+	writeFiles(t, dir, map[string]string{"a/a.go": "package a\n\n// extra\n" + body[len("package a\n\n"):]})
+	code, out, errs = knowing(t, "", "def", "--source", snap, "One")
+	if code != 0 || !strings.Contains(errs, "changed since the snapshot was built") {
+		t.Errorf("changed file: %d %q %q", code, out, errs)
+	}
+}

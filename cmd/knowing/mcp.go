@@ -25,7 +25,8 @@ Serves one repository to an AI agent over MCP (the Model Context Protocol)
 on stdin and stdout. Tools:
 
   context   a task in plain words → the code it needs, ranked, in a budget
-  symbol    a symbol's definition: kind, file:line span, signature, doc
+  symbol    a symbol's definition: kind, file:line span, signature, doc,
+            and with source its code
   callers   who calls a symbol (depth 1 or more); callees: what it calls
   impact    what a change to some symbols may break, tests included
   outline   a file's symbols, nested
@@ -141,6 +142,7 @@ type (
 	}
 	symbolIn struct {
 		Symbol string `json:"symbol" jsonschema:"a qualified name (pkg.Type.method), a unique suffix (Type.method) or file:line"`
+		Source bool   `json:"source,omitempty" jsonschema:"also return the symbol's code from the repository"`
 	}
 	callsIn struct {
 		Symbol string `json:"symbol" jsonschema:"a qualified name, a unique suffix or file:line"`
@@ -190,16 +192,28 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 			return nil, contextOut{Results: res.Results, Message: res.Stats.Message}, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "symbol", Description: "A symbol's definition: kind, file and line span, signature, doc summary."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in symbolIn) (*mcp.CallToolResult, query.Item, error) {
+		func(ctx context.Context, _ *mcp.CallToolRequest, in symbolIn) (*mcp.CallToolResult, defReport, error) {
 			e, err := k.engine()
 			if err != nil {
-				return nil, query.Item{}, err
+				return nil, defReport{}, err
 			}
 			id, err := e.Resolve(in.Symbol)
 			if err != nil {
-				return nil, query.Item{}, err
+				return nil, defReport{}, err
 			}
-			return nil, e.Definition(id), nil
+			rep := defReport{Item: e.Definition(id)}
+			if in.Source {
+				m, err := e.Snapshot().Meta()
+				if err != nil {
+					return nil, defReport{}, err
+				}
+				src, err := readSource(e.Snapshot(), m.RepoRoot, id)
+				if err != nil {
+					return nil, defReport{}, err
+				}
+				rep.Source = &src
+			}
+			return nil, rep, nil
 		})
 	calls := func(name, desc string, callees bool) {
 		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: desc},

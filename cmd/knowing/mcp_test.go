@@ -100,9 +100,15 @@ func TestMCPServer(t *testing.T) {
 		t.Errorf("context answered %d tokens, over the %d budget", tokens, mcpBudget)
 	}
 
-	var def struct{ Symbol, File string }
-	if msg := call(t, cs, "symbol", map[string]any{"symbol": "MemoryStore.Get"}, &def); msg != "" || def.Symbol != "example.com/shop/store.MemoryStore.Get" || def.File != "store/memory.go" {
+	var def struct {
+		Symbol, File string
+		Source       *Source
+	}
+	if msg := call(t, cs, "symbol", map[string]any{"symbol": "MemoryStore.Get"}, &def); msg != "" || def.Symbol != "example.com/shop/store.MemoryStore.Get" || def.File != "store/memory.go" || def.Source != nil {
 		t.Errorf("symbol: %q %+v", msg, def)
+	}
+	if msg := call(t, cs, "symbol", map[string]any{"symbol": "MemoryStore.Get", "source": true}, &def); msg != "" || def.Source == nil || !strings.HasPrefix(def.Source.Code, "func (m *MemoryStore) Get(") {
+		t.Errorf("symbol with source: %q %+v", msg, def.Source)
 	}
 	var callers callsOut
 	if msg := call(t, cs, "callers", map[string]any{"symbol": "store.Store.Get"}, &callers); msg != "" || !slices.ContainsFunc(callers.Results, func(h query.Hop) bool { return h.Symbol == "example.com/shop/server.Server.HandleGet" }) {
