@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -241,5 +242,34 @@ func TestDefSource(t *testing.T) {
 	code, out, errs = knowing(t, "", "def", "--source", snap, "One")
 	if code != 0 || !strings.Contains(errs, "changed since the snapshot was built") {
 		t.Errorf("changed file: %d %q %q", code, out, errs)
+	}
+}
+
+// TestQuerySource: query --source gives the best results' code while the
+// budget has room, and never more than the budget.
+func TestQuerySource(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "go.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", "../../testdata/go", snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	for _, budget := range []int{60, 400, 50000} {
+		code, out, errs := knowing(t, "", "query", "--json", "--source", "--budget", strconv.Itoa(budget), snap, "get an item from the memory store")
+		var res queryJSON
+		if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+			t.Fatalf("query --source: %d %s", code, errs)
+		}
+		used := res.Stats.Tokens
+		for _, src := range res.Sources {
+			used += (len(src.Code) + 3) / 4
+			if src.Rank < 1 || src.Rank > len(res.Results) || res.Results[src.Rank-1].Symbol != src.Symbol || !strings.Contains(src.Code, res.Results[src.Rank-1].Name) {
+				t.Errorf("budget %d: source %d (%s) does not match its result", budget, src.Rank, src.Symbol)
+			}
+		}
+		if used > budget {
+			t.Errorf("budget %d: %d tokens with the code", budget, used)
+		}
+		if budget == 50000 && len(res.Sources) != len(res.Results) {
+			t.Errorf("a large budget gave code for %d of %d results", len(res.Sources), len(res.Results))
+		}
 	}
 }

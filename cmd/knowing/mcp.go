@@ -25,6 +25,7 @@ Serves one repository to an AI agent over MCP (the Model Context Protocol)
 on stdin and stdout. Tools:
 
   context   a task in plain words → the code it needs, ranked, in a budget
+            (with source, the code of the best results too)
   symbol    a symbol's definition: kind, file:line span, signature, doc,
             and with source its code
   callers   who calls a symbol (depth 1 or more); callees: what it calls
@@ -135,10 +136,12 @@ type (
 		Task   string `json:"task" jsonschema:"the task in plain words, a bug report, a stack trace or an error message"`
 		Budget int    `json:"budget,omitempty" jsonschema:"token budget of the answer (default 8000)"`
 		Limit  int    `json:"limit,omitempty" jsonschema:"at most this many symbols (default 20)"`
+		Source bool   `json:"source,omitempty" jsonschema:"also return the code of the best results while the budget has room"`
 	}
 	contextOut struct {
-		Results []query.Item `json:"results"`
-		Message string       `json:"message,omitempty"`
+		Results []query.Item   `json:"results"`
+		Sources []RankedSource `json:"sources,omitempty"`
+		Message string         `json:"message,omitempty"`
 	}
 	symbolIn struct {
 		Symbol string `json:"symbol" jsonschema:"a qualified name (pkg.Type.method), a unique suffix (Type.method) or file:line"`
@@ -185,11 +188,20 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 			if err != nil {
 				return nil, contextOut{}, err
 			}
-			res, err := e.Query(ctx, in.Task, query.Options{Limit: or(in.Limit, 20), Budget: or(in.Budget, mcpBudget), Docs: true})
+			budget := or(in.Budget, mcpBudget)
+			res, err := e.Query(ctx, in.Task, query.Options{Limit: or(in.Limit, 20), Budget: budget, Docs: true})
 			if err != nil {
 				return nil, contextOut{}, err
 			}
-			return nil, contextOut{Results: res.Results, Message: res.Stats.Message}, nil
+			out := contextOut{Results: res.Results, Message: res.Stats.Message}
+			if in.Source {
+				m, err := e.Snapshot().Meta()
+				if err != nil {
+					return nil, contextOut{}, err
+				}
+				out.Sources = sourcesFor(e.Snapshot(), m.RepoRoot, res.Results, budget-res.Stats.Tokens)
+			}
+			return nil, out, nil
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "symbol", Description: "A symbol's definition: kind, file and line span, signature, doc summary."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in symbolIn) (*mcp.CallToolResult, defReport, error) {

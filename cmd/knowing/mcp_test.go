@@ -92,6 +92,13 @@ func TestMCPServer(t *testing.T) {
 	if len(ctxOut.Results) == 0 || !strings.Contains(ctxOut.Results[0].Symbol, "store.") {
 		t.Errorf("context: %+v", ctxOut.Results)
 	}
+	if len(ctxOut.Sources) != 0 {
+		t.Errorf("context gave code unasked")
+	}
+	var withCode contextOut
+	if msg := call(t, cs, "context", map[string]any{"task": "get an item from the memory store", "source": true}, &withCode); msg != "" || len(withCode.Sources) == 0 || !strings.Contains(withCode.Sources[0].Code, "func") && !strings.Contains(withCode.Sources[0].Code, "type") {
+		t.Errorf("context with source: %q %+v", msg, withCode.Sources)
+	}
 	tokens := 0
 	for _, r := range ctxOut.Results {
 		tokens += r.Tokens

@@ -46,6 +46,11 @@ Output formats:
             symbol is the qualified name; file is relative to the repo root.
   markdown  a block to paste into a model's prompt
 
+With --source the best results also carry their code, read from the
+repository, while what the results leave of the budget has room (about
+four bytes a token); in JSON as "sources": [{"rank", "symbol", "code",
+"changed", "note"}]. A file that changed since the build is marked.
+
 Flags:
 `
 
@@ -172,6 +177,7 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	format := fs.String("format", "text", "output `format`: text, json or markdown")
 	vector := fs.Bool("vector", false, "add the hashed character-trigram vector channel (off by default: it lowered caddy, cargo and gostd; see EVAL.md)")
 	docs := fs.Bool("docs", true, "give each result the opening of its doc comment")
+	withSource := fs.Bool("source", false, "also give the code of the best results, read from the repository, while the budget has room")
 	pos, err := parse(fs, args, queryHelp, stderr)
 	if err != nil {
 		return err
@@ -204,17 +210,25 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	out := queryJSON{Result: res}
+	if m, err := s.Meta(); err == nil {
+		out.Repo = m.RepoRoot
+	}
+	if *withSource {
+		out.Sources = sourcesFor(s, out.Repo, res.Results, *budget-res.Stats.Tokens)
+		for _, src := range out.Sources {
+			if src.Note != "" {
+				fmt.Fprintf(stderr, "knowing: %s: %s\n", src.Symbol, src.Note)
+			}
+		}
+	}
 	switch *format {
 	case "json":
-		out := queryJSON{Result: res}
-		if m, err := s.Meta(); err == nil {
-			out.Repo = m.RepoRoot
-		}
 		return writeJSON(stdout, out)
 	case "markdown":
-		writeMarkdown(stdout, task, res)
+		writeMarkdown(stdout, task, res, out.Sources)
 	default:
-		writeText(stdout, res)
+		writeText(stdout, res, out.Sources)
 		if res.Stats.Message != "" {
 			fmt.Fprintln(stderr, "knowing:", res.Stats.Message)
 		}
@@ -227,9 +241,47 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 type queryJSON struct {
 	Repo string `json:"repo"`
 	*query.Result
+	// Sources, with --source: the code of the best results, by rank,
+	// while the budget has room.
+	Sources []RankedSource `json:"sources,omitempty"`
 }
 
-func writeText(w io.Writer, res *query.Result) {
+// RankedSource is the code of the result at Rank (1-based).
+type RankedSource struct {
+	Rank   int    `json:"rank"`
+	Symbol string `json:"symbol"`
+	Source
+}
+
+// sourcesFor reads the code of results, best first, each whose code fits
+// in what is left of the budget (a token is about four bytes), skipping
+// the ones that do not fit or cannot be read.
+func sourcesFor(s *snapshot.Snapshot, root string, results []query.Item, left int) []RankedSource {
+	var out []RankedSource
+	for i, it := range results {
+		src, err := readSource(s, root, it.ID)
+		if err != nil || src.Code == "" {
+			continue
+		}
+		if t := (len(src.Code) + 3) / 4; t <= left {
+			left -= t
+			out = append(out, RankedSource{Rank: i + 1, Symbol: it.Symbol, Source: src})
+		}
+	}
+	return out
+}
+
+// sourceOf returns the code given for rank (1-based), or nil.
+func sourceOf(sources []RankedSource, rank int) *Source {
+	for i := range sources {
+		if sources[i].Rank == rank {
+			return &sources[i].Source
+		}
+	}
+	return nil
+}
+
+func writeText(w io.Writer, res *query.Result, sources []RankedSource) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for i, it := range res.Results {
 		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s:%d\n", i+1, it.Score, it.Kind, clean(it.Symbol), clean(it.File), it.Line)
@@ -241,12 +293,24 @@ func writeText(w io.Writer, res *query.Result) {
 		if it.Doc != "" {
 			fmt.Fprintf(tw, "\t\t\t  %s %s\n", commentMarker(it.Lang), clean(it.Doc))
 		}
+		if src := sourceOf(sources, i+1); src != nil {
+			tw.Flush()
+			fmt.Fprint(w, cleanCode(src.Code))
+		}
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "# %d results, %d tokens, %d µs\n", len(res.Results), res.Stats.Tokens, res.Stats.ElapsedUS)
+	code := 0
+	for _, src := range sources {
+		code += (len(src.Code) + 3) / 4
+	}
+	fmt.Fprintf(w, "# %d results, %d tokens", len(res.Results), res.Stats.Tokens)
+	if len(sources) > 0 {
+		fmt.Fprintf(w, " and %d of code for %d of them", code, len(sources))
+	}
+	fmt.Fprintf(w, ", %d µs\n", res.Stats.ElapsedUS)
 }
 
-func writeMarkdown(w io.Writer, task string, res *query.Result) {
+func writeMarkdown(w io.Writer, task string, res *query.Result, sources []RankedSource) {
 	t := strings.TrimSpace(task)
 	if len(t) > 200 {
 		t = t[:200] + "…"
@@ -257,7 +321,9 @@ func writeMarkdown(w io.Writer, task string, res *query.Result) {
 		if it.Doc != "" {
 			fmt.Fprintf(w, "   %s\n", clean(it.Doc))
 		}
-		if it.Signature != "" {
+		if src := sourceOf(sources, i+1); src != nil {
+			fmt.Fprintf(w, "\n```%s\n%s```\n\n", fenceLang(it.Lang), cleanCode(src.Code))
+		} else if it.Signature != "" {
 			fmt.Fprintf(w, "   ```%s\n   %s\n   ```\n", fenceLang(it.Lang), clean(it.Signature))
 		}
 	}
