@@ -74,32 +74,36 @@ func ParseDiff(r io.Reader) ([]Hunk, error) {
 // unknown.
 func (e *Engine) Changed(hunks []Hunk) (ids []uint32, unknown []string) {
 	seen := map[uint32]bool{}
-	outlines := map[string][]OutlineEntry{}
+	trees := map[string][]treeNode{}
+	overlaps := func(n treeNode, h Hunk) bool {
+		lo, hi := e.s.Lines(n.id)
+		return h.End == 0 || !(int(hi) < h.Start || int(lo) > h.End)
+	}
 	for _, h := range hunks {
-		ol, ok := outlines[h.Path]
+		tree, ok := trees[h.Path]
 		if !ok {
 			if fid, err := e.FileNode(h.Path); err == nil {
-				ol = e.Outline(fid)
+				tree = e.fileTree(fid)
 			} else {
 				unknown = append(unknown, h.Path)
 			}
-			outlines[h.Path] = ol
+			trees[h.Path] = tree
 		}
-		for i, o := range ol {
-			if h.End > 0 && (o.EndLine < h.Start || o.Line > h.End) {
+		for i, n := range tree {
+			if !overlaps(n, h) {
 				continue
 			}
 			// Innermost: skip a symbol when a member of it overlaps too.
 			inner := false
-			for j := i + 1; j < len(ol) && ol[j].Depth > o.Depth; j++ {
-				if h.End == 0 || !(ol[j].EndLine < h.Start || ol[j].Line > h.End) {
+			for j := i + 1; j < len(tree) && tree[j].depth > n.depth; j++ {
+				if overlaps(tree[j], h) {
 					inner = h.End > 0
 					break
 				}
 			}
-			if !inner && !seen[o.ID] {
-				seen[o.ID] = true
-				ids = append(ids, o.ID)
+			if !inner && !seen[n.id] {
+				seen[n.id] = true
+				ids = append(ids, n.id)
 			}
 		}
 	}

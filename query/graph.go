@@ -98,26 +98,20 @@ func position(ref string) (string, int, bool) {
 	return ref[:i], n, true
 }
 
-// innermost is the smallest symbol holding line of the file whose path
-// ends with file.
+// innermost is the smallest symbol holding line of the files whose path
+// is file or ends with "/"+file.
 func (e *Engine) innermost(file string, line int) (uint32, bool) {
 	file = strings.TrimPrefix(strings.ReplaceAll(file, "\\", "/"), "./")
 	var ids []uint32
 	best, span, found := uint32(0), uint32(0), false
 	for fi := 0; fi < e.s.NumFiles(); fi++ {
-		p := e.s.FilePath(fi)
-		if p != file && !strings.HasSuffix(p, "/"+file) {
+		if p := e.s.FilePath(fi); p != file && !strings.HasSuffix(p, "/"+file) {
 			continue
 		}
-		ids = e.s.AppendFileNodes(fi, ids[:0])
-		for _, id := range ids {
-			lo, hi := e.s.Lines(id)
-			if uint32(line) < lo || uint32(line) > hi {
-				continue
-			}
-			if !found || hi-lo < span {
-				best, span, found = id, hi-lo, true
-			}
+		var id, sp uint32
+		var ok bool
+		if id, sp, ok, ids = e.innermostIn(fi, uint32(line), ids); ok && (!found || sp < span) {
+			best, span, found = id, sp, true
 		}
 	}
 	return best, found
@@ -318,7 +312,25 @@ func (e *Engine) FileNode(file string) (uint32, error) {
 // Outline lists the symbols a file node contains, nested: each symbol
 // followed by its members, in line order.
 func (e *Engine) Outline(file uint32) []OutlineEntry {
-	var out []OutlineEntry
+	tree := e.fileTree(file)
+	out := make([]OutlineEntry, len(tree))
+	for i, n := range tree {
+		out[i] = OutlineEntry{Item: e.Item(n.id, 0), Depth: n.depth}
+	}
+	return out
+}
+
+// treeNode is a symbol of a file and how deep it sits (1: top level).
+type treeNode struct {
+	id    uint32
+	depth int
+}
+
+// fileTree lists the symbols a file node contains, each followed by its
+// members, in line order, without describing them (a description decodes
+// the signature).
+func (e *Engine) fileTree(file uint32) []treeNode {
+	var out []treeNode
 	var visit func(u uint32, depth int)
 	visit = func(u uint32, depth int) {
 		if depth > 32 {
@@ -337,7 +349,7 @@ func (e *Engine) Outline(file uint32) []OutlineEntry {
 			return cmp.Or(cmp.Compare(la, lb), cmp.Compare(a, b))
 		})
 		for _, k := range kids {
-			out = append(out, OutlineEntry{Item: e.Item(k, 0), Depth: depth})
+			out = append(out, treeNode{k, depth})
 			visit(k, depth+1)
 		}
 	}

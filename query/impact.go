@@ -20,7 +20,7 @@ type Impacted struct {
 }
 
 // impactEdges are the edges into a symbol whose source depends on it.
-var impactEdges = map[snapshot.EdgeType]bool{
+var impactEdges = [snapshot.NumEdgeTypes]bool{
 	snapshot.EdgeCalls: true, snapshot.EdgeOverrides: true, snapshot.EdgeImplements: true,
 	snapshot.EdgeExtends: true, snapshot.EdgeReferences: true,
 }
@@ -51,7 +51,7 @@ func (e *Engine) Impact(ids []uint32, depth, limit, budget int, nearestFirst boo
 			it := e.s.Neighbors(u, snapshot.In)
 			for it.Next() {
 				v, t := it.Node(), it.Type()
-				if !impactEdges[t] || seen[v] || e.s.Kind(v) == snapshot.KindFile || e.s.Kind(v) == snapshot.KindPackage {
+				if int(t) >= len(impactEdges) || !impactEdges[t] || seen[v] || e.s.Kind(v) == snapshot.KindFile || e.s.Kind(v) == snapshot.KindPackage {
 					continue
 				}
 				seen[v] = true
@@ -97,6 +97,7 @@ func (e *Engine) Impact(ids []uint32, depth, limit, budget int, nearestFirst boo
 		}
 		return cmp.Or(cmp.Compare(mass[b.id], mass[a.id]), cmp.Compare(a.depth, b.depth), cmp.Compare(e.s.QName(a.id), e.s.QName(b.id)))
 	})
+	out = []Impacted{}
 	used := 0
 	for _, h := range hits {
 		if limit > 0 && len(out) == limit {

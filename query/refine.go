@@ -218,23 +218,31 @@ func (e *Engine) keepLocations(kw *Keywords) {
 				continue
 			}
 			files++
-			ids = e.s.AppendFileNodes(fi, ids[:0])
-			best, span := uint32(0), uint32(0)
-			found := false
-			for _, id := range ids {
-				lo, hi := e.s.Lines(id)
-				if uint32(loc.Line) < lo || uint32(loc.Line) > hi {
-					continue
-				}
-				if !found || hi-lo < span {
-					best, span, found = id, hi-lo, true
-				}
-			}
+			var best uint32
+			var found bool
+			best, _, found, ids = e.innermostIn(fi, uint32(loc.Line), ids)
 			if q := e.s.QName(best); found && !slices.Contains(kw.Exact, q) {
 				kw.Exact = append(kw.Exact, q)
 			}
 		}
 	}
+}
+
+// innermostIn finds the smallest of file fi's symbols (those with a BM25
+// document, see snapshot.AppendFileNodes) whose lines hold line, and its
+// span; ids is scratch space, returned for reuse.
+func (e *Engine) innermostIn(fi int, line uint32, ids []uint32) (best, span uint32, found bool, scratch []uint32) {
+	ids = e.s.AppendFileNodes(fi, ids[:0])
+	for _, id := range ids {
+		lo, hi := e.s.Lines(id)
+		if line < lo || line > hi {
+			continue
+		}
+		if !found || hi-lo < span {
+			best, span, found = id, hi-lo, true
+		}
+	}
+	return best, span, found, ids
 }
 
 // addWord makes w a word symbols' names cover (Keywords.Pos), at the
