@@ -25,33 +25,17 @@ import (
 // per query. Without KNOWING_BENCH_SNAP it builds the Go standard library
 // and uses the gostd fixtures.
 func BenchmarkQueryFixtures(b *testing.B) {
-	snap := os.Getenv("KNOWING_BENCH_SNAP")
 	fixtures := os.Getenv("KNOWING_BENCH_FIXTURES")
 	if fixtures == "" {
 		fixtures = "../../testdata/eval/gostd"
 	}
-	if snap == "" {
-		snap = filepath.Join(b.TempDir(), "gostd.snap")
-		var errb strings.Builder
-		if code := run([]string{"build", "--quiet", "--repo", filepath.Join(runtime.GOROOT(), "src"), snap}, nil, &errb, &errb); code != 0 {
-			b.Fatal(errb.String())
-		}
-	}
+	_, e := benchEngine(b)
 	fx, err := eval.LoadDir(fixtures)
 	if err != nil {
 		b.Fatal(err)
 	}
 	if r := os.Getenv("KNOWING_BENCH_REPO"); r != "" {
 		fx = eval.FilterRepo(fx, r)
-	}
-	s, err := snapshot.Open(snap)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	e, err := newEngine(s)
-	if err != nil {
-		b.Fatal(err)
 	}
 	ctx := context.Background()
 	// KNOWING_BENCH_DOCS=1 adds the doc summaries, as the CLI does.
@@ -83,23 +67,7 @@ func BenchmarkQueryFixtures(b *testing.B) {
 //
 //	KNOWING_BENCH_SNAP=/tmp/gostd.snap go test ./cmd/knowing -run xxx -bench GraphCommands
 func BenchmarkGraphCommands(b *testing.B) {
-	snap := os.Getenv("KNOWING_BENCH_SNAP")
-	if snap == "" {
-		snap = filepath.Join(b.TempDir(), "gostd.snap")
-		var errb strings.Builder
-		if code := run([]string{"build", "--quiet", "--repo", filepath.Join(runtime.GOROOT(), "src"), snap}, nil, &errb, &errb); code != 0 {
-			b.Fatal(errb.String())
-		}
-	}
-	s, err := snapshot.Open(snap)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	e, err := newEngine(s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, e := benchEngine(b)
 	syms := []string{"net/http.Server.Serve", "net/http.readCookies", "strconv.ParseInt", "fmt.Sprintf", "Server.ListenAndServe"}
 	for _, name := range []string{"def", "callers", "callees", "callers-depth2", "refs", "impact"} {
 		b.Run(name, func(b *testing.B) {
@@ -136,19 +104,7 @@ func BenchmarkGraphCommands(b *testing.B) {
 // BenchmarkOutline measures outline on the Go standard library's largest
 // files (KNOWING_BENCH_SNAP as for BenchmarkGraphCommands).
 func BenchmarkOutline(b *testing.B) {
-	snap := os.Getenv("KNOWING_BENCH_SNAP")
-	if snap == "" {
-		b.Skip("set KNOWING_BENCH_SNAP to a snapshot of the Go standard library")
-	}
-	s, err := snapshot.Open(snap)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	e, err := newEngine(s)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, e := benchEngine(b)
 	files := []string{"net/http/server.go", "net/http/h2_bundle.go", "strconv/atoi.go", "fmt/print.go"}
 	lat := make([]time.Duration, 0, b.N)
 	for i := 0; i < b.N; i++ {
@@ -163,4 +119,29 @@ func BenchmarkOutline(b *testing.B) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+// benchEngine opens $KNOWING_BENCH_SNAP, or a snapshot of the Go standard
+// library built for the run, and makes an engine over it; the snapshot is
+// closed when the benchmark ends.
+func benchEngine(b *testing.B) (*snapshot.Snapshot, *query.Engine) {
+	b.Helper()
+	snap := os.Getenv("KNOWING_BENCH_SNAP")
+	if snap == "" {
+		snap = filepath.Join(b.TempDir(), "gostd.snap")
+		var errb strings.Builder
+		if code := run([]string{"build", "--quiet", "--repo", filepath.Join(runtime.GOROOT(), "src"), snap}, nil, &errb, &errb); code != 0 {
+			b.Fatal(errb.String())
+		}
+	}
+	s, err := snapshot.Open(snap)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	e, err := newEngine(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, e
 }

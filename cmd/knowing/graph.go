@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -68,14 +69,15 @@ func openSymbol(snap, ref string) (*snapshot.Snapshot, *query.Engine, uint32, er
 	return s, e, id, nil
 }
 
-// graphArgs parses a graph command's line: SNAP and SYMBOL, and a format.
-func graphArgs(fs *flag.FlagSet, args []string, help string, stderr io.Writer, asJSON *bool, format *string) ([]string, error) {
+// graphArgs parses a graph command's line: SNAP and what (SYMBOL, FILE),
+// and a format.
+func graphArgs(fs *flag.FlagSet, args []string, help string, stderr io.Writer, asJSON *bool, format *string, what string) ([]string, error) {
 	pos, err := parse(fs, args, help, stderr)
 	if err != nil {
 		return nil, err
 	}
 	if len(pos) != 2 {
-		return nil, usagef("want SNAP and SYMBOL (got %d arguments)", len(pos))
+		return nil, usagef("want SNAP and %s (got %d arguments)", what, len(pos))
 	}
 	return pos, checkFormat(asJSON, format)
 }
@@ -101,11 +103,28 @@ type defReport struct {
 	Source *Source `json:"source,omitempty"`
 }
 
+// definitionOf is def's answer for id, with its code when withSource.
+func definitionOf(e *query.Engine, id uint32, withSource bool) (defReport, error) {
+	rep := defReport{Item: e.Definition(id)}
+	if withSource {
+		m, err := e.Snapshot().Meta()
+		if err != nil {
+			return defReport{}, err
+		}
+		src, err := readSource(e.Snapshot(), m.RepoRoot, id)
+		if err != nil {
+			return defReport{}, err
+		}
+		rep.Source = &src
+	}
+	return rep, nil
+}
+
 func cmdDef(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("def", flag.ContinueOnError)
 	asJSON, format := graphFormat(fs)
 	withSource := fs.Bool("source", false, "also print the symbol's code from the repository")
-	pos, err := graphArgs(fs, args, defHelp, stderr, asJSON, format)
+	pos, err := graphArgs(fs, args, defHelp, stderr, asJSON, format, "SYMBOL")
 	if err != nil {
 		return err
 	}
@@ -114,25 +133,17 @@ func cmdDef(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
-	it := e.Definition(id)
-	var src *Source
-	if *withSource {
-		m, err := s.Meta()
-		if err != nil {
-			return err
-		}
-		got, err := readSource(s, m.RepoRoot, id)
-		if err != nil {
-			return err
-		}
-		src = &got
-		if got.Note != "" {
-			fmt.Fprintln(stderr, "knowing:", got.Note)
-		}
+	rep, err := definitionOf(e, id, *withSource)
+	if err != nil {
+		return err
 	}
+	if rep.Source != nil && rep.Source.Note != "" {
+		fmt.Fprintln(stderr, "knowing:", rep.Source.Note)
+	}
+	it, src := rep.Item, rep.Source
 	switch *format {
 	case "json":
-		return writeJSON(stdout, defReport{Item: it, Source: src})
+		return writeJSON(stdout, rep)
 	case "markdown":
 		fmt.Fprintf(stdout, "`%s` (%s) — `%s:%d-%d`\n", clean(it.Symbol), it.Kind, clean(it.File), it.Line, it.EndLine)
 		if it.Doc != "" {
@@ -181,6 +192,16 @@ type callsReport struct {
 	Cut       int         `json:"cut"`
 }
 
+// callsOf is the answer of callers or callees (direction) for id.
+func callsOf(e *query.Engine, id uint32, direction string, depth, limit int) callsReport {
+	walk := e.Callers
+	if direction == "callees" {
+		walk = e.Callees
+	}
+	hops, total := walk(id, depth, limit)
+	return callsReport{Symbol: e.Snapshot().QName(id), Direction: direction, Depth: depth, Results: hops, Cut: total - len(hops)}
+}
+
 func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	asJSON, format := graphFormat(fs)
@@ -190,7 +211,7 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 	if name == "callees" {
 		verb = "are called by"
 	}
-	pos, err := graphArgs(fs, args, fmt.Sprintf(callsHelp, name, verb), stderr, asJSON, format)
+	pos, err := graphArgs(fs, args, fmt.Sprintf(callsHelp, name, verb), stderr, asJSON, format, "SYMBOL")
 	if err != nil {
 		return err
 	}
@@ -205,15 +226,7 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
-	walk := e.Callers
-	if name == "callees" {
-		walk = e.Callees
-	}
-	hops, total := walk(id, *depth, *limit)
-	rep := callsReport{Symbol: s.QName(id), Direction: name, Depth: *depth, Results: hops, Cut: total - len(hops)}
-	if rep.Results == nil {
-		rep.Results = []query.Hop{}
-	}
+	rep := callsOf(e, id, name, *depth, *limit)
 	switch *format {
 	case "json":
 		return writeJSON(stdout, rep)
@@ -288,7 +301,7 @@ func cmdRefs(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("refs", flag.ContinueOnError)
 	asJSON, format := graphFormat(fs)
 	limit := fs.Int("limit", 200, "list at most this many edges")
-	pos, err := graphArgs(fs, args, refsHelp, stderr, asJSON, format)
+	pos, err := graphArgs(fs, args, refsHelp, stderr, asJSON, format, "SYMBOL")
 	if err != nil {
 		return err
 	}
@@ -302,9 +315,6 @@ func cmdRefs(args []string, stdout, stderr io.Writer) error {
 	defer s.Close()
 	refs, total := e.Refs(id, *limit)
 	rep := refsReport{Symbol: s.QName(id), Results: refs, Cut: total - len(refs)}
-	if rep.Results == nil {
-		rep.Results = []query.Ref{}
-	}
 	switch *format {
 	case "json":
 		return writeJSON(stdout, rep)
@@ -334,17 +344,20 @@ type outlineReport struct {
 	Results []query.OutlineEntry `json:"results"`
 }
 
+// outlineOf is outline's answer for file.
+func outlineOf(e *query.Engine, file string) (outlineReport, error) {
+	fid, err := e.FileNode(file)
+	if err != nil {
+		return outlineReport{}, err
+	}
+	return outlineReport{File: e.Snapshot().QName(fid), Results: e.Outline(fid)}, nil
+}
+
 func cmdOutline(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("outline", flag.ContinueOnError)
 	asJSON, format := graphFormat(fs)
-	pos, err := parse(fs, args, outlineHelp, stderr)
+	pos, err := graphArgs(fs, args, outlineHelp, stderr, asJSON, format, "FILE")
 	if err != nil {
-		return err
-	}
-	if len(pos) != 2 {
-		return usagef("want SNAP and FILE (got %d arguments)", len(pos))
-	}
-	if err := checkFormat(asJSON, format); err != nil {
 		return err
 	}
 	s, e, err := openEngine(pos[0])
@@ -352,13 +365,9 @@ func cmdOutline(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
-	fid, err := e.FileNode(pos[1])
+	rep, err := outlineOf(e, pos[1])
 	if err != nil {
 		return err
-	}
-	rep := outlineReport{File: s.QName(fid), Results: e.Outline(fid)}
-	if rep.Results == nil {
-		rep.Results = []query.OutlineEntry{}
 	}
 	switch *format {
 	case "json":
@@ -403,6 +412,26 @@ type impactReport struct {
 	Cut     int              `json:"cut"`
 }
 
+// impactOf is impact's answer for the symbols refs name.
+func impactOf(e *query.Engine, refs []string, depth, limit, budget int) (impactReport, error) {
+	if len(refs) == 0 {
+		return impactReport{}, errors.New("give at least one symbol")
+	}
+	var rep impactReport
+	var ids []uint32
+	for _, ref := range refs {
+		id, err := e.Resolve(ref)
+		if err != nil {
+			return impactReport{}, err
+		}
+		ids = append(ids, id)
+		rep.Symbols = append(rep.Symbols, e.Snapshot().QName(id))
+	}
+	res, total := e.Impact(ids, depth, limit, budget, false)
+	rep.Results, rep.Cut = res, total-len(res)
+	return rep, nil
+}
+
 func cmdImpact(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("impact", flag.ContinueOnError)
 	asJSON, format := graphFormat(fs)
@@ -430,20 +459,9 @@ func cmdImpact(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
-	var ids []uint32
-	rep := impactReport{}
-	for _, ref := range pos[1:] {
-		id, err := e.Resolve(ref)
-		if err != nil {
-			return err
-		}
-		ids = append(ids, id)
-		rep.Symbols = append(rep.Symbols, s.QName(id))
-	}
-	res, total := e.Impact(ids, *depth, *limit, *budget, false)
-	rep.Results, rep.Cut = res, total-len(res)
-	if rep.Results == nil {
-		rep.Results = []query.Impacted{}
+	rep, err := impactOf(e, pos[1:], *depth, *limit, *budget)
+	if err != nil {
+		return err
 	}
 	switch *format {
 	case "json":
@@ -460,7 +478,7 @@ func cmdImpact(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s:%d\t%s %s\n", i+1, r.Walk, r.Kind, clean(r.Symbol), clean(r.File), r.Line, r.Via, clean(r.From))
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "# %d of %d symbols a change may break", len(rep.Results), total)
+	fmt.Fprintf(stdout, "# %d of %d symbols a change may break", len(rep.Results), len(rep.Results)+rep.Cut)
 	if rep.Cut > 0 {
 		fmt.Fprintf(stdout, " (%d cut by the budget or --limit)", rep.Cut)
 	}

@@ -152,11 +152,6 @@ type (
 		Depth  int    `json:"depth,omitempty" jsonschema:"follow calls this many steps (default 1)"`
 		Limit  int    `json:"limit,omitempty" jsonschema:"at most this many symbols (default 100)"`
 	}
-	callsOut struct {
-		Symbol  string      `json:"symbol"`
-		Results []query.Hop `json:"results"`
-		Cut     int         `json:"cut"`
-	}
 	impactIn struct {
 		Symbols []string `json:"symbols" jsonschema:"the symbols a change touches: qualified names, unique suffixes or file:line"`
 		Depth   int      `json:"depth,omitempty" jsonschema:"follow dependents this many edges (default 3)"`
@@ -213,69 +208,33 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 			if err != nil {
 				return nil, defReport{}, err
 			}
-			rep := defReport{Item: e.Definition(id)}
-			if in.Source {
-				m, err := e.Snapshot().Meta()
-				if err != nil {
-					return nil, defReport{}, err
-				}
-				src, err := readSource(e.Snapshot(), m.RepoRoot, id)
-				if err != nil {
-					return nil, defReport{}, err
-				}
-				rep.Source = &src
-			}
-			return nil, rep, nil
+			rep, err := definitionOf(e, id, in.Source)
+			return nil, rep, err
 		})
-	calls := func(name, desc string, callees bool) {
+	calls := func(name, desc string) {
 		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: desc},
-			func(ctx context.Context, _ *mcp.CallToolRequest, in callsIn) (*mcp.CallToolResult, callsOut, error) {
+			func(ctx context.Context, _ *mcp.CallToolRequest, in callsIn) (*mcp.CallToolResult, callsReport, error) {
 				e, err := k.engine()
 				if err != nil {
-					return nil, callsOut{}, err
+					return nil, callsReport{}, err
 				}
 				id, err := e.Resolve(in.Symbol)
 				if err != nil {
-					return nil, callsOut{}, err
+					return nil, callsReport{}, err
 				}
-				walk := e.Callers
-				if callees {
-					walk = e.Callees
-				}
-				hops, total := walk(id, min(or(in.Depth, 1), 10), or(in.Limit, 100))
-				if hops == nil {
-					hops = []query.Hop{}
-				}
-				return nil, callsOut{Symbol: e.Snapshot().QName(id), Results: hops, Cut: total - len(hops)}, nil
+				return nil, callsOf(e, id, name, min(or(in.Depth, 1), 10), or(in.Limit, 100)), nil
 			})
 	}
-	calls("callers", "Who calls a symbol: direct callers (depth 1) and, with depth, their callers.", false)
-	calls("callees", "What a symbol calls, directly (depth 1) or further.", true)
+	calls("callers", "Who calls a symbol: direct callers (depth 1) and, with depth, their callers.")
+	calls("callees", "What a symbol calls, directly (depth 1) or further.")
 	mcp.AddTool(srv, &mcp.Tool{Name: "impact", Description: "What a change to some symbols may break: callers, overriders, implementers, users and the tests that exercise them, ranked by how close they are in the code graph."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in impactIn) (*mcp.CallToolResult, impactReport, error) {
 			e, err := k.engine()
 			if err != nil {
 				return nil, impactReport{}, err
 			}
-			if len(in.Symbols) == 0 {
-				return nil, impactReport{}, errors.New("give at least one symbol")
-			}
-			rep := impactReport{}
-			var ids []uint32
-			for _, ref := range in.Symbols {
-				id, err := e.Resolve(ref)
-				if err != nil {
-					return nil, impactReport{}, err
-				}
-				ids = append(ids, id)
-				rep.Symbols = append(rep.Symbols, e.Snapshot().QName(id))
-			}
-			res, total := e.Impact(ids, min(or(in.Depth, 3), 10), 100, or(in.Budget, mcpBudget), false)
-			if res == nil {
-				res = []query.Impacted{}
-			}
-			rep.Results, rep.Cut = res, total-len(res)
-			return nil, rep, nil
+			rep, err := impactOf(e, in.Symbols, min(or(in.Depth, 3), 10), 100, or(in.Budget, mcpBudget))
+			return nil, rep, err
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "outline", Description: "A file's symbols, nested as the code nests them, in line order."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in outlineIn) (*mcp.CallToolResult, outlineReport, error) {
@@ -283,15 +242,8 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 			if err != nil {
 				return nil, outlineReport{}, err
 			}
-			fid, err := e.FileNode(in.File)
-			if err != nil {
-				return nil, outlineReport{}, err
-			}
-			ol := e.Outline(fid)
-			if ol == nil {
-				ol = []query.OutlineEntry{}
-			}
-			return nil, outlineReport{File: e.Snapshot().QName(fid), Results: ol}, nil
+			rep, err := outlineOf(e, in.File)
+			return nil, rep, err
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "changes", Description: "Context for a change: from a unified diff or a list of changed files, the symbols it touches, then their direct callers and what else they may break, within a token budget."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in changesIn) (*mcp.CallToolResult, changesReport, error) {

@@ -117,7 +117,7 @@ func TestMCPServer(t *testing.T) {
 	if msg := call(t, cs, "symbol", map[string]any{"symbol": "MemoryStore.Get", "source": true}, &def); msg != "" || def.Source == nil || !strings.HasPrefix(def.Source.Code, "func (m *MemoryStore) Get(") {
 		t.Errorf("symbol with source: %q %+v", msg, def.Source)
 	}
-	var callers callsOut
+	var callers callsReport
 	if msg := call(t, cs, "callers", map[string]any{"symbol": "store.Store.Get"}, &callers); msg != "" || !slices.ContainsFunc(callers.Results, func(h query.Hop) bool { return h.Symbol == "example.com/shop/server.Server.HandleGet" }) {
 		t.Errorf("callers: %q %+v", msg, callers)
 	}

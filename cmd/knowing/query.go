@@ -192,11 +192,8 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *budget < 1 {
 		return usagef("--budget must be at least 1 token (got %d)", *budget)
 	}
-	if *asJSON {
-		*format = "json"
-	}
-	if *format != "text" && *format != "json" && *format != "markdown" {
-		return usagef("unknown format %q: use text, json or markdown", *format)
+	if err := checkFormat(asJSON, format); err != nil {
+		return err
 	}
 	// One query allocates its workspace (about 60 bytes a node) and
 	// exits: a collection would find nothing to free (see deferGC).
@@ -258,8 +255,9 @@ type RankedSource struct {
 // the ones that do not fit or cannot be read.
 func sourcesFor(s *snapshot.Snapshot, root string, results []query.Item, left int) []RankedSource {
 	var out []RankedSource
+	r := newSourceReader(s, root)
 	for i, it := range results {
-		src, err := readSource(s, root, it.ID)
+		src, err := r.read(it.ID)
 		if err != nil || src.Code == "" {
 			continue
 		}

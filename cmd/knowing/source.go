@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/knowing-dev/knowing/internal/fileread"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -26,34 +28,71 @@ const maxSourceBytes = 64 << 10
 // whose size differs from the snapshot's record is read all the same and
 // marked Changed.
 func readSource(s *snapshot.Snapshot, root string, id uint32) (Source, error) {
-	fi := s.FileIndex(id)
-	if fi < 0 {
-		return Source{}, fmt.Errorf("%s has no file", s.QName(id))
+	return newSourceReader(s, root).read(id)
+}
+
+// sourceReader reads symbols' code from the repository, each file once.
+type sourceReader struct {
+	s     *snapshot.Snapshot
+	root  string
+	files map[int32]*sourceFile
+}
+
+// sourceFile is a file as read: its lines, or why there are none.
+type sourceFile struct {
+	lines   []string
+	changed bool // its size is not the snapshot's record
+	gone    bool
+	err     error
+}
+
+func newSourceReader(s *snapshot.Snapshot, root string) *sourceReader {
+	return &sourceReader{s: s, root: root, files: map[int32]*sourceFile{}}
+}
+
+func (r *sourceReader) file(fi int32) *sourceFile {
+	if f, ok := r.files[fi]; ok {
+		return f
 	}
-	path := filepath.Join(root, filepath.FromSlash(s.FilePath(int(fi))))
-	st, err := os.Stat(path)
-	if err != nil {
+	f := &sourceFile{}
+	path := filepath.Join(r.root, filepath.FromSlash(r.s.FilePath(int(fi))))
+	b, err := fileread.Regular(path, 64<<20)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		f.gone = true
+	case err != nil:
+		f.err = fmt.Errorf("%s: %w", path, err)
+	default:
+		f.changed = uint64(len(b)) != r.s.FileSize(int(fi))
+		f.lines = strings.SplitAfter(string(b), "\n")
+	}
+	r.files[fi] = f
+	return f
+}
+
+func (r *sourceReader) read(id uint32) (Source, error) {
+	fi := r.s.FileIndex(id)
+	if fi < 0 {
+		return Source{}, fmt.Errorf("%s has no file", r.s.QName(id))
+	}
+	f := r.file(fi)
+	if f.err != nil {
+		return Source{}, f.err
+	}
+	if f.gone {
 		return Source{Changed: true, Note: "the file is gone since the snapshot was built"}, nil
 	}
-	if !st.Mode().IsRegular() || st.Size() > 64<<20 {
-		return Source{}, fmt.Errorf("%s: not a regular source file", path)
-	}
 	var out Source
-	if uint64(st.Size()) != s.FileSize(int(fi)) {
+	if f.changed {
 		out.Changed = true
 		out.Note = "the file changed since the snapshot was built: these lines may have moved (rebuild the snapshot)"
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return Source{}, err
-	}
-	lo, hi := s.Lines(id)
-	lines := strings.SplitAfter(string(b), "\n")
-	if int(lo) < 1 || int(lo) > len(lines) {
+	lo, hi := r.s.Lines(id)
+	if int(lo) < 1 || int(lo) > len(f.lines) {
 		out.Changed, out.Note = true, "the file is shorter than the symbol's lines: it changed since the snapshot was built"
 		return out, nil
 	}
-	code := strings.Join(lines[lo-1:min(int(hi), len(lines))], "")
+	code := strings.Join(f.lines[lo-1:min(int(hi), len(f.lines))], "")
 	if len(code) > maxSourceBytes {
 		code = code[:maxSourceBytes]
 		out.Note = strings.TrimSpace(out.Note + " cut at 64 KB")
