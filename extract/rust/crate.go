@@ -69,13 +69,13 @@ type repoCache struct {
 	repo *extract.Repo
 
 	mu         sync.Mutex
-	crates     map[string]*crateInfo // by folder of Cargo.toml
-	roots      map[string]rootInfo   // crate root module → files
-	known      map[string]bool       // crate names of the repository
-	modFiles   map[string]string     // module path → file ("" none)
-	mods       map[string]*modInfo   // module path → scan (nil: no file)
-	items      map[itemKey]itemRes
-	canon      map[string]string
+	crates     map[string]*crateInfo             // by folder of Cargo.toml
+	roots      map[string]rootInfo               // crate root module → files
+	known      map[string]bool                   // crate names of the repository
+	modFiles   extract.MemoMap[string, string]   // module path → file ("" none)
+	mods       extract.MemoMap[string, *modInfo] // module path → scan (nil: no file)
+	items      extract.MemoMap[itemKey, itemRes]
+	canon      extract.MemoMap[string, string]
 	workspaces map[string]*sync.Once // by folder: reads the members once
 }
 
@@ -86,27 +86,8 @@ type cacheKey struct{}
 func cacheFor(r *extract.Repo) *repoCache {
 	return extract.Memo(r, cacheKey{}, func() *repoCache {
 		return &repoCache{repo: r, crates: map[string]*crateInfo{}, roots: map[string]rootInfo{},
-			known: map[string]bool{}, modFiles: map[string]string{}, mods: map[string]*modInfo{}, items: map[itemKey]itemRes{}, canon: map[string]string{},
-			workspaces: map[string]*sync.Once{}}
+			known: map[string]bool{}, workspaces: map[string]*sync.Once{}}
 	})
-}
-
-// memo returns m[k], one of the cache's maps, computing and storing it on a
-// miss. compute runs without the lock: it may use the cache itself
-// (resolveItem and canonMod recurse), and two workers may compute one key
-// at once, to the same value.
-func memo[K comparable, V any](c *repoCache, m map[K]V, k K, compute func() V) V {
-	c.mu.Lock()
-	v, hit := m[k]
-	c.mu.Unlock()
-	if hit {
-		return v
-	}
-	v = compute()
-	c.mu.Lock()
-	m[k] = v
-	c.mu.Unlock()
-	return v
 }
 
 // parseCargo reads the few Cargo.toml keys the extractor needs.
@@ -540,7 +521,7 @@ func (c *repoCache) rootOf(m string) (string, rootInfo, bool) {
 
 // moduleFile returns the file of module m, or "".
 func (c *repoCache) moduleFile(m string) string {
-	return memo(c, c.modFiles, m, func() string {
+	return c.modFiles.Get(m, func() string {
 		root, ri, ok := c.rootOf(m)
 		if !ok {
 			return ""
@@ -567,7 +548,7 @@ func (c *repoCache) moduleFile(m string) string {
 // file is read through Repo.ReadMeta: a regular file inside the root, of
 // bounded size, as every file the walk did not hand over.
 func (c *repoCache) module(m string) *modInfo {
-	return memo(c, c.mods, m, func() *modInfo {
+	return c.mods.Get(m, func() *modInfo {
 		if f := c.moduleFile(m); f != "" {
 			if data, err := c.repo.ReadMeta(f); err == nil {
 				return c.scanModule(m, data)
@@ -718,7 +699,7 @@ func (c *repoCache) absPath(segs []string, m, root string, ci *crateInfo, localM
 // namespace first (a function called), else modules come first (a path
 // prefix): `mod version; pub use version::version;` binds both.
 func (c *repoCache) resolveItem(m, name string, value bool) itemRes {
-	return memo(c, c.items, itemKey{m, name, value}, func() itemRes {
+	return c.items.Get(itemKey{m, name, value}, func() itemRes {
 		return c.resolveItemDepth(m, name, value, 0)
 	})
 }
@@ -767,7 +748,7 @@ func (c *repoCache) canonMod(m string) string {
 	if m == "" || c.moduleFile(m) != "" {
 		return m
 	}
-	return memo(c, c.canon, m, func() string {
+	return c.canon.Get(m, func() string {
 		parent, last := extract.SplitName(m)
 		if parent == "" {
 			return m
