@@ -306,6 +306,7 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *
 		}()
 		lang.Extract(&File{Path: f.Path, Src: src, Root: root, Repo: repo}, r)
 	}()
+	addBodyWords(r, src)
 	if n := capNesting(r, MaxNesting); n > 0 && warn != nil {
 		fmt.Fprintf(warn, "knowing: %s: left out %d symbols nested more than %d deep\n", f.Path, n, MaxNesting)
 	}

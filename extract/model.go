@@ -51,6 +51,10 @@ type Symbol struct {
 	// Extends and Implements name base types as written.
 	Extends    []string
 	Implements []string
+	// Body and Text are a callable's body words (body.go): the distinct
+	// identifiers its code uses, and the distinct words of its string
+	// literals and comments, space-separated, in source order.
+	Body, Text string
 }
 
 // RefKind says what a reference does.

@@ -228,6 +228,11 @@ type Node struct {
 	EndLine   uint32
 	Signature string
 	Doc       string
+	// Body and Text are what a callable's body uses: its distinct
+	// identifiers, and the words of its string literals and comments.
+	// The snapshot keeps them only as the body index's postings
+	// (FORMAT.md, "body"); a Snapshot's nodes do not return them.
+	Body, Text string
 }
 
 // Edge is one directed relation between two nodes.
