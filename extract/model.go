@@ -55,6 +55,11 @@ type Symbol struct {
 	// identifiers its code uses, and the distinct words of its string
 	// literals and comments, space-separated, in source order.
 	Body, Text string
+	// Commits are the window's commits that changed the symbol (indexes,
+	// newest first) and History their subjects, newest first, capped
+	// (history.go).
+	Commits []int32
+	History string
 }
 
 // RefKind says what a reference does.

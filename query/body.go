@@ -23,8 +23,8 @@ func (e *Engine) bodyChannel(ws *workspace, kw *Keywords) []uint32 {
 	q := ws.terms[:0]
 	seen := ws.termSeen
 	clear(seen)
-	code, text := uint8(1<<snapshot.BodyFieldCode), uint8(1<<snapshot.BodyFieldText)
-	wText := float32(e.tune.BodyText)
+	code, text, hist := uint8(1<<snapshot.BodyFieldCode), uint8(1<<snapshot.BodyFieldText), uint8(1<<snapshot.BodyFieldHistory)
+	wText, wHist := float32(e.tune.BodyText), float32(e.tune.BodyHistory)
 	// A word in most bodies (err, value, self's attributes) ranks
 	// nothing and costs its whole posting list: such words are left out.
 	maxDF := max(64, e.body.NumDocs()/bodyCommon)
@@ -35,14 +35,17 @@ func (e *Engine) bodyChannel(ws *workspace, kw *Keywords) []uint32 {
 				continue
 			}
 			seen[t] = true
-			if wText == 1 {
-				// Both fields at their stored weights: one combined list.
+			if wText == 1 && wHist == 1 {
+				// Every field at its stored weight: one combined list.
 				q = append(q, bm25.QueryTerm{Text: t, Boost: boost})
 				continue
 			}
 			q = append(q, bm25.QueryTerm{Text: t, Fields: code, Boost: boost})
 			if wText > 0 {
 				q = append(q, bm25.QueryTerm{Text: t, Fields: text, Boost: boost * wText})
+			}
+			if wHist > 0 {
+				q = append(q, bm25.QueryTerm{Text: t, Fields: hist, Boost: boost * wHist})
 			}
 		}
 	}

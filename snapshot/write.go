@@ -713,16 +713,18 @@ func addBM25Docs(b *bm25.Builder, g *Graph, from, to int) {
 }
 
 // The body index's fields: a callable's code identifiers and the words of
-// its string literals and comments (Node.Body, Node.Text).
+// its string literals and comments (Node.Body, Node.Text), and any
+// symbol's history (Node.History).
 const (
-	BodyFieldCode = bm25.Field(0)
-	BodyFieldText = bm25.Field(1)
+	BodyFieldCode    = bm25.Field(0)
+	BodyFieldText    = bm25.Field(1)
+	BodyFieldHistory = bm25.Field(2) // Node.History: the subjects of the commits that changed it
 )
 
-// BodyParams are the body index's BM25 parameters: both fields weigh 1;
+// BodyParams are the body index's BM25 parameters: the fields weigh 1;
 // queries choose their own balance with field masks and boosts.
 func BodyParams() bm25.Params {
-	return bm25.Params{K1: 1.2, B: 0.75, Weights: [bm25.NumFields]float32{1, 1}}
+	return bm25.Params{K1: 1.2, B: 0.75, Weights: [bm25.NumFields]float32{1, 1, 1}}
 }
 
 // buildBody indexes the body words of the searchable nodes that have any.
@@ -731,12 +733,13 @@ func buildBody(g *Graph) (*bm25.Encoded, error) {
 	var d bm25.Doc
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
-		if (n.Body == "" && n.Text == "") || !searchable(n) {
+		if (n.Body == "" && n.Text == "" && n.History == "") || !searchable(n) {
 			continue
 		}
 		d = bm25.Doc{}
 		d.Fields[BodyFieldCode] = n.Body
 		d.Fields[BodyFieldText] = n.Text
+		d.Fields[BodyFieldHistory] = n.History
 		b.Add(uint32(i), &d)
 	}
 	b.Index()
