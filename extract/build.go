@@ -36,6 +36,9 @@ type Options struct {
 	// snapshot.StartTextIndex, but must not keep the graph to read
 	// anything else until Build returns.
 	NodesDone func(*snapshot.Graph)
+	// History bounds the git history read for history evidence (its
+	// MaxCommits negative: none).
+	History HistoryOptions
 }
 
 // Stats summarise a build.
@@ -48,6 +51,7 @@ type Stats struct {
 	Nodes       int
 	Edges       int
 	ParseErrors int // files whose tree had syntax errors (kept anyway)
+	Commits     int // commits of git history read (history.go)
 	// FirstErrors locates the first syntax error of the first few files
 	// with one, in walk order: "path:line".
 	FirstErrors []string
@@ -110,10 +114,30 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// git reads the history while the files parse.
+	var hist *history
+	var histErr error
+	histDone := make(chan struct{})
+	if opt.ParseOnly {
+		close(histDone)
+	} else {
+		go func() {
+			defer close(histDone)
+			hist, histErr = readHistory(ctx, root, opt.History)
+		}()
+	}
 	results, perr := parseAll(ctx, repo, files, opt, stats)
+	<-histDone
 	if perr != nil {
 		return nil, nil, perr
 	}
+	if histErr != nil && opt.Warn != nil {
+		fmt.Fprintf(opt.Warn, "knowing: git history left out: %v\n", histErr)
+	}
+	if hist != nil {
+		stats.Commits = len(hist.commits)
+	}
+	attachHistory(hist, results)
 	stats.Parse = time.Since(start)
 	cpu1 := ProcessCPU()
 	stats.ParseCPU = cpu1 - cpu0
@@ -306,6 +330,7 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *
 		}()
 		lang.Extract(&File{Path: f.Path, Src: src, Root: root, Repo: repo}, r)
 	}()
+	addBodyWords(r, src)
 	if n := capNesting(r, MaxNesting); n > 0 && warn != nil {
 		fmt.Fprintf(warn, "knowing: %s: left out %d symbols nested more than %d deep\n", f.Path, n, MaxNesting)
 	}

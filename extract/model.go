@@ -51,6 +51,15 @@ type Symbol struct {
 	// Extends and Implements name base types as written.
 	Extends    []string
 	Implements []string
+	// Body and Text are a callable's body words (body.go): the distinct
+	// identifiers its code uses, and the distinct words of its string
+	// literals and comments, space-separated, in source order.
+	Body, Text string
+	// Commits are the window's commits that changed the symbol (indexes,
+	// newest first) and History their subjects, newest first, capped
+	// (history.go).
+	Commits []int32
+	History string
 }
 
 // RefKind says what a reference does.

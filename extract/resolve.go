@@ -122,7 +122,53 @@ func resolve(results []*FileResult, nodesDone func(*snapshot.Graph)) *snapshot.G
 	r.inheritance()
 	r.goImplements()
 	r.tests()
+	r.coChange()
 	return r.g
+}
+
+// coChange links the symbols that the same commits changed (history.go):
+// a pair changed together in at least minCoChanges commits, each of
+// which changed at most maxCoChangeSymbols symbols, gets one edge, from
+// the lower node id, its confidence growing with the count.
+func (r *resolver) coChange() {
+	byCommit := map[int32][]uint32{}
+	for fi, f := range r.files {
+		for si := range f.Symbols {
+			for _, c := range f.Symbols[si].Commits {
+				byCommit[c] = append(byCommit[c], r.symID[fi][si])
+			}
+		}
+	}
+	if len(byCommit) == 0 {
+		return
+	}
+	pairs := map[uint64]int{}
+	for _, ids := range byCommit {
+		if len(ids) < 2 || len(ids) > maxCoChangeSymbols {
+			continue
+		}
+		for i, a := range ids {
+			for _, b := range ids[i+1:] {
+				if a > b {
+					a, b = b, a
+				}
+				if a != b {
+					pairs[uint64(a)<<32|uint64(b)]++
+				}
+			}
+		}
+	}
+	keys := make([]uint64, 0, len(pairs))
+	for k, n := range pairs {
+		if n >= minCoChanges {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	for _, k := range keys {
+		n := float32(pairs[k])
+		r.addEdge(uint32(k>>32), uint32(k), snapshot.EdgeCoChange, n/(n+1))
+	}
 }
 
 func scopeOf(f *FileResult) string {

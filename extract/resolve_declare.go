@@ -41,7 +41,7 @@ func (r *resolver) declare() {
 			s := &f.Symbols[si]
 			ids[si] = r.addNode(snapshot.Node{
 				Name: s.Name, QName: qn[si], Kind: s.Kind, Lang: f.Lang, Flags: flags[si],
-				File: int32(fi), StartLine: s.Start, EndLine: s.End, Signature: s.Signature, Doc: s.Doc,
+				File: int32(fi), StartLine: s.Start, EndLine: s.End, Signature: s.Signature, Doc: s.Doc, Body: s.Body, Text: s.Text, History: s.History,
 			}, int32(fi), int32(si))
 		}
 		r.symID[fi] = ids

@@ -19,10 +19,11 @@ const (
 	chInterface
 	chAlias
 	chVector
+	chBody
 	numChannels
 )
 
-var channelNames = [numChannels]string{"tiered", "bm25", "equivalence", "path", "interface", "graph-alias", "vector"}
+var channelNames = [numChannels]string{"tiered", "bm25", "equivalence", "path", "interface", "graph-alias", "vector", "body"}
 
 // channels runs the seed channels over the task (step 3) and returns
 // each channel's ranked list. Path context is no fusion channel: it seeds
@@ -36,6 +37,9 @@ func (e *Engine) channels(ws *workspace, kw *Keywords, task string, vector bool)
 	lists[chEquiv] = e.equivChannel(ws, lower, kw.aux(), len(lists[chTiered])+len(lists[chBM25]))
 	lists[chPath] = e.pathChannel(ws, kw)
 	lists[chAlias] = e.aliasChannel(ws, lists[chTiered])
+	if e.tune.Body > 0 {
+		lists[chBody] = e.bodyChannel(ws, kw)
+	}
 	if vector {
 		pool := append(append([]uint32{}, lists[chTiered]...), lists[chBM25]...)
 		lists[chVector] = e.vectorChannel(ws, kw, pool)

@@ -76,6 +76,7 @@ type Result struct {
 type Engine struct {
 	s       *snapshot.Snapshot
 	ix      *bm25.Index
+	body    *bm25.Index // the body index (snapshot.Body)
 	weights *walk.Weights
 	n       int
 	tune    Tuning
@@ -97,7 +98,11 @@ func New(s *snapshot.Snapshot, opts ...EngineOption) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", s.Path(), err)
 	}
-	e := &Engine{s: s, ix: ix, weights: walk.DefaultWeights(), n: s.NumNodes(), tune: DefaultTuning()}
+	body, err := s.Body()
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", s.Path(), err)
+	}
+	e := &Engine{s: s, ix: ix, body: body, weights: walk.DefaultWeights(), n: s.NumNodes(), tune: DefaultTuning()}
 	for _, o := range opts {
 		o(e)
 	}
@@ -185,6 +190,7 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 // are stamped with an epoch, so emptying them is O(1).
 type workspace struct {
 	searcher *bm25.Searcher
+	bodySrch *bm25.Searcher
 	walk     *walk.Workspace
 	nameIt   *snapshot.KeyIter
 	ids      []uint32
@@ -234,6 +240,7 @@ func (ws *workspace) addToSet(id uint32) bool {
 func (e *Engine) newWorkspace() *workspace {
 	return &workspace{
 		searcher: bm25.NewSearcher(e.ix),
+		bodySrch: bm25.NewSearcher(e.body),
 		walk:     walk.NewWorkspace(e.n),
 		nameIt:   e.s.NewNameIter(),
 		stamp:    make([]uint32, e.n),

@@ -66,6 +66,15 @@ type Tuning struct {
 	Path   float64 `json:"path"`
 	Alias  float64 `json:"alias"`
 	Vector float64 `json:"vector"`
+	// Body is the fusion weight of the body channel: callables whose
+	// bodies use the task's words (identifiers, literals, comments);
+	// BodyText weighs the literal and comment words against the
+	// identifiers (1: the same).
+	Body     float64 `json:"body"`
+	BodyText float64 `json:"bodyText"`
+	// BodyHistory weighs the subjects of the commits that changed a
+	// symbol (when the build read git history) against its identifiers.
+	BodyHistory float64 `json:"bodyHistory"`
 	// Focus promotes the package holding most of the fused evidence to
 	// the front of the seeds (1) or not (0).
 	Focus float64 `json:"focus"`
@@ -105,6 +114,7 @@ func DefaultTuning() Tuning {
 		Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7,
 		HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6, EnumPenalty: 0.8, TypeBoost: 0.2,
 		Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, Base: 0.6, StemTiered: 10, Late: 0.6, PackByScore: 1,
+		Body: 2, BodyText: 1, BodyHistory: 1,
 	}
 }
 
@@ -122,7 +132,7 @@ func (t *Tuning) fields() []tuningField {
 		{"match", &t.Match}, {"cover", &t.Cover}, {"hitsSeed", &t.HitsSeed}, {"hitsHub", &t.HitsHub},
 		{"hitsPenalty", &t.HitsPenalty}, {"testPenalty", &t.TestPenalty}, {"valuePenalty", &t.ValuePenalty},
 		{"enumPenalty", &t.EnumPenalty}, {"typeBoost", &t.TypeBoost}, {"tiered", &t.Tiered}, {"bm25", &t.BM25},
-		{"equiv", &t.Equiv}, {"path", &t.Path}, {"alias", &t.Alias}, {"vector", &t.Vector}, {"focus", &t.Focus},
+		{"equiv", &t.Equiv}, {"path", &t.Path}, {"alias", &t.Alias}, {"vector", &t.Vector}, {"body", &t.Body}, {"bodyText", &t.BodyText}, {"bodyHistory", &t.BodyHistory}, {"focus", &t.Focus},
 		{"parentBoost", &t.ParentBoost}, {"stem", &t.Stem}, {"base", &t.Base}, {"stemTiered", &t.StemTiered},
 		{"late", &t.Late}, {"weakEquiv", &t.WeakEquiv}, {"commonDF", &t.CommonDF},
 		{"packByScore", &t.PackByScore}, {"packFloor", &t.PackFloor},
@@ -180,5 +190,5 @@ func (t Tuning) String() string {
 // channelWeights are the fusion weights of the channels, by channel.
 func (t *Tuning) channelWeights() [numChannels]float64 {
 	return [numChannels]float64{chTiered: t.Tiered, chBM25: t.BM25, chEquiv: t.Equiv, chPath: t.Path,
-		chInterface: 1.0, chAlias: t.Alias, chVector: t.Vector}
+		chInterface: 1.0, chAlias: t.Alias, chVector: t.Vector, chBody: t.Body}
 }

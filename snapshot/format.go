@@ -16,7 +16,7 @@ const magic = "KNOWSNAP"
 // one it reads: Open rejects any other with a *VersionError asking for a
 // rebuild. FORMAT.md lists every version, what it changed, and when the
 // version is bumped.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // Layout constants.
 const (
@@ -99,6 +99,9 @@ const (
 	secBM25Stats
 	secColdIndex
 	secColdData
+	secBodyTerms
+	secBodyPostings
+	secBodyStats
 	numSectionIDs // one past the last known id
 )
 
@@ -118,6 +121,9 @@ var sectionNames = [numSectionIDs]string{
 	secBM25Stats:    "bm25.stats",
 	secColdIndex:    "cold.index",
 	secColdData:     "cold.data",
+	secBodyTerms:    "body.terms",
+	secBodyPostings: "body.postings",
+	secBodyStats:    "body.stats",
 }
 
 func (id sectionID) String() string {

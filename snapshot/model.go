@@ -151,6 +151,7 @@ const (
 	EdgeTests               // test → symbol it exercises
 	EdgeTestedBy            // symbol → test that exercises it
 	EdgeOverrides           // method → parent method it overrides
+	EdgeCoChange            // symbol → symbol changed in the same commits (one edge per pair, lower id first)
 	numEdgeTypes
 )
 
@@ -159,7 +160,7 @@ const NumEdgeTypes = int(numEdgeTypes)
 
 var edgeNames = [numEdgeTypes]string{
 	"unknown", "contains", "member_of", "calls", "imports", "extends", "implements",
-	"inherits", "references", "type_hint_of", "tests", "tested_by", "overrides",
+	"inherits", "references", "type_hint_of", "tests", "tested_by", "overrides", "co_change",
 }
 
 func (t EdgeType) String() string {
@@ -228,6 +229,15 @@ type Node struct {
 	EndLine   uint32
 	Signature string
 	Doc       string
+	// Body and Text are what a callable's body uses: its distinct
+	// identifiers, and the words of its string literals and comments.
+	// The snapshot keeps them only as the body index's postings
+	// (FORMAT.md, "body"); a Snapshot's nodes do not return them.
+	Body, Text string
+	// History holds the subjects of the recent commits that changed the
+	// symbol, when the repository's history was read; kept, like Body,
+	// only as body-index postings.
+	History string
 }
 
 // Edge is one directed relation between two nodes.

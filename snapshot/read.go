@@ -49,6 +49,9 @@ type Snapshot struct {
 	bm25Once sync.Once
 	bm25Ix   *bm25.Index
 	bm25Err  error
+	bodyOnce sync.Once
+	bodyIx   *bm25.Index
+	bodyErr  error
 
 	infoOnce sync.Once
 	info     *Info
@@ -293,6 +296,8 @@ func (s *Snapshot) Close() error {
 	s.cold.clear()
 	s.bm25Once.Do(func() {})
 	s.bm25Ix, s.bm25Err = nil, ErrClosed
+	s.bodyOnce.Do(func() {})
+	s.bodyIx, s.bodyErr = nil, ErrClosed
 	return err
 }
 
@@ -658,6 +663,19 @@ func (s *Snapshot) BM25() (*bm25.Index, error) {
 		s.bm25Ix, s.bm25Err = openBM25(s.sec(secBM25Terms), s.sec(secBM25Postings), s.sec(secBM25Stats))
 	})
 	return s.bm25Ix, s.bm25Err
+}
+
+// Body opens the body index on first use: the words callables' bodies use
+// (fields BodyFieldCode and BodyFieldText), read in place like BM25's.
+func (s *Snapshot) Body() (*bm25.Index, error) {
+	s.bodyOnce.Do(func() {
+		if s.flags&flagNoBM25 != 0 {
+			s.bodyErr = ErrNoBM25
+			return
+		}
+		s.bodyIx, s.bodyErr = openBM25(s.sec(secBodyTerms), s.sec(secBodyPostings), s.sec(secBodyStats))
+	})
+	return s.bodyIx, s.bodyErr
 }
 
 func openBM25(terms, postings, stats []byte) (ix *bm25.Index, err error) {

@@ -315,17 +315,25 @@ func (s *Snapshot) verifyBM25() error {
 	if s.flags&flagNoBM25 != 0 {
 		return nil
 	}
-	ix, err := openBM25(s.sec(secBM25Terms), s.sec(secBM25Postings), s.sec(secBM25Stats))
-	if err != nil {
-		return err
-	}
-	// Not every node has a document (see searchable), but every document
-	// must name a node.
-	if ix.NumDocs() > s.nNodes || ix.DocLimit() > s.nNodes {
-		return corruptf("BM25 index of %d documents (ids below %d) for %d nodes", ix.NumDocs(), ix.DocLimit(), s.nNodes)
-	}
-	if err := ix.Verify(); err != nil {
-		return corruptWrap(err, "BM25 index")
+	for _, x := range []struct {
+		name                   string
+		terms, postings, stats sectionID
+	}{
+		{"BM25 index", secBM25Terms, secBM25Postings, secBM25Stats},
+		{"body index", secBodyTerms, secBodyPostings, secBodyStats},
+	} {
+		ix, err := openBM25(s.sec(x.terms), s.sec(x.postings), s.sec(x.stats))
+		if err != nil {
+			return err
+		}
+		// Not every node has a document (see searchable), but every
+		// document must name a node.
+		if ix.NumDocs() > s.nNodes || ix.DocLimit() > s.nNodes {
+			return corruptf("%s of %d documents (ids below %d) for %d nodes", x.name, ix.NumDocs(), ix.DocLimit(), s.nNodes)
+		}
+		if err := ix.Verify(); err != nil {
+			return corruptWrap(err, x.name)
+		}
 	}
 	return nil
 }

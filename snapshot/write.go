@@ -121,6 +121,7 @@ var writeOrder = []sectionID{
 	secStrings, secFiles, secNodes, secGraphOut, secGraphIn,
 	secNamesFST, secNamesIDs, secPartsFST, secPartsIDs,
 	secBM25Terms, secBM25Postings, secBM25Stats,
+	secBodyTerms, secBodyPostings, secBodyStats,
 	secColdIndex, secColdData, secMeta,
 }
 
@@ -341,6 +342,19 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		}()
 	}
 	defer func() { <-bm25Done }()
+	// The body index is independent of the rest: it runs beside it.
+	var bodyEnc *bm25.Encoded
+	var bodyErr error
+	bodyDone := make(chan struct{})
+	if o.NoBM25 {
+		close(bodyDone)
+	} else {
+		go func() {
+			defer close(bodyDone)
+			bodyEnc, bodyErr = buildBody(g)
+		}()
+	}
+	defer func() { <-bodyDone }()
 	if o.Text == nil {
 		<-bm25Indexed
 	}
@@ -374,6 +388,11 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 			return nil, fmt.Errorf("BM25 index: %w", bm25Err)
 		}
 		img.sec[secBM25Terms], img.sec[secBM25Postings], img.sec[secBM25Stats] = bm25Enc.Terms, bm25Enc.Postings, bm25Enc.Stats
+		<-bodyDone
+		if bodyErr != nil {
+			return nil, fmt.Errorf("body index: %w", bodyErr)
+		}
+		img.sec[secBodyTerms], img.sec[secBodyPostings], img.sec[secBodyStats] = bodyEnc.Terms, bodyEnc.Postings, bodyEnc.Stats
 	}
 
 	// meta, last: it records the other sections' sizes
@@ -691,6 +710,40 @@ func addBM25Docs(b *bm25.Builder, g *Graph, from, to int) {
 		bm25Doc(&d, g, n, lastConcepts)
 		b.Add(uint32(i), &d)
 	}
+}
+
+// The body index's fields: a callable's code identifiers and the words of
+// its string literals and comments (Node.Body, Node.Text), and any
+// symbol's history (Node.History).
+const (
+	BodyFieldCode    = bm25.Field(0)
+	BodyFieldText    = bm25.Field(1)
+	BodyFieldHistory = bm25.Field(2) // Node.History: the subjects of the commits that changed it
+)
+
+// BodyParams are the body index's BM25 parameters: the fields weigh 1;
+// queries choose their own balance with field masks and boosts.
+func BodyParams() bm25.Params {
+	return bm25.Params{K1: 1.2, B: 0.75, Weights: [bm25.NumFields]float32{1, 1, 1}}
+}
+
+// buildBody indexes the body words of the searchable nodes that have any.
+func buildBody(g *Graph) (*bm25.Encoded, error) {
+	b := bm25.NewBuilder(BodyParams())
+	var d bm25.Doc
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if (n.Body == "" && n.Text == "" && n.History == "") || !searchable(n) {
+			continue
+		}
+		d = bm25.Doc{}
+		d.Fields[BodyFieldCode] = n.Body
+		d.Fields[BodyFieldText] = n.Text
+		d.Fields[BodyFieldHistory] = n.History
+		b.Add(uint32(i), &d)
+	}
+	b.Index()
+	return b.Finish()
 }
 
 // searchable reports nodes that get a BM25 document. Files, packages and

@@ -39,6 +39,7 @@ var typeWeights = [snapshot.NumEdgeTypes]struct{ out, in float32 }{
 	snapshot.EdgeTests:      {0.6, 0},
 	snapshot.EdgeTestedBy:   {0.5, 0},
 	snapshot.EdgeOverrides:  {0.8, 0.5},
+	snapshot.EdgeCoChange:   {0.3, 0.3},
 }
 
 // DefaultWeights builds the table from typeWeights by edge type. The

@@ -29,9 +29,18 @@ as one JSON object instead:
 
   {"snapshot", "repo", "files", "skipped", "source_bytes", "nodes",
    "edges", "snapshot_bytes", "seconds", "phases": {"parse", "resolve",
-   "write"} (seconds), "syntax_error_files", "first_syntax_errors"}
+   "write"} (seconds), "syntax_error_files", "first_syntax_errors",
+   "commits"}
 
 With --parse-only, "snapshot" is empty and nothing is written.
+
+In a git work tree, build also reads the repository's recent history
+(git log, at most --history-commits commits, merges left out): the
+subjects of the commits that changed a symbol become searchable with it,
+and symbols changed together in two or more small commits get a
+co_change edge. Without git, or with --no-history, nothing of this is
+read and the snapshot is the same as for a plain folder. The JSON
+summary's "commits" says how many commits were read.
 
 An existing OUT is replaced only when it is a knowing snapshot: build
 refuses to write over any other file (a source file named by mistake, a
@@ -50,6 +59,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	parseOnly := fs.Bool("parse-only", false, "measure: parse every file with tree-sitter and stop (writes nothing)")
 	timings := fs.Bool("timings", false, "print how long each phase took (parse, resolve, write)")
 	asJSON := fs.Bool("json", false, "print the summary to stdout as JSON (see above)")
+	noHistory := fs.Bool("no-history", false, "read no git history (see above)")
+	histCommits := fs.Int("history-commits", extract.DefaultHistoryCommits, "read at most this many `commits` of git history, newest first")
+	histSince := fs.Duration("history-since", 0, "leave out commits older than this `age` (e.g. 8760h for a year; 0: no limit)")
 	force := fs.Bool("force", false, "replace OUT even when it is a regular file that is not a knowing snapshot")
 	pos, err := parse(fs, args, buildHelp, stderr)
 	if err != nil {
@@ -75,7 +87,11 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	gcDeferred := deferGC(gcDeferLimit)
-	opt := extract.Options{Root: *repo, MaxFileSize: *maxSize, Workers: *workers, Warn: stderr, ParseOnly: *parseOnly}
+	opt := extract.Options{Root: *repo, MaxFileSize: *maxSize, Workers: *workers, Warn: stderr, ParseOnly: *parseOnly,
+		History: extract.HistoryOptions{MaxCommits: *histCommits, Since: *histSince}}
+	if *noHistory || *histCommits <= 0 {
+		opt.History.MaxCommits = -1
+	}
 	// The BM25 index, the write's longest part, is tokenized while the
 	// resolver works out the edges: resolving leaves a core idle. Only
 	// while the collector is deferred: on a larger heap the index's memory
@@ -103,7 +119,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("no source files found in %s (knowing reads %s)", *repo, strings.Join(extract.Extensions(), " "))
 	}
 	sum := buildSummary{Repo: *repo, Files: st.Files, Skipped: st.Skipped, SourceBytes: st.SourceBytes,
-		SyntaxErrorFiles: st.ParseErrors, FirstSyntaxErrors: append([]string{}, st.FirstErrors...)}
+		SyntaxErrorFiles: st.ParseErrors, FirstSyntaxErrors: append([]string{}, st.FirstErrors...), Commits: st.Commits}
 	sum.Phases.Parse, sum.Phases.Resolve = st.Parse.Seconds(), st.Resolve.Seconds()
 	if *parseOnly {
 		if *asJSON {
@@ -172,6 +188,7 @@ type buildSummary struct {
 	Snapshot      string  `json:"snapshot"` // "" with --parse-only
 	Repo          string  `json:"repo"`
 	Files         int     `json:"files"`
+	Commits       int     `json:"commits"` // git history commits read
 	Skipped       int     `json:"skipped"` // walk entries left out: ignored, skipped folders, too large, binary, unreadable
 	SourceBytes   int64   `json:"source_bytes"`
 	Nodes         int     `json:"nodes"`
