@@ -105,6 +105,13 @@ func TestHistory(t *testing.T) {
 			t.Errorf("%s: history %q, want %q", name, hist[name], w)
 		}
 	}
+	// Commits newest first: 0 scale, 1 agree on units, 2 fix Beta, 3 start.
+	for name, w := range map[string][2]uint16{"Alpha": {4, 1}, "Beta": {3, 2}, "Gamma": {1, 3}, "Delta": {1, 3}} {
+		n := g.Nodes[id[name]]
+		if n.Changed != w[0] || n.Churn != w[1] {
+			t.Errorf("%s: changed %d churn %d, want %d and %d", name, n.Changed, n.Churn, w[0], w[1])
+		}
+	}
 	co := map[[2]uint32]bool{}
 	for _, e := range g.Edges {
 		if e.Type == snapshot.EdgeCoChange {

@@ -43,6 +43,10 @@ func (r *resolver) declare() {
 				Name: s.Name, QName: qn[si], Kind: s.Kind, Lang: f.Lang, Flags: flags[si],
 				File: int32(fi), StartLine: s.Start, EndLine: s.End, Signature: s.Signature, Doc: s.Doc, Body: s.Body, Text: s.Text, History: s.History,
 			}, int32(fi), int32(si))
+			if len(s.Commits) > 0 {
+				n := &r.g.Nodes[ids[si]]
+				n.Changed, n.Churn = uint16(min(int(s.Commits[0])+1, 0xffff)), uint16(min(len(s.Commits), 0xffff))
+			}
 		}
 		r.symID[fi] = ids
 		for si := range f.Symbols {

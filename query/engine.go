@@ -77,6 +77,7 @@ type Engine struct {
 	s       *snapshot.Snapshot
 	ix      *bm25.Index
 	body    *bm25.Index // the body index (snapshot.Body)
+	history bool        // the build read git history (snapshot.HasHistory)
 	weights *walk.Weights
 	n       int
 	tune    Tuning
@@ -102,7 +103,7 @@ func New(s *snapshot.Snapshot, opts ...EngineOption) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", s.Path(), err)
 	}
-	e := &Engine{s: s, ix: ix, body: body, weights: walk.DefaultWeights(), n: s.NumNodes(), tune: DefaultTuning()}
+	e := &Engine{s: s, ix: ix, body: body, history: s.HasHistory(), weights: walk.DefaultWeights(), n: s.NumNodes(), tune: DefaultTuning()}
 	for _, o := range opts {
 		o(e)
 	}

@@ -15,10 +15,27 @@ type scoreParts struct {
 	Kind, Boost float64
 }
 
-// recencyNeutral stands in for runtime recency, which knowing has no data
-// source for: every symbol gets the same value, so it does not change the
+// recencyNeutral stands in for recency when the build read no git
+// history: every symbol gets the same value, so it does not change the
 // order.
 const recencyNeutral = 0.3
+
+// recency is 1 for a symbol the newest commit of the history window
+// changed, falling with the place of the newest commit that changed it
+// (a half at RecencyHalf commits back), and 0 for one no commit of the
+// window changed; recencyNeutral without history or with RecencyHalf 0,
+// the default: on the dev corpora and swe-dev cloned with history it
+// moved nothing but noise (EVAL.md, "History evidence").
+func (e *Engine) recency(id uint32) float64 {
+	if !e.history || e.tune.RecencyHalf <= 0 {
+		return recencyNeutral
+	}
+	changed, _ := e.s.History(id)
+	if changed == 0 {
+		return 0
+	}
+	return 1 / (1 + float64(changed-1)/e.tune.RecencyHalf)
+}
 
 // score computes final scores (step 7) for every candidate with walk
 // mass, fused evidence or a seed role, and returns them best first.
@@ -50,7 +67,7 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 			p.Cover = float64(e.coverage(ws, cd.id)) / float64(min(len(kw.Pos), 4))
 		}
 		p.Confidence = e.inConfidence(cd.id)
-		p.Recency = recencyNeutral
+		p.Recency = e.recency(cd.id)
 		if cd.seed {
 			p.Distance = 1
 		} else {

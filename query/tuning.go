@@ -75,6 +75,10 @@ type Tuning struct {
 	// BodyHistory weighs the subjects of the commits that changed a
 	// symbol (when the build read git history) against its identifiers.
 	BodyHistory float64 `json:"bodyHistory"`
+	// RecencyHalf is how many commits back a symbol's last change halves
+	// its recency (with history; see Engine.recency); 0, the default,
+	// keeps recency neutral.
+	RecencyHalf float64 `json:"recencyHalf"`
 	// Focus promotes the package holding most of the fused evidence to
 	// the front of the seeds (1) or not (0).
 	Focus float64 `json:"focus"`
@@ -132,7 +136,7 @@ func (t *Tuning) fields() []tuningField {
 		{"match", &t.Match}, {"cover", &t.Cover}, {"hitsSeed", &t.HitsSeed}, {"hitsHub", &t.HitsHub},
 		{"hitsPenalty", &t.HitsPenalty}, {"testPenalty", &t.TestPenalty}, {"valuePenalty", &t.ValuePenalty},
 		{"enumPenalty", &t.EnumPenalty}, {"typeBoost", &t.TypeBoost}, {"tiered", &t.Tiered}, {"bm25", &t.BM25},
-		{"equiv", &t.Equiv}, {"path", &t.Path}, {"alias", &t.Alias}, {"vector", &t.Vector}, {"body", &t.Body}, {"bodyText", &t.BodyText}, {"bodyHistory", &t.BodyHistory}, {"focus", &t.Focus},
+		{"equiv", &t.Equiv}, {"path", &t.Path}, {"alias", &t.Alias}, {"vector", &t.Vector}, {"body", &t.Body}, {"bodyText", &t.BodyText}, {"bodyHistory", &t.BodyHistory}, {"recencyHalf", &t.RecencyHalf}, {"focus", &t.Focus},
 		{"parentBoost", &t.ParentBoost}, {"stem", &t.Stem}, {"base", &t.Base}, {"stemTiered", &t.StemTiered},
 		{"late", &t.Late}, {"weakEquiv", &t.WeakEquiv}, {"commonDF", &t.CommonDF},
 		{"packByScore", &t.PackByScore}, {"packFloor", &t.PackFloor},

@@ -102,6 +102,7 @@ const (
 	secBodyTerms
 	secBodyPostings
 	secBodyStats
+	secHistory
 	numSectionIDs // one past the last known id
 )
 
@@ -124,6 +125,7 @@ var sectionNames = [numSectionIDs]string{
 	secBodyTerms:    "body.terms",
 	secBodyPostings: "body.postings",
 	secBodyStats:    "body.stats",
+	secHistory:      "history",
 }
 
 func (id sectionID) String() string {

@@ -238,6 +238,10 @@ type Node struct {
 	// symbol, when the repository's history was read; kept, like Body,
 	// only as body-index postings.
 	History string
+	// Changed is 1 + the place, newest first, of the most recent commit
+	// of the history window that changed the symbol (0: none did, or no
+	// history was read); Churn is how many of the window's commits did.
+	Changed, Churn uint16
 }
 
 // Edge is one directed relation between two nodes.

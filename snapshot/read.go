@@ -239,6 +239,9 @@ func openBytes(data []byte) (*Snapshot, error) {
 	if uint64(len(s.files)) != uint64(s.nFiles)*fileRecSize {
 		return nil, corruptf("files section of %d bytes for %d files", len(s.files), s.nFiles)
 	}
+	if h := uint64(len(s.sec(secHistory))); h != 0 && h != 4*uint64(s.nNodes) {
+		return nil, corruptf("history section of %d bytes for %d nodes", h, s.nNodes)
+	}
 	out, in := s.sec(secGraphOut), s.sec(secGraphIn)
 	g, err := csr.NewGraph(s.nNodes, out, in)
 	if err != nil {
@@ -441,6 +444,20 @@ func (s *Snapshot) Kind(id uint32) Kind {
 	return KindUnknown
 }
 
+// History is what the build's git history window says of node id (see
+// Node.Changed and Node.Churn): zeros when no commit of the window
+// changed it, or when the build read no history (HasHistory).
+func (s *Snapshot) History(id uint32) (changed, churn uint16) {
+	b := s.sec(secHistory)
+	if i := 4 * uint64(id); i+4 <= uint64(len(b)) {
+		return le.Uint16(b[i:]), le.Uint16(b[i+2:])
+	}
+	return 0, 0
+}
+
+// HasHistory reports whether the build read git history.
+func (s *Snapshot) HasHistory() bool { return len(s.sec(secHistory)) > 0 }
+
 // Lang is node id's language.
 func (s *Snapshot) Lang(id uint32) Lang {
 	if r := s.rec(id); r != nil {
@@ -499,7 +516,7 @@ func (s *Snapshot) Doc(id uint32) (string, error) {
 }
 
 // Node returns a copy of node id whose strings are independent of the
-// mapping.
+// mapping. Body, Text and History are not stored as text: they are empty.
 func (s *Snapshot) Node(id uint32) (Node, error) {
 	r := s.rec(id)
 	if r == nil {
@@ -510,7 +527,10 @@ func (s *Snapshot) Node(id uint32) (Node, error) {
 		return Node{}, err
 	}
 	start, end := s.Lines(id)
+	changed, churn := s.History(id)
 	return Node{
+		Changed:   changed,
+		Churn:     churn,
 		Name:      strings.Clone(s.Name(id)),
 		QName:     strings.Clone(s.QName(id)),
 		Kind:      s.Kind(id),

@@ -557,3 +557,36 @@ func TestAppendFileNodes(t *testing.T) {
 		t.Errorf("without BM25: %v", got)
 	}
 }
+
+// TestHistorySection round-trips the nodes' Changed and Churn, and
+// writes no history section when no node has any.
+func TestHistorySection(t *testing.T) {
+	g := randomGraph(7, 50, 200, 400)
+	s := writeOpen(t, g, testOptions())
+	if s.HasHistory() {
+		t.Fatal("a history section for a graph without history")
+	}
+	if c, n := s.History(3); c != 0 || n != 0 {
+		t.Fatalf("history %d/%d without a section", c, n)
+	}
+	g.Nodes[3].Changed, g.Nodes[3].Churn = 2, 5
+	g.Nodes[49].Changed, g.Nodes[49].Churn = 1, 1
+	s = writeOpen(t, g, testOptions())
+	if err := s.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	if !s.HasHistory() {
+		t.Fatal("no history section")
+	}
+	for _, c := range []struct {
+		id            uint32
+		changed, hist uint16
+	}{{3, 2, 5}, {49, 1, 1}, {0, 0, 0}, {50, 0, 0}} {
+		if a, b := s.History(c.id); a != c.changed || b != c.hist {
+			t.Errorf("node %d: history %d/%d, want %d/%d", c.id, a, b, c.changed, c.hist)
+		}
+	}
+	if n, _ := s.Node(3); n.Changed != 2 || n.Churn != 5 {
+		t.Errorf("Node(3): changed %d churn %d", n.Changed, n.Churn)
+	}
+}

@@ -121,7 +121,7 @@ var writeOrder = []sectionID{
 	secStrings, secFiles, secNodes, secGraphOut, secGraphIn,
 	secNamesFST, secNamesIDs, secPartsFST, secPartsIDs,
 	secBM25Terms, secBM25Postings, secBM25Stats,
-	secBodyTerms, secBodyPostings, secBodyStats,
+	secBodyTerms, secBodyPostings, secBodyStats, secHistory,
 	secColdIndex, secColdData, secMeta,
 }
 
@@ -371,6 +371,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		defer wg.Done()
 		nameKeys, partKeys, keysErr = encodeKeys(img, g, !o.NoBM25)
 	}()
+	img.sec[secHistory] = encodeHistory(g)
 	err := encodeRecords(img, g, o.ColdBlock)
 	wg.Wait()
 	for _, e := range []error{err, graphErr, keysErr} {
@@ -416,6 +417,27 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		return nil, fmt.Errorf("meta: %w", err)
 	}
 	return img, nil
+}
+
+// encodeHistory writes each node's Changed and Churn, two u16 per node,
+// or nothing when no node has any (no history was read).
+func encodeHistory(g *Graph) []byte {
+	any := false
+	for i := range g.Nodes {
+		if g.Nodes[i].Changed != 0 {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return nil
+	}
+	b := make([]byte, 4*len(g.Nodes))
+	for i := range g.Nodes {
+		le.PutUint16(b[4*i:], g.Nodes[i].Changed)
+		le.PutUint16(b[4*i+2:], g.Nodes[i].Churn)
+	}
+	return b
 }
 
 // encodeRecords writes the string table, the file and node records and the
