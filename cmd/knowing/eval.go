@@ -36,8 +36,9 @@ from its own tree, run in one go:
   knowing eval --snap 'snaps/{id}.snap' --fixtures swe-dev/fixtures
 
 --mined REPO answers "how well does knowing work on this repository":
-it mines REPO's history as 'knowing mine' does (with --max, --since and
---fixes; or reads fixtures mined before, with --fixtures), builds a
+it mines REPO's history as 'knowing mine' does (with its flags --max,
+--since, --fixes, --tests, --rev, --name; or reads fixtures mined
+before, with --fixtures), builds a
 snapshot of each commit's parent in a temporary folder (one per distinct
 tree), and scores each commit from its parent's snapshot alone: neither
 the change, nor its message, nor any later commit is in the index.

@@ -62,10 +62,12 @@ func git(dir string, env []string, stdin io.Reader, args ...string) ([]byte, err
 		if msg == "" {
 			msg = err.Error()
 		}
-		sub := args[0]
-		for _, a := range args {
-			if !strings.HasPrefix(a, "-") {
-				sub = a
+		sub := args[0] // the subcommand: the first word that is no option
+		for i := 0; i < len(args); i++ {
+			if args[i] == "-c" {
+				i++
+			} else if !strings.HasPrefix(args[i], "-") {
+				sub = args[i]
 				break
 			}
 		}
