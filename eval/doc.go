@@ -12,7 +12,7 @@
 //
 //	id: flask-easy-001            # required, unique within a LoadDir
 //	repo: flask
-//	tier: easy                    # easy, medium or hard (may be absent)
+//	tier: easy                    # easy, medium, hard, swe, mined, mined-test (may be absent)
 //	description: "Add a hook that runs before each request"   # required
 //	ground_truth:                 # required, non-empty
 //	  - Scaffold.before_request
@@ -20,7 +20,10 @@
 //	tags: [hooks, single-package]
 //	notes: "why these symbols"
 //
-// Other keys (such as source) are read when known and otherwise ignored.
+// Other keys are read when known and otherwise ignored. Bug reports and
+// mined commits (tiers swe, mined and mined-test: [BugTiers]) carry the
+// commit to answer from, base_commit (a mined commit's parent), and
+// informative fields: commit, files, classes, source, gt_method.
 // [LoadDir] walks a folder recursively in lexical order; errors name the
 // file and, where the YAML parser gives one, the line ("path:line: msg").
 //
@@ -96,22 +99,29 @@
 // # Metrics
 //
 // Only the first [K] = 10 returned names are scored; see [Score] for the
-// exact definitions of P@10, R@10, MRR and NDCG@10. In short: P@10 counts
-// relevant names (two names matching one entry both count), R@10 counts
-// distinct ground-truth entries found, NDCG uses binary gains. Summaries
+// exact definitions of P@10, R@10, MRR, NDCG@10 and Acc@k. In short:
+// P@10 counts relevant names (two names matching one entry both count),
+// R@10 counts distinct ground-truth entries found, NDCG uses binary gains,
+// Acc@k is 1 when every entry is found within the first k names. Summaries
 // are means over fixtures per tier, per repository and overall, with
-// fixture and zero-hit counts and nearest-rank latency percentiles.
+// fixture and zero-hit counts and nearest-rank latency percentiles. Tasks
+// are read by P@10, R@10 and MRR; bug reports, which name few symbols, by
+// Acc@1, Acc@5, Acc@10, R@10 and MRR, which the text report prints in a
+// table of their own.
 //
 // # Reports
 //
 // [Report.WriteText] prints fixed-width tables, [Report.WriteMarkdown] a
 // FINDINGS.md-style document, [Report.WriteJSON] JSON with the snake_case
 // field names of the struct tags: report {matcher, k, fixtures, tiers,
-// repos, overall}; fixture {id, repo, tier, description, ground_truth,
-// returned, top [{rank, name, relevant}], found, missed, p_at_10,
-// r_at_10, mrr, ndcg_at_10, zero_hit, latency_ms, error}; summary {name,
-// count, zero_hits, errors, p_at_10, r_at_10, mrr, ndcg_at_10,
-// latency_p50_ms, latency_p99_ms}.
+// repos, overall, bug_repos, bug_overall}; fixture {id, repo, tier,
+// description, ground_truth, returned, top [{rank, name, relevant}],
+// found, missed, p_at_10, r_at_10, mrr, ndcg_at_10, full_rank, acc_at_1,
+// acc_at_5, acc_at_10, zero_hit, latency_ms, error}; summary {name,
+// count, zero_hits, errors, p_at_10, r_at_10, mrr, ndcg_at_10, acc_at_1,
+// acc_at_5, acc_at_10, latency_p50_ms, latency_p99_ms}. bug_repos and
+// bug_overall summarise the bug-report fixtures alone and are left out
+// when there are none.
 //
 // # Verification and gate
 //

@@ -15,8 +15,25 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Tiers are the known difficulty tiers, in report order.
+// Tiers are the known difficulty tiers of tasks, in report order.
 var Tiers = []string{"easy", "medium", "hard"}
+
+// BugTiers are the tiers of bug reports and of tasks mined from commits,
+// in report order after Tiers: a real issue with the functions its fix
+// changed ("swe"), a commit message with the symbols the commit changed
+// ("mined"), and such a commit that changed only tests ("mined-test").
+// Their fixtures are scored with strict Acc@k besides the task metrics.
+var BugTiers = []string{"swe", "mined", "mined-test"}
+
+// IsBugTier reports whether tier is one of BugTiers.
+func IsBugTier(tier string) bool {
+	for _, t := range BugTiers {
+		if tier == t {
+			return true
+		}
+	}
+	return false
+}
 
 // Fixture is one task with hand-written ground truth, loaded from one YAML
 // file. Fields not listed here are ignored when loading.
@@ -29,6 +46,15 @@ type Fixture struct {
 	Tags        []string `yaml:"tags" json:"tags,omitempty"`
 	Notes       string   `yaml:"notes" json:"notes,omitempty"`
 	Source      string   `yaml:"source" json:"source,omitempty"`
+	// BaseCommit is the commit whose tree the task is answered from: a bug
+	// report's base commit, a mined commit's parent. Files and Classes
+	// are the files and classes the change touched (informative), GTMethod
+	// how the ground truth was derived, Commit the mined commit itself.
+	BaseCommit string   `yaml:"base_commit" json:"base_commit,omitempty"`
+	Commit     string   `yaml:"commit" json:"commit,omitempty"`
+	Files      []string `yaml:"files" json:"files,omitempty"`
+	Classes    []string `yaml:"classes" json:"classes,omitempty"`
+	GTMethod   string   `yaml:"gt_method" json:"gt_method,omitempty"`
 	// Path is the file the fixture was loaded from ("" if built in code).
 	Path string `yaml:"-" json:"path,omitempty"`
 }
@@ -78,8 +104,8 @@ func yamlError(path string, err error) error {
 
 // LoadFile reads one fixture. A YAML error names the file and line; a
 // missing id or description, an empty ground_truth, an empty ground-truth
-// entry, a tier other than easy, medium or hard, or a second YAML document
-// is an error naming the file.
+// entry, a tier other than easy, medium, hard or one of BugTiers, or a
+// second YAML document is an error naming the file.
 func LoadFile(path string) (Fixture, error) {
 	data, err := readSmall(path)
 	if err != nil {
@@ -151,8 +177,8 @@ func parseFixture(path string, data []byte) (Fixture, error) {
 			return Fixture{}, &LoadError{Path: path, Line: line, Msg: fmt.Sprintf("ground_truth entry %d is empty", i+1)}
 		}
 	}
-	if f.Tier != "" && tierRank(f.Tier) == len(Tiers) {
-		return Fixture{}, &LoadError{Path: path, Line: keyLine("tier"), Msg: fmt.Sprintf("unknown tier %q (want easy, medium or hard)", f.Tier)}
+	if f.Tier != "" && tierRank(f.Tier) == len(Tiers)+len(BugTiers) {
+		return Fixture{}, &LoadError{Path: path, Line: keyLine("tier"), Msg: fmt.Sprintf("unknown tier %q (want easy, medium, hard, %s)", f.Tier, strings.Join(BugTiers, ", "))}
 	}
 	return f, nil
 }
@@ -224,12 +250,18 @@ func FilterRepo(fixtures []Fixture, repos ...string) []Fixture {
 	return out
 }
 
-// tierRank orders tiers: the known ones first, anything else after.
+// tierRank orders tiers: the task tiers, then the bug-report tiers,
+// anything else after.
 func tierRank(t string) int {
 	for i, k := range Tiers {
 		if t == k {
 			return i
 		}
 	}
-	return len(Tiers)
+	for i, k := range BugTiers {
+		if t == k {
+			return len(Tiers) + i
+		}
+	}
+	return len(Tiers) + len(BugTiers)
 }

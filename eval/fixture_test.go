@@ -30,7 +30,7 @@ func TestLoadBenchFixtures(t *testing.T) {
 		if f.ID == "" || f.Description == "" || len(f.GroundTruth) == 0 || f.Path == "" {
 			t.Errorf("fixture %d incomplete: %+v", i, f)
 		}
-		if tierRank(f.Tier) == len(Tiers) {
+		if tierRank(f.Tier) >= len(Tiers) {
 			t.Errorf("%s: tier %q", f.ID, f.Tier)
 		}
 		if i > 0 && fs[i-1].Path >= f.Path {
@@ -227,5 +227,58 @@ func TestLoadRepoTestdata(t *testing.T) {
 	}
 	if len(fs) == 0 {
 		t.Error("no fixtures in testdata/eval")
+	}
+}
+
+func TestLoadBugReport(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "swe.yaml", `id: lib__lib-1
+repo: lib
+tier: swe
+description: "parse fails on an empty string\n## Expected\r\nno error"
+ground_truth:
+  - "Parser.parse"
+files: ["src/lib/parser.py"]
+classes: ["Parser"]
+base_commit: 14e1a23a3166b9a645a16de96f694c77a5d4abb7
+source: swe-bench-lite-dev
+gt_method: ast-at-base-commit
+`)
+	f, err := LoadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Tier != "swe" || f.BaseCommit != "14e1a23a3166b9a645a16de96f694c77a5d4abb7" || f.Files[0] != "src/lib/parser.py" ||
+		f.Classes[0] != "Parser" || f.GTMethod != "ast-at-base-commit" || f.Source != "swe-bench-lite-dev" {
+		t.Errorf("loaded %+v", f)
+	}
+	for _, tier := range []string{"mined", "mined-test"} {
+		if _, err := LoadFile(write(t, dir, tier+".yaml", "id: a\ntier: "+tier+"\ndescription: d\nground_truth: [A]\ncommit: abc\n")); err != nil {
+			t.Errorf("tier %s: %v", tier, err)
+		}
+	}
+	if _, err := LoadFile(write(t, dir, "bad.yaml", "id: a\ntier: bug\ndescription: d\nground_truth: [A]\n")); err == nil || !strings.Contains(err.Error(), "unknown tier") {
+		t.Errorf("tier bug: %v", err)
+	}
+}
+
+// sweFixtures is the shared set of real bug reports.
+const sweFixtures = "../../shared/bench/swe-dev/fixtures"
+
+func TestLoadSWEDevFixtures(t *testing.T) {
+	if _, err := os.Stat(sweFixtures); err != nil {
+		t.Skipf("swe-dev fixtures not present: %v", err)
+	}
+	fs, err := LoadDir(sweFixtures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 21 {
+		t.Errorf("loaded %d swe-dev fixtures, want 21", len(fs))
+	}
+	for _, f := range fs {
+		if f.Tier != "swe" || len(f.BaseCommit) != 40 || len(f.Files) == 0 {
+			t.Errorf("%s: tier %q base %q files %v", f.ID, f.Tier, f.BaseCommit, f.Files)
+		}
 	}
 }

@@ -32,11 +32,19 @@ type FixtureResult struct {
 	Found  []string `json:"found"`
 	Missed []string `json:"missed"`
 
-	P10     float64 `json:"p_at_10"`
-	R10     float64 `json:"r_at_10"`
-	MRR     float64 `json:"mrr"`
-	NDCG    float64 `json:"ndcg_at_10"`
-	ZeroHit bool    `json:"zero_hit"` // no relevant name in Top
+	P10  float64 `json:"p_at_10"`
+	R10  float64 `json:"r_at_10"`
+	MRR  float64 `json:"mrr"`
+	NDCG float64 `json:"ndcg_at_10"`
+	// FullRank is the rank by which every ground-truth entry has been
+	// matched, 0 when some entry is not matched in Top. Acc1, Acc5 and
+	// Acc10 are strict Acc@k, 1 when FullRank is within k, else 0: the
+	// metric bug-localization papers report.
+	FullRank int     `json:"full_rank"`
+	Acc1     float64 `json:"acc_at_1"`
+	Acc5     float64 `json:"acc_at_5"`
+	Acc10    float64 `json:"acc_at_10"`
+	ZeroHit  bool    `json:"zero_hit"` // no relevant name in Top
 	// LatencyMS is the retrieval time in milliseconds.
 	LatencyMS float64 `json:"latency_ms"`
 	// Error is the retriever's error, if it failed; the metrics are then 0.
@@ -58,6 +66,10 @@ type FixtureResult struct {
 //     n = min(K, max(distinct entries, relevant names in the top K)). The max
 //     matters only when more names are relevant than there are entries
 //     (duplicate matches): it keeps NDCG within [0, 1].
+//   - Acc@k (k = 1, 5, 10) = 1 when every distinct ground-truth entry is
+//     matched by one of the first k names, else 0 (strict in the sense of
+//     the localization papers: a fix that changed three functions counts
+//     only when all three are found).
 func Score(f Fixture, names []string, m Matcher, latency time.Duration) FixtureResult {
 	if m == nil {
 		m = Strict
@@ -79,6 +91,7 @@ func Score(f Fixture, names []string, m Matcher, latency time.Duration) FixtureR
 		top = top[:K]
 	}
 	found := make([]bool, len(gt))
+	nfoundAt := 0 // distinct entries matched so far
 	relevant := 0
 	dcg := 0.0
 	r.Top = make([]Hit, len(top))
@@ -87,8 +100,14 @@ func Score(f Fixture, names []string, m Matcher, latency time.Duration) FixtureR
 		for j, g := range gt {
 			if m.Match(name, g) {
 				rel = true
-				found[j] = true
+				if !found[j] {
+					found[j] = true
+					nfoundAt++
+				}
 			}
+		}
+		if r.FullRank == 0 && len(gt) > 0 && nfoundAt == len(gt) {
+			r.FullRank = i + 1
 		}
 		r.Top[i] = Hit{Rank: i + 1, Name: name, Relevant: rel}
 		if rel {
@@ -123,6 +142,14 @@ func Score(f Fixture, names []string, m Matcher, latency time.Duration) FixtureR
 		r.NDCG = dcg / idcg
 	}
 	r.ZeroHit = relevant == 0
+	for _, a := range []struct {
+		k   int
+		dst *float64
+	}{{1, &r.Acc1}, {5, &r.Acc5}, {10, &r.Acc10}} {
+		if r.FullRank > 0 && r.FullRank <= a.k {
+			*a.dst = 1
+		}
+	}
 	return r
 }
 
@@ -152,6 +179,11 @@ type Summary struct {
 	R10      float64 `json:"r_at_10"`
 	MRR      float64 `json:"mrr"`
 	NDCG     float64 `json:"ndcg_at_10"`
+	// Strict Acc@1, Acc@5, Acc@10: the share of fixtures with every
+	// ground-truth entry within the top 1, 5, 10.
+	Acc1  float64 `json:"acc_at_1"`
+	Acc5  float64 `json:"acc_at_5"`
+	Acc10 float64 `json:"acc_at_10"`
 	// Latency percentiles in milliseconds, nearest-rank: the value at
 	// position ceil(p·n) of the n latencies sorted ascending.
 	LatencyP50MS float64 `json:"latency_p50_ms"`
@@ -171,6 +203,9 @@ func Summarize(name string, results []FixtureResult) Summary {
 		s.R10 += r.R10
 		s.MRR += r.MRR
 		s.NDCG += r.NDCG
+		s.Acc1 += r.Acc1
+		s.Acc5 += r.Acc5
+		s.Acc10 += r.Acc10
 		if r.ZeroHit {
 			s.ZeroHits++
 		}
@@ -184,6 +219,9 @@ func Summarize(name string, results []FixtureResult) Summary {
 	s.R10 /= n
 	s.MRR /= n
 	s.NDCG /= n
+	s.Acc1 /= n
+	s.Acc5 /= n
+	s.Acc10 /= n
 	sort.Float64s(lat)
 	s.LatencyP50MS = percentile(lat, 50)
 	s.LatencyP99MS = percentile(lat, 99)

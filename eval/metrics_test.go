@@ -139,3 +139,37 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("single summary = %+v", one)
 	}
 }
+
+func TestScoreAccAtK(t *testing.T) {
+	// Two entries, found at ranks 2 and 7: every entry is in by rank 7.
+	names := []string{"n.a", "p.A.x", "n.b", "n.c", "n.d", "n.e", "q.B.y", "n.f"}
+	r := Score(fx("a", "A.x", "B.y"), names, Strict, 0)
+	if r.FullRank != 7 || r.Acc1 != 0 || r.Acc5 != 0 || r.Acc10 != 1 {
+		t.Errorf("ranks 2 and 7: full rank %d, Acc@1/5/10 %v %v %v", r.FullRank, r.Acc1, r.Acc5, r.Acc10)
+	}
+	// One entry at rank 1: Acc@1 and all after it.
+	r = Score(fx("b", "A.x"), names[1:], Strict, 0)
+	if r.FullRank != 1 || r.Acc1 != 1 || r.Acc5 != 1 || r.Acc10 != 1 {
+		t.Errorf("rank 1: %+v", r)
+	}
+	// An entry matched twice and another never: no Acc at any k, though
+	// R@10 is 1/2.
+	r = Score(fx("c", "A.x", "C"), []string{"p.A.x", "q.A.x"}, Strict, 0)
+	if r.FullRank != 0 || r.Acc1+r.Acc5+r.Acc10 != 0 || !near(r.R10, 0.5) {
+		t.Errorf("one entry missing: %+v", r)
+	}
+	// Beyond the cut: rank 11 does not count.
+	long := []string{"n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9", "n10", "p.A.x"}
+	if r = Score(fx("d", "A.x"), long, Strict, 0); r.FullRank != 0 || r.Acc10 != 0 {
+		t.Errorf("rank 11: %+v", r)
+	}
+	s := Summarize("all", []FixtureResult{
+		Score(fx("a", "A.x", "B.y"), names, Strict, 0),
+		Score(fx("b", "A.x"), names[1:], Strict, 0),
+		Score(fx("c", "A.x", "C"), []string{"p.A.x"}, Strict, 0),
+		Score(fx("d", "A.x"), []string{"n", "n", "n", "p.A.x"}, Strict, 0),
+	})
+	if !near(s.Acc1, 0.25) || !near(s.Acc5, 0.5) || !near(s.Acc10, 0.75) {
+		t.Errorf("summary Acc@1/5/10 %v %v %v, want 0.25 0.5 0.75", s.Acc1, s.Acc5, s.Acc10)
+	}
+}

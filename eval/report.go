@@ -44,6 +44,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	table("REPO", r.Repos)
 	fmt.Fprintln(bw)
 	summaryLine(bw, namew, "OVERALL", r.Overall)
+	r.writeBugText(bw)
 
 	if r.Overall.Errors > 0 {
 		fmt.Fprintln(bw, "\nerrors:")
@@ -54,6 +55,39 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// writeBugText writes, when the report has bug-report fixtures, their
+// strict Acc@k, R@10 and MRR per tier, per repository and overall.
+func (r *Report) writeBugText(w io.Writer) {
+	if r.BugOverall == nil {
+		return
+	}
+	var tiers []Summary
+	for _, s := range r.Tiers {
+		if IsBugTier(s.Name) {
+			tiers = append(tiers, s)
+		}
+	}
+	namew := len("OVERALL")
+	for _, s := range append(tiers, r.BugRepos...) {
+		namew = max(namew, len(s.Name))
+	}
+	fmt.Fprintf(w, "\nbug reports and mined commits (Acc@k: every ground-truth symbol within the top k)\n")
+	table := func(title string, rows []Summary) {
+		fmt.Fprintf(w, "\n%-*s  %4s  %6s  %6s  %6s  %6s  %6s\n", namew, title, "N", "ACC@1", "ACC@5", "ACC@10", "R@10", "MRR")
+		for _, s := range rows {
+			bugLine(w, namew, s.Name, s)
+		}
+	}
+	table("TIER", tiers)
+	table("REPO", r.BugRepos)
+	fmt.Fprintln(w)
+	bugLine(w, namew, "OVERALL", *r.BugOverall)
+}
+
+func bugLine(w io.Writer, namew int, name string, s Summary) {
+	fmt.Fprintf(w, "%-*s  %4d  %6.3f  %6.3f  %6.3f  %6.3f  %6.3f\n", namew, name, s.Count, s.Acc1, s.Acc5, s.Acc10, s.R10, s.MRR)
 }
 
 func summaryLine(w io.Writer, namew int, name string, s Summary) {
@@ -88,6 +122,24 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(bw, head, "repo")
 	for _, s := range r.Repos {
 		row(s)
+	}
+
+	if r.BugOverall != nil {
+		fmt.Fprintf(bw, "\n## Bug reports and mined commits\n\n")
+		fmt.Fprintf(bw, "Strict Acc@k: the share of fixtures with every ground-truth symbol within the top k.\n\n")
+		fmt.Fprintf(bw, "| scope | n | Acc@1 | Acc@5 | Acc@10 | R@10 | MRR |\n|---|--:|--:|--:|--:|--:|--:|\n")
+		bugRow := func(s Summary) {
+			fmt.Fprintf(bw, "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f |\n", mdCell(s.Name), s.Count, s.Acc1, s.Acc5, s.Acc10, s.R10, s.MRR)
+		}
+		for _, s := range r.Tiers {
+			if IsBugTier(s.Name) {
+				bugRow(s)
+			}
+		}
+		for _, s := range r.BugRepos {
+			bugRow(s)
+		}
+		bugRow(*r.BugOverall)
 	}
 
 	fmt.Fprintf(bw, "\n## Per fixture\n\n")

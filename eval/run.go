@@ -37,6 +37,11 @@ type Report struct {
 	// Repos: sorted by name.
 	Repos   []Summary `json:"repos"`
 	Overall Summary   `json:"overall"`
+	// BugRepos and BugOverall summarise the fixtures of BugTiers alone
+	// (per repository, and all of them), for their Acc@k; absent when
+	// the run has none.
+	BugRepos   []Summary `json:"bug_repos,omitempty"`
+	BugOverall *Summary  `json:"bug_overall,omitempty"`
 }
 
 // Run runs the retriever on each fixture in order, one at a time, and
@@ -84,9 +89,15 @@ func NewReport(matcher string, results []FixtureResult) *Report {
 	rep := &Report{Matcher: matcher, K: K, Fixtures: results, Tiers: []Summary{}, Repos: []Summary{}}
 	byTier := map[string][]FixtureResult{}
 	byRepo := map[string][]FixtureResult{}
+	bugByRepo := map[string][]FixtureResult{}
+	var bugs []FixtureResult
 	for _, r := range results {
 		byTier[r.Tier] = append(byTier[r.Tier], r)
 		byRepo[r.Repo] = append(byRepo[r.Repo], r)
+		if IsBugTier(r.Tier) {
+			bugByRepo[r.Repo] = append(bugByRepo[r.Repo], r)
+			bugs = append(bugs, r)
+		}
 	}
 	tiers := keys(byTier)
 	sort.SliceStable(tiers, func(i, j int) bool { return tierRank(tiers[i]) < tierRank(tiers[j]) })
@@ -97,6 +108,13 @@ func NewReport(matcher string, results []FixtureResult) *Report {
 		rep.Repos = append(rep.Repos, Summarize(r, byRepo[r]))
 	}
 	rep.Overall = Summarize("overall", results)
+	if len(bugs) > 0 {
+		for _, r := range keys(bugByRepo) {
+			rep.BugRepos = append(rep.BugRepos, Summarize(r, bugByRepo[r]))
+		}
+		s := Summarize("overall", bugs)
+		rep.BugOverall = &s
+	}
 	return rep
 }
 

@@ -235,3 +235,86 @@ func TestReportJSONRoundTrip(t *testing.T) {
 		t.Errorf("JSON round trip differs:\n%+v\n%+v", rep, back)
 	}
 }
+
+// TestReportBugReports mixes tasks with bug reports: the bug reports get
+// a table of Acc@k of their own, the tasks' tables stay as they were.
+func TestReportBugReports(t *testing.T) {
+	fixtures := append(sampleFixtures()[:1],
+		Fixture{ID: "lib-1", Repo: "lib", Tier: "swe", Description: "parse fails", GroundTruth: []string{"Parser.parse"}},
+		Fixture{ID: "lib-2", Repo: "lib", Tier: "swe", Description: "render is wrong", GroundTruth: []string{"render", "Parser.render"}},
+		Fixture{ID: "app-1", Repo: "app", Tier: "mined", Description: "Fix the cache key", GroundTruth: []string{"cache.key"}},
+	)
+	answers := map[string][]string{
+		"jk-easy-1": sampleAnswers["jk-easy-1"],
+		"lib-1":     {"lib.Parser.parse"},                                              // rank 1
+		"lib-2":     {"lib.render", "a", "b", "c", "d", "e", "lib.Parser.render", "f"}, // all by rank 7
+		"app-1":     {"x", "y", "z", "app.cache.key"},                                  // rank 4
+	}
+	rep, err := Run(context.Background(), fixtures, func(ctx context.Context, f Fixture) ([]string, time.Duration, error) {
+		return answers[f.ID], time.Millisecond, nil
+	}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rep.BugOverall
+	// Acc@1 1/3, Acc@5 2/3, Acc@10 3/3; MRR (1 + 1 + 1/4) / 3.
+	if b == nil || b.Count != 3 || !near(b.Acc1, 1.0/3) || !near(b.Acc5, 2.0/3) || !near(b.Acc10, 1) || !near(b.MRR, 2.25/3) {
+		t.Fatalf("bug overall %+v", b)
+	}
+	if len(rep.BugRepos) != 2 || rep.BugRepos[0].Name != "app" || rep.BugRepos[1].Name != "lib" || rep.BugRepos[1].Count != 2 {
+		t.Errorf("bug repos %+v", rep.BugRepos)
+	}
+	var tiers []string
+	for _, s := range rep.Tiers {
+		tiers = append(tiers, s.Name)
+	}
+	if strings.Join(tiers, " ") != "easy swe mined" {
+		t.Errorf("tier order %v", tiers)
+	}
+	var txt bytes.Buffer
+	if err := rep.WriteText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"bug reports and mined commits (Acc@k: every ground-truth symbol within the top k)\n",
+		"TIER        N   ACC@1   ACC@5  ACC@10    R@10     MRR\n",
+		"swe         2   0.500   0.500   1.000   1.000   1.000\n",
+		"mined       1   0.000   1.000   1.000   1.000   0.250\n",
+		"OVERALL     3   0.333   0.667   1.000   1.000   0.750\n",
+		"OVERALL     4     0   ", // the task table's overall keeps its columns
+	} {
+		if !strings.Contains(txt.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, txt.String())
+		}
+	}
+	var md bytes.Buffer
+	if err := rep.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "| overall | 3 | 0.333 | 0.667 | 1.000 | 1.000 | 0.750 |\n") {
+		t.Errorf("markdown lacks the bug-report overall:\n%s", md.String())
+	}
+	var js bytes.Buffer
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"bug_overall": {`, `"bug_repos": [`, `"acc_at_1":`, `"acc_at_5":`, `"acc_at_10":`, `"full_rank": 7`} {
+		if !strings.Contains(js.String(), key) {
+			t.Errorf("JSON lacks %s", key)
+		}
+	}
+
+	// Tasks alone: no bug-report table, no bug fields in the JSON.
+	txt.Reset()
+	js.Reset()
+	plain := sampleReport(t)
+	if err := plain.WriteText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	if err := plain.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(txt.String(), "ACC@1") || strings.Contains(js.String(), "bug_") {
+		t.Error("a report of tasks alone shows the bug-report summaries")
+	}
+}

@@ -5,6 +5,7 @@
 //	knowing why SNAP "task" SYMBOL          how one symbol scored
 //	knowing inspect SNAP                    what a snapshot holds
 //	knowing eval --snap SNAP --fixtures DIR retrieval quality on task fixtures
+//	knowing mine --repo DIR OUT             task fixtures from a git history
 package main
 
 import (
@@ -39,6 +40,8 @@ Usage:
   knowing mcp [--repo DIR]                  serve the repository to an agent over MCP (stdio)
   knowing inspect [--json] SNAP             counts, sections, checksums
   knowing eval --snap SNAP --fixtures DIR   P@10, R@10, MRR, NDCG on fixtures
+  knowing eval --mined DIR                  how well knowing finds what DIR's commits changed
+  knowing mine [--repo DIR] OUT             task fixtures from DIR's git history
   knowing version
 
 Examples:
@@ -113,6 +116,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdInspect(rest, stdout, stderr)
 	case "eval":
 		err = cmdEval(rest, stdout, stderr)
+	case "mine":
+		err = cmdMine(rest, stdout, stderr)
 	case "def":
 		err = cmdDef(rest, stdout, stderr)
 	case "callers", "callees":
@@ -222,7 +227,7 @@ func parse(fs *flag.FlagSet, args []string, help string, stderr io.Writer) ([]st
 }
 
 // commands are knowing's commands, for suggestions.
-var commands = []string{"build", "query", "why", "def", "callers", "callees", "refs", "outline", "impact", "changes", "mcp", "inspect", "eval", "version", "help"}
+var commands = []string{"build", "query", "why", "def", "callers", "callees", "refs", "outline", "impact", "changes", "mcp", "inspect", "eval", "mine", "version", "help"}
 
 // nearest returns the option closest to word when it is a likely typo
 // (at most two edits, and fewer than half of word's letters), else "".

@@ -17,3 +17,11 @@ This binary still answers query, why, inspect and eval from snapshots built
 by one that has cgo`)
 
 func cmdBuild(args []string, stdout, stderr io.Writer) error { return errNoCgo }
+
+// Mining parses the files each commit changed, and eval --mined builds
+// snapshots: both need the parsers.
+func cmdMine(args []string, stdout, stderr io.Writer) error { return errNoCgo }
+
+func evalMined(repo, fixturesDir, repoFilter string, mf mineFlags, cfg evalFlags, stdout, stderr io.Writer) error {
+	return errNoCgo
+}
