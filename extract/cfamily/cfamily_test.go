@@ -192,6 +192,10 @@ func TestBlankMacros(t *testing.T) {
 		{"struct FOO bar;", ""}, // a variable of type struct FOO
 		{"  port::Mutex mu_ GUARDED_BY(x);", "GUARDED_BY(x)"},
 		{"void f() EXCLUSIVE_LOCKS_REQUIRED(mu_, (a));", "EXCLUSIVE_LOCKS_REQUIRED(mu_, (a))"},
+		{"LEVELDB_EXPORT Status DestroyDB(const std::string& name);", "LEVELDB_EXPORT"},
+		{"REDIS_NO_SANITIZE(\"bounds\")\nvoid clusterSetMaster(clusterNode *n) {}", "REDIS_NO_SANITIZE(\"bounds\")"},
+		{"#define LEVELDB_EXPORT __declspec(dllexport)", ""}, // the macro's own definition
+		{"LARGE_INTEGER size;", ""},                          // a type named in capitals
 	} {
 		got, ok := blankMacros([]byte(tc.in))
 		if tc.macro == "" {

@@ -2,6 +2,7 @@ package cfamily
 
 import (
 	"bytes"
+	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -10,12 +11,14 @@ import (
 
 // Macros the grammar cannot read: an export or attribute macro between
 // class and the class's name (class LEVELDB_EXPORT DB {...}, struct
-// GTEST_API_ TestInfo), which makes the class a function definition, and
-// thread-safety annotations after a declarator (Mutex mu_ GUARDED_BY(x);
-// void f() EXCLUSIVE_LOCKS_REQUIRED(mu_);), which break the member. A
-// file holding one is parsed again with those macros blanked: replaced
-// by spaces, so that every position stays where it was; signatures fold
-// the spaces away.
+// GTEST_API_ TestInfo), which makes the class a function definition; one
+// before a declaration, named like an attribute (LEVELDB_EXPORT Status
+// DestroyDB(...); REDIS_NO_SANITIZE("bounds") on the line above a
+// function); thread-safety annotations after a declarator (Mutex mu_
+// GUARDED_BY(x); void f() EXCLUSIVE_LOCKS_REQUIRED(mu_);), which break the
+// member. A file whose tree has errors and which holds one is parsed again
+// with those macros blanked: replaced by spaces, so that every position
+// stays where it was; signatures fold the spaces away.
 
 // Conditional compilation the grammar cannot read either: an #if inside
 // an expression or an initializer list breaks the declaration around it,
@@ -27,6 +30,9 @@ import (
 // prepared returns f parsed again without such macros and conditionals,
 // or nil when that is not better; done closes the new tree.
 func prepared(f *extract.File, cpp bool, names []string) (nf *extract.File, done func()) {
+	if !f.Root.HasError() {
+		return nil, nil
+	}
 	g := "c"
 	if cpp {
 		g = "cpp"
@@ -172,6 +178,19 @@ func blankMacros(src []byte) ([]byte, bool) {
 			if b-a >= 3 && upperWord(src[a:b]) && classHead(src, b) {
 				blank(a, b)
 			}
+		case attributeMacro(word) && !directive(src, i):
+			// LEVELDB_EXPORT Status DestroyDB(...), REDIS_NO_SANITIZE("bounds")
+			// before a function: an attribute before what it marks.
+			end := j
+			if k := skipSpace(src, j); k < len(src) && src[k] == '(' {
+				if end = closing(src, k); end < 0 {
+					break
+				}
+			}
+			if k := skipBlank(src, end); k < len(src) && (identStart(src[k]) || src[k] == '*') {
+				blank(i, end)
+				j = end
+			}
 		case annotations[word]:
 			if k := skipSpace(src, j); k < len(src) && src[k] == '(' {
 				if end := closing(src, k); end > 0 {
@@ -208,6 +227,40 @@ func classHead(src []byte, i int) bool {
 		return j+1 < len(src) && src[j+1] != ':'
 	}
 	return len(src)-j >= 5 && string(src[j:j+5]) == "final"
+}
+
+// attributeMarkers are parts of the names of macros that expand to
+// attributes: export and visibility, sanitizer and inlining switches.
+var attributeMarkers = []string{"EXPORT", "_API", "SANITIZE", "DEPRECATED", "_STATIC", "_INLINE", "NOINLINE",
+	"_UNUSED", "NORETURN", "_PUBLIC", "_HIDDEN", "_VISIBLE", "_EXTERN", "_ATTRIBUTE", "_NODISCARD"}
+
+// attributeMacro reports an upper-case word named like such a macro.
+func attributeMacro(w string) bool {
+	if len(w) < 5 || !upperWord([]byte(w)) {
+		return false
+	}
+	for _, m := range attributeMarkers {
+		if strings.Contains(w, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// directive reports a position on a preprocessor line (#define
+// LEVELDB_EXPORT ...).
+func directive(src []byte, i int) bool {
+	start := bytes.LastIndexByte(src[:i], '\n') + 1
+	line := bytes.TrimLeft(src[start:i], " \t")
+	return len(line) > 0 && line[0] == '#'
+}
+
+// skipBlank skips white space, line ends included.
+func skipBlank(src []byte, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 func identStart(c byte) bool {
