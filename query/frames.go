@@ -299,10 +299,17 @@ func stripLine(s string) string {
 // of the C or C++ runtime (std::, __libc_start_main) or an unknown one
 // (??) is no frame.
 func nativeFrame(t string) (fn, path string, line int, ok bool) {
+	fn, path, line, _, ok = parseNative(t)
+	return fn, path, line, ok
+}
+
+// parseNative is nativeFrame, and the span of t that holds the
+// function's parameter list ([0, 0] when it has none).
+func parseNative(t string) (fn, path string, line int, args [2]int, ok bool) {
 	s := strings.TrimPrefix(t, "* ")
 	s = strings.TrimPrefix(s, "frame ")
 	if len(s) < 3 || s[0] != '#' || s[1] < '0' || s[1] > '9' {
-		return "", "", 0, false
+		return "", "", 0, args, false
 	}
 	i := 1
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -313,20 +320,25 @@ func nativeFrame(t string) (fn, path string, line int, ok bool) {
 	if addr {
 		j := strings.IndexAny(s, " \t")
 		if j < 0 {
-			return "", "", 0, false
+			return "", "", 0, args, false
 		}
 		s = strings.TrimLeft(s[j:], " \t")
 	}
 	if rest, found := strings.CutPrefix(s, "in "); found {
 		s = rest
 	} else if !addr && !strings.Contains(s, " at ") {
-		return "", "", 0, false // "#1 is broken": not a frame
+		return "", "", 0, args, false // "#1 is broken": not a frame
 	}
 	if i := strings.IndexByte(s, '`'); i > 0 && !strings.ContainsAny(s[:i], " (") {
 		s = s[i+1:] // lldb's module`function
 	}
 	end := nameEnd(s)
 	name, rest := s[:end], s[end:]
+	if p := len(t) - len(strings.TrimLeft(rest, " \t")); p < len(t) && t[p] == '(' {
+		if q := matchParen(t, p); q > 0 {
+			args = [2]int{p, q}
+		}
+	}
 	if i := strings.Index(rest, " at "); i >= 0 {
 		rest = rest[i+4:]
 	} else if f := strings.Fields(rest); len(f) > 0 {
@@ -341,9 +353,9 @@ func nativeFrame(t string) (fn, path string, line int, ok bool) {
 	}
 	fn = nativeName(name)
 	if fn == "" || strings.HasPrefix(fn, "__") || strings.HasPrefix(fn, "std.") || !isIdent(strings.NewReplacer(".", "_", "~", "_").Replace(fn)) {
-		return "", "", 0, false
+		return "", "", 0, args, false
 	}
-	return fn, path, line, true
+	return fn, path, line, args, true
 }
 
 // nameEnd is where a native frame's function name ends: at its
@@ -401,4 +413,49 @@ func nativeName(s string) string {
 		out = append(out, seg)
 	}
 	return strings.Join(out, ".")
+}
+
+// withoutNativeArgs blanks the parameter lists of the task's native
+// frames (leveldb::DBImpl::Write(leveldb::WriteOptions const&, ...)), for
+// the passes after frames: the frame names its function, and the types
+// of its parameters are not what the trace is about. A task without
+// such frames is returned as it is.
+func withoutNativeArgs(task string) string {
+	if !strings.Contains(task, "#") {
+		return task
+	}
+	lines := strings.SplitAfter(task, "\n")
+	changed := false
+	for i, line := range lines {
+		lead := len(line) - len(strings.TrimLeft(line, " \t"))
+		_, _, _, args, ok := parseNative(strings.TrimSpace(line))
+		if !ok || args[1] == 0 {
+			continue
+		}
+		from, to := lead+args[0], lead+args[1]
+		lines[i] = line[:from] + strings.Repeat(" ", to-from) + line[to:]
+		changed = true
+	}
+	if !changed {
+		return task
+	}
+	return strings.Join(lines, "")
+}
+
+// matchParen is the position after the parenthesis closing the one at
+// open, -1 when it is not closed.
+func matchParen(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
 }

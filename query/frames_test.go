@@ -161,3 +161,20 @@ func TestNativeFrames(t *testing.T) {
 		t.Errorf("locations %+v lack %+v", k.Locations, want)
 	}
 }
+
+// TestNativeFrameArgs: the parameter types of a native frame are not
+// keywords of their own; the function and its file are.
+func TestNativeFrameArgs(t *testing.T) {
+	k := ExtractKeywords("#3 0x00005555 in leveldb::DBImpl::Write(leveldb::WriteOptions const&, leveldb::WriteBatch*) db/db_impl.cc:1201")
+	for _, c := range k.Compounds {
+		if strings.Contains(c, "WriteOptions") || strings.Contains(c, "WriteBatch") {
+			t.Errorf("parameter type kept: %q", k.Compounds)
+		}
+	}
+	if !slices.Contains(k.Compounds, "DBImpl.Write") || !slices.Contains(k.Paths, "db/db_impl.cc") {
+		t.Errorf("compounds %q, paths %q", k.Compounds, k.Paths)
+	}
+	if got := withoutNativeArgs("#0  f (x=1) at a.c:3\nplain (text) here\n"); got != "#0  f       at a.c:3\nplain (text) here\n" {
+		t.Errorf("got %q", got)
+	}
+}
