@@ -22,10 +22,12 @@ import (
 
 // Conditional compilation the grammar cannot read either: an #if inside
 // an expression or an initializer list breaks the declaration around it,
-// and the rest of the file with it. A file whose tree has errors and
-// which holds #if lines is parsed again with its conditional lines (#if,
-// #ifdef, #ifndef, #elif, #else, #endif) blanked, both branches kept, and
-// that tree is kept when it has fewer errors.
+// and the rest of the file with it. A file whose tree has errors among
+// its declarations (not only inside function bodies, where they lose a
+// few references) and which holds #if lines is parsed again with its
+// conditional lines (#if, #ifdef, #ifndef, #elif, #else, #endif) blanked,
+// both branches kept, and that tree is kept when it has fewer such
+// errors.
 
 // prepared returns f parsed again without such macros and conditionals,
 // or nil when that is not better; done closes the new tree.
@@ -37,8 +39,7 @@ func prepared(f *extract.File, cpp bool, names []string) (nf *extract.File, done
 	if cpp {
 		g = "cpp"
 	}
-	src, blanked := blankMacros(f.Src)
-	if blanked {
+	if src, ok := blankMacros(f.Src); ok {
 		if tree := extract.ParseLang(g, src); tree != nil {
 			nf, done = &extract.File{Path: f.Path, Src: src, Root: tree.RootNode(), Repo: f.Repo}, tree.Close
 		}
@@ -50,6 +51,10 @@ func prepared(f *extract.File, cpp bool, names []string) (nf *extract.File, done
 	if !cur.Root.HasError() || !bytes.Contains(cur.Src, []byte("#if")) {
 		return nf, done
 	}
+	before := structuralErrors(cur.Root, cur.Src, names)
+	if before == 0 {
+		return nf, done
+	}
 	src2, ok := blankConditionals(cur.Src)
 	if !ok {
 		return nf, done
@@ -58,7 +63,7 @@ func prepared(f *extract.File, cpp bool, names []string) (nf *extract.File, done
 	if tree == nil {
 		return nf, done
 	}
-	if errorCount(tree.RootNode(), src2, names) >= errorCount(cur.Root, cur.Src, names) {
+	if structuralErrors(tree.RootNode(), src2, names) >= before {
 		tree.Close()
 		return nf, done
 	}
@@ -68,13 +73,22 @@ func prepared(f *extract.File, cpp bool, names []string) (nf *extract.File, done
 	return &extract.File{Path: f.Path, Src: src2, Root: tree.RootNode(), Repo: f.Repo}, tree.Close
 }
 
-// errorCount counts the ERROR nodes of a tree.
-func errorCount(root *sitter.Node, src []byte, names []string) int {
+// declarationLists hold declarations: an error directly in one loses
+// symbols.
+var declarationLists = extract.WordSet(`translation_unit declaration_list field_declaration_list
+	linkage_specification preproc_if preproc_ifdef preproc_else preproc_elif preproc_elifdef`)
+
+// structuralErrors counts the ERROR nodes of a tree that sit among
+// declarations, or are its root.
+func structuralErrors(root *sitter.Node, src []byte, names []string) int {
 	t := extract.NewFlatTree(root, src, names)
 	defer t.Release()
 	n := 0
 	for i := range t.N {
-		if int(t.N[i].Kind) >= len(names) || names[t.N[i].Kind] == "ERROR" {
+		if t.Kind(int32(i)) != "ERROR" {
+			continue
+		}
+		if p := t.N[i].Parent; p < 0 || declarationLists[t.Kind(p)] {
 			n++
 		}
 	}
