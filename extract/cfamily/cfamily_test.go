@@ -84,6 +84,11 @@ func TestCRepo(t *testing.T) {
 	}
 	b.Edge("test_kv_put_rejects_long_keys", "kv_put", snapshot.EdgeTests)
 	b.NoEdge("setUp", "kv_open", snapshot.EdgeTests)
+	// A test macro naming its test (jemalloc's TEST_BEGIN).
+	if n := b.Node("test_dict_add_counts_keys"); n.Flags&snapshot.FlagTest == 0 || n.Kind != snapshot.KindFunction {
+		t.Errorf("TEST_BEGIN test: %v %v", n.Kind, n.Flags)
+	}
+	b.Edge("test_dict_add_counts_keys", "dictAdd", snapshot.EdgeTests)
 }
 
 func TestCPPRepo(t *testing.T) {

@@ -272,6 +272,7 @@ func (x *extractor) function(n, parent int32, ns string, outer int32) {
 	fd := x.funcDeclarator(x.Field(n, x.f.declarator))
 	body := x.Field(n, x.f.body)
 	if fd < 0 {
+		x.testBlock(n, body, parent, ns)
 		return
 	}
 	if x.testMacro(n, fd, body, parent, ns) {
@@ -744,33 +745,70 @@ var gtestMacros = map[string]bool{"TEST": false, "TEST_F": true, "TEST_P": true,
 	"TYPED_TEST_P": true, "BENCHMARK_F": true}
 
 // testMacro reads a gtest case, TEST(Suite, Name) {...}, which parses as
-// a function named TEST; it reports whether n was one.
+// a function named TEST, or a case of another framework's macro named
+// like one with the test's name as its argument (TEST_BEGIN(test_x)
+// {...}); it reports whether n was one.
 func (x *extractor) testMacro(n, fd, body, parent int32, ns string) bool {
 	nm := x.Field(fd, x.f.declarator)
-	fixture, ok := gtestMacros[x.Text(nm)]
-	if !ok || x.Kind(nm) != "identifier" || body < 0 {
+	if x.Kind(nm) != "identifier" || body < 0 {
+		return false
+	}
+	macro := x.Text(nm)
+	fixture, ok := gtestMacros[macro]
+	if !ok && !(strings.Contains(macro, "TEST") && upperWord([]byte(macro))) {
 		return false
 	}
 	var args []string
 	for p := x.FirstNamed(x.Field(fd, x.f.parameters)); p >= 0; p = x.NextNamed(p) {
-		args = append(args, strings.TrimSpace(x.Text(p)))
+		a := strings.TrimSpace(x.Text(p))
+		if !isIdentifier(a) {
+			return false
+		}
+		args = append(args, a)
 	}
-	if len(args) != 2 || args[0] == "" || args[1] == "" {
+	if !ok && len(args) == 1 {
+		// TEST_BEGIN(test_foo) {...}: a test named by its one argument.
+		args = []string{"", args[0]}
+	} else if len(args) != 2 {
 		return false
 	}
 	s := extract.Symbol{Name: args[1], Kind: snapshot.KindFunction, Flags: snapshot.FlagTest,
 		Start: x.Line(n), End: x.EndLine(n), Signature: x.Signature(n, body), Doc: x.doc(n)}
 	var cls *classCtx
-	if fixture {
+	switch {
+	case args[0] == "":
+		s.Qual = x.qual(ns)
+	case fixture:
 		s.Kind, s.Receiver = snapshot.KindMethod, extract.JoinName(ns, args[0])
 		cls = &classCtx{sym: -1, name: args[0]}
-	} else {
+	default:
 		s.Qual = extract.JoinName(x.qual(ns), args[0])
 	}
 	s.Parent = parent
 	sym := x.Add(s)
 	x.readBody(fd, body, sym, cls, -1)
 	return true
+}
+
+// testBlock reads TEST_BEGIN(test_x) {...} where the C grammar makes
+// it a function definition of type TEST_BEGIN declaring (test_x).
+func (x *extractor) testBlock(n, body, parent int32, ns string) {
+	typ, d := x.Field(n, x.f.typ), x.Field(n, x.f.declarator)
+	macro := x.Text(typ)
+	if body < 0 || x.Kind(typ) != "type_identifier" || x.Kind(d) != "parenthesized_declarator" ||
+		!strings.Contains(macro, "TEST") || !upperWord([]byte(macro)) {
+		return
+	}
+	name := strings.TrimSpace(strings.Trim(strings.TrimSpace(x.Text(d)), "()"))
+	if !isIdentifier(name) {
+		return
+	}
+	sym := x.add(extract.Symbol{Name: name, Kind: snapshot.KindFunction, Flags: snapshot.FlagTest,
+		Start: x.Line(n), End: x.EndLine(n), Signature: x.Signature(n, body), Doc: x.doc(n)}, parent, ns)
+	saved := x.locals
+	x.locals = map[string]string{}
+	x.walk(body, sym)
+	x.locals = saved
 }
 
 // caseMacros open a Catch2 or doctest case: TEST_CASE("name") {...}.
@@ -836,4 +874,17 @@ func (x *extractor) doc(n int32) string {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
 	return strings.TrimSpace(strings.Join(parts, "\n"))
+}
+
+// isIdentifier reports a C identifier.
+func isIdentifier(s string) bool {
+	if s == "" || !identStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !identByte(s[i]) {
+			return false
+		}
+	}
+	return true
 }
