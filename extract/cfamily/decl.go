@@ -378,14 +378,7 @@ func (x *extractor) templateParams(t int32) {
 // and, at namespace level, variables; a struct, union or enum defined in
 // it is a symbol of its own.
 func (x *extractor) declaration(n, parent int32, ns string, outer int32) {
-	head := n
-	if outer >= 0 {
-		head = outer
-	}
-	typ := x.Field(n, x.f.typ)
-	if x.bodied(typ) {
-		x.typeSpec(typ, parent, ns, -1, "")
-	}
+	head, typ := x.begin(n, parent, ns, outer)
 	static, extern := x.specifiers(n)
 	inClass := parent >= 0 && x.class != nil && x.class.sym == parent
 	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
@@ -429,6 +422,22 @@ func (x *extractor) declaration(n, parent int32, ns string, outer int32) {
 			}
 		}
 	}
+}
+
+// begin starts reading declaration n: it reads a struct, union or enum
+// the declaration defines (struct s {...} x;), and returns the node whose
+// lines, doc and signature the declaration's symbols take (its template
+// declaration outer, when there is one) and its type.
+func (x *extractor) begin(n, parent int32, ns string, outer int32) (head, typ int32) {
+	head = n
+	if outer >= 0 {
+		head = outer
+	}
+	typ = x.Field(n, x.f.typ)
+	if x.bodied(typ) {
+		x.typeSpec(typ, parent, ns, -1, "")
+	}
+	return head, typ
 }
 
 // bodied reports a struct, class, union or enum specifier with a body.
@@ -609,14 +618,7 @@ func (x *extractor) members(body, sym int32, ns string) {
 // field reads a member declaration: fields, method declarations, a type
 // defined in it.
 func (x *extractor) field(n, parent int32, ns string, outer int32) {
-	head := n
-	if outer >= 0 {
-		head = outer
-	}
-	typ := x.Field(n, x.f.typ)
-	if x.bodied(typ) {
-		x.typeSpec(typ, parent, ns, -1, "")
-	}
+	head, typ := x.begin(n, parent, ns, outer)
 	for d := x.FirstNamed(n); d >= 0; d = x.NextNamed(d) {
 		if x.N[d].Field != x.f.declarator {
 			continue
