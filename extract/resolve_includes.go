@@ -93,17 +93,22 @@ func (r *resolver) mergeDecls() {
 	// pick chooses the definition of declaration d among cands: the only
 	// one, or the one in d's file, with d's number of parameters, in the
 	// file named like d's (a.h, a.c), the first. A static function of
-	// another file defines nothing a declaration elsewhere names.
+	// another file defines nothing a declaration elsewhere names
+	// (eligible).
+	eligible := func(d, c at) bool {
+		cs := sym(c)
+		return c.f == d.f || cs.Flags&snapshot.FlagExported != 0 || cs.Receiver != "" || cs.Parent >= 0
+	}
 	pick := func(d at, cands []at) (at, bool) {
 		best, score := at{-1, -1}, -1
 		for _, c := range cands {
+			if !eligible(d, c) {
+				continue
+			}
 			cs := sym(c)
 			sc := 0
-			switch {
-			case c.f == d.f:
+			if c.f == d.f {
 				sc = 8
-			case cs.Flags&snapshot.FlagExported == 0 && cs.Receiver == "" && cs.Parent < 0:
-				continue
 			}
 			if paramCount(cs.Signature) == paramCount(sym(d).Signature) {
 				sc += 4
@@ -131,9 +136,12 @@ func (r *resolver) mergeDecls() {
 				continue
 			}
 			drop[d] = true
-			ds := sym(def)
-			if ds.Doc == "" {
-				ds.Doc = s.Doc
+			// Every definition of it (one per platform: env_posix.cc,
+			// env_windows.cc) takes its doc.
+			for _, c := range defs[qn[fi][si]] {
+				if cs := sym(c); cs.Doc == "" && eligible(d, c) {
+					cs.Doc = s.Doc
+				}
 			}
 			if s.Parent < 0 && def.f != d.f {
 				r.inc.declared = append(r.inc.declared, declaredAt{file: def.f, sym: def.s, in: d.f})

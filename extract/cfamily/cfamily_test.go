@@ -60,6 +60,18 @@ func TestCRepo(t *testing.T) {
 		}
 	}
 
+	// A function defined once per platform: each definition has the
+	// header's doc.
+	if ids := b.IDs("kv_now"); len(ids) != 2 {
+		t.Errorf("kv_now: %d nodes", len(ids))
+	} else {
+		for _, id := range ids {
+			if n := b.G.Nodes[id]; n.Doc != "kv_now is the time in milliseconds, for expiry." {
+				t.Errorf("kv_now in %s: doc %q", b.G.Files[n.File].Path, n.Doc)
+			}
+		}
+	}
+
 	// Macros: a constant and a function.
 	if n := b.Node("KV_MAX_KEY"); n.Kind != snapshot.KindConstant || n.Signature != "#define KV_MAX_KEY 256" || n.StartLine != n.EndLine {
 		t.Errorf("KV_MAX_KEY: %v %q %d-%d", n.Kind, n.Signature, n.StartLine, n.EndLine)

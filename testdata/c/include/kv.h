@@ -26,4 +26,7 @@ int kv_put(kv_store *s, const char *key, const char *val);
 
 void kv_close(kv_store *s);
 
+/* kv_now is the time in milliseconds, for expiry. */
+long kv_now(void);
+
 #endif
