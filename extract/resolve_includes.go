@@ -48,8 +48,9 @@ type namedIn struct {
 	id   uint32
 }
 
-// maxClosure bounds the files one file sees through includes.
-const maxClosure = 4096
+// maxClosure bounds the files one file sees through includes (and the
+// memory of the tables: four bytes a file).
+const maxClosure = 1024
 
 func includesLang(f *FileResult) bool {
 	l := byLang[f.Lang]
@@ -366,14 +367,18 @@ func (r *resolver) includeEdges() {
 	}
 	r.inc.closure = make([][]int32, len(r.files))
 	onAllCores(len(r.files), func() func(int) {
+		// stamp[t] == fi+1 once file t is in file fi's closure.
+		stamp := make([]int32, len(r.files))
 		return func(fi int) {
 			if !includesLang(r.files[fi]) {
 				return
 			}
 			seen := []int32{int32(fi)}
+			stamp[fi] = int32(fi) + 1
 			for i := 0; i < len(seen) && len(seen) < maxClosure; i++ {
 				for _, t := range direct[seen[i]] {
-					if !slices.Contains(seen, t) && len(seen) < maxClosure {
+					if stamp[t] != int32(fi)+1 && len(seen) < maxClosure {
+						stamp[t] = int32(fi) + 1
 						seen = append(seen, t)
 					}
 				}
