@@ -179,6 +179,8 @@ func TestCPPRepo(t *testing.T) {
 	b.Edge("shop.StatusTest.NotFoundIsNotOk", "shop.Status.NotFound", snapshot.EdgeTests)
 	b.Edge("the cache returns what was inserted", "shop.LRUCache.Insert", snapshot.EdgeTests)
 	b.NoEdge("shop.MemoryStoreTest.PutValue", "shop.MemoryStore.Put", snapshot.EdgeTests)
+	// A doctest case on a fixture reads the fixture's fields.
+	b.Edge("IndexFixture.an inserted key is contained", "shop.Index.Insert", snapshot.EdgeTests)
 
 	// Includes: a quoted path beside the includer, one under an include
 	// folder.

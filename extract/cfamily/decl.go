@@ -814,7 +814,7 @@ func (x *extractor) testBlock(n, body, parent int32, ns string) {
 }
 
 // caseMacros open a Catch2 or doctest case: TEST_CASE("name") {...}.
-var caseMacros = extract.WordSet("TEST_CASE SCENARIO TEST_CASE_METHOD TEMPLATE_TEST_CASE SUBCASE")
+var caseMacros = extract.WordSet("TEST_CASE SCENARIO TEST_CASE_METHOD TEMPLATE_TEST_CASE TEST_CASE_FIXTURE TEST_CASE_TEMPLATE")
 
 // caseMacro reads a Catch2 or doctest case, which parses as a call
 // statement followed by a block: a test function named by its string.
@@ -828,22 +828,34 @@ func (x *extractor) caseMacro(n, parent int32, ns string) {
 	if x.Kind(fn) != "identifier" || !caseMacros[x.Text(fn)] {
 		return
 	}
-	name := ""
+	name, fixture := "", ""
 	for a := x.FirstNamed(x.Field(call, x.f.arguments)); a >= 0 && name == ""; a = x.NextNamed(a) {
-		if x.Kind(a) == "string_literal" {
+		switch x.Kind(a) {
+		case "string_literal":
 			name = strings.Trim(x.Text(a), `"`)
+		case "identifier":
+			if m := x.Text(fn); fixture == "" && (strings.HasSuffix(m, "_METHOD") || strings.HasSuffix(m, "_FIXTURE")) {
+				fixture = x.Text(a)
+			}
 		}
 	}
 	name = strings.Join(strings.Fields(strings.ReplaceAll(name, ".", " ")), " ")
 	if name == "" {
 		return
 	}
-	sym := x.add(extract.Symbol{Name: name, Kind: snapshot.KindFunction, Flags: snapshot.FlagTest,
-		Start: x.Line(n), End: x.EndLine(block), Signature: x.TextLine(call), Doc: x.doc(n)}, parent, ns)
-	saved := x.locals
-	x.locals = map[string]string{}
+	s := extract.Symbol{Name: name, Kind: snapshot.KindFunction, Flags: snapshot.FlagTest,
+		Start: x.Line(n), End: x.EndLine(block), Signature: x.TextLine(call), Doc: x.doc(n)}
+	var cls *classCtx
+	if fixture != "" {
+		// TEST_CASE_METHOD(Fixture, "name"): a method of the fixture.
+		s.Kind, s.Receiver = snapshot.KindMethod, extract.JoinName(ns, fixture)
+		cls = &classCtx{sym: -1, name: fixture}
+	}
+	sym := x.add(s, parent, ns)
+	saved, savedClass := x.locals, x.class
+	x.locals, x.class = map[string]string{}, cls
 	x.walk(block, sym)
-	x.locals = saved
+	x.locals, x.class = saved, savedClass
 }
 
 // doc is the comment block right above n: // runs, /* */ and /** */
