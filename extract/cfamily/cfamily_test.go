@@ -115,6 +115,12 @@ func TestCPPRepo(t *testing.T) {
 	if n := b.Node("shop.Store"); n.Kind != snapshot.KindClass || n.Doc != "Store is where the shop keeps its items." || n.Lang != snapshot.LangCPP {
 		t.Errorf("Store: %v %q %v", n.Kind, n.Doc, n.Lang)
 	}
+	// Also where the macro leaves no syntax error (the struct read as a
+	// function definition).
+	if n := b.Node("shop.Options"); n.Kind != snapshot.KindStruct || n.Doc != "Options tune a store." {
+		t.Errorf("Options: %v %q", n.Kind, n.Doc)
+	}
+	b.Node("shop.Options.capacity")
 	if n := b.Node("shop.MemoryStore.items_"); n.Kind != snapshot.KindField || n.Flags&snapshot.FlagExported != 0 {
 		t.Errorf("items_: %v %v", n.Kind, n.Flags)
 	}

@@ -32,14 +32,14 @@ import (
 // prepared returns f parsed again without such macros and conditionals,
 // or nil when that is not better; done closes the new tree.
 func prepared(f *extract.File, cpp bool, names []string) (nf *extract.File, done func()) {
-	if !f.Root.HasError() {
-		return nil, nil
-	}
 	g := "c"
 	if cpp {
 		g = "cpp"
 	}
-	if src, ok := blankMacros(f.Src); ok {
+	// A macro in a class head misleads the grammar without an error
+	// (struct LEVELDB_EXPORT Options {...} can read as a function); the
+	// others show as errors.
+	if src, head, ok := blankMacrosHead(f.Src); ok && (head || f.Root.HasError()) {
 		if tree := extract.ParseLang(g, src); tree != nil {
 			nf, done = &extract.File{Path: f.Path, Src: src, Root: tree.RootNode(), Repo: f.Repo}, tree.Close
 		}
@@ -162,7 +162,13 @@ var annotations = extract.WordSet(`GUARDED_BY PT_GUARDED_BY ACQUIRED_AFTER ACQUI
 // blankMacros copies src with the macros above blanked; ok is false
 // when there are none (and nothing is copied).
 func blankMacros(src []byte) ([]byte, bool) {
-	var out []byte
+	out, _, ok := blankMacrosHead(src)
+	return out, ok
+}
+
+// blankMacrosHead is blankMacros; head reports a macro blanked in a
+// class head.
+func blankMacrosHead(src []byte) (out []byte, head, ok bool) {
 	blank := func(from, to int) {
 		if out == nil {
 			out = append([]byte(nil), src...)
@@ -191,6 +197,7 @@ func blankMacros(src []byte) ([]byte, bool) {
 			}
 			if b-a >= 3 && upperWord(src[a:b]) && classHead(src, b) {
 				blank(a, b)
+				head = true
 			}
 		case attributeMacro(word) && !directive(src, i):
 			// LEVELDB_EXPORT Status DestroyDB(...), REDIS_NO_SANITIZE("bounds")
@@ -215,7 +222,7 @@ func blankMacros(src []byte) ([]byte, bool) {
 		}
 		i = j
 	}
-	return out, out != nil
+	return out, head, out != nil
 }
 
 // classHead reports a class name at i followed by its body or its
