@@ -324,9 +324,22 @@ func (x *extractor) receiver(n int32) recv {
 		}
 	case "pointer_expression":
 		return x.receiver(x.Field(n, x.f.argument))
+	case "cast_expression":
+		// ((Foo *)p)->f()
+		if t := x.typeName(x.Field(n, x.f.typ)); t != "" {
+			return recv{qual: "(cast)", qtype: t, ext: external(t)}
+		}
 	case "call_expression":
 		fn := x.Field(n, x.f.function)
 		switch x.Kind(fn) {
+		case "template_function":
+			// static_cast<const SnapshotImpl*>(s)->sequence_number()
+			if casts[x.Text(x.Field(fn, x.f.name))] {
+				args := x.Field(fn, x.f.arguments)
+				if t := x.typeName(x.FirstNamed(args)); t != "" {
+					return recv{qual: "(cast)", qtype: t, ext: external(t)}
+				}
+			}
 		case "identifier":
 			if _, local := x.locals[x.Text(fn)]; !local {
 				return recv{qual: "(call)", qtype: "call:" + x.Text(fn)}

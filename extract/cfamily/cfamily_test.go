@@ -164,6 +164,7 @@ func TestCPPRepo(t *testing.T) {
 	b.Edge("shop.MemoryStore.Put", "shop.util.Log", snapshot.EdgeCalls)
 	b.Edge("shop.Server.HandleGet", "shop.Store.Get", snapshot.EdgeCalls)
 	b.Edge("shop.Server.HandleGet", "shop.Status.ok", snapshot.EdgeCalls)
+	b.Edge("shop.PutOpaque", "shop.MemoryStore.Put", snapshot.EdgeCalls) // static_cast<MemoryStore*>(h)->Put
 
 	// A template is its primary template; its methods defined outside it
 	// are its members.

@@ -31,4 +31,9 @@ bool MemoryStore::Has(const std::string& key) const {
   return index_->Contains(key);
 }
 
+// PutOpaque stores through the handle a C caller holds.
+void PutOpaque(void* handle, const char* key) {
+  static_cast<MemoryStore*>(handle)->Put(key, "1");
+}
+
 }  // namespace shop
