@@ -197,6 +197,7 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 		workers = runtime.GOMAXPROCS(0)
 	}
 	results := make([]*FileResult, len(files))
+	repo.countExts(files)
 	var next, done atomic.Int64
 	var bytes atomic.Int64
 	errLine := make([]uint32, len(files)) // line of a file's first syntax error, 0 if none
@@ -294,6 +295,11 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *
 		return nil, 0
 	}
 	gname := lang.Grammars[ext]
+	if lang.Pick != nil {
+		if l, g := lang.Pick(repo, f.Path, src); l != nil {
+			lang, gname = l, g
+		}
+	}
 	p := parsers[gname]
 	if p == nil {
 		p = sitter.NewParser()
@@ -325,7 +331,7 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *
 				if warn != nil {
 					fmt.Fprintf(warn, "knowing: extractor failed on %s: %v\n", f.Path, e)
 				}
-				r.Symbols, r.Refs, r.Imports = nil, nil, nil
+				r.Symbols, r.Refs, r.Imports, r.Includes = nil, nil, nil, nil
 			}
 		}()
 		lang.Extract(&File{Path: f.Path, Src: src, Root: root, Repo: repo}, r)

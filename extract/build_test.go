@@ -17,7 +17,7 @@ import (
 // keep a view of the source.
 func TestReadBufferNotRetained(t *testing.T) {
 	roots := []string{filepath.Join(extract.GoRootSrc(t), "encoding", "json")}
-	for _, lang := range []string{"go", "python", "javascript", "rust", "java", "csharp", "ruby"} {
+	for _, lang := range []string{"go", "python", "javascript", "rust", "java", "csharp", "ruby", "c", "cpp"} {
 		roots = append(roots, filepath.Join("..", "testdata", lang))
 	}
 	build := func(root string, scribble bool) *snapshot.Graph {

@@ -58,12 +58,16 @@
 //	resolve_imports.go imports edges, names imported into a file, types outside the repository
 //	resolve_inherit.go inherits and overrides edges; Go's structural implements
 //	resolve_tests.go   test flags, tests and tested_by edges
+//	resolve_includes.go C and C++: declarations merged into definitions, methods
+//	                   attached to their classes, #include edges and the names
+//	                   a file sees through them (run before declare, after
+//	                   attachReceivers and after index)
 //
 // # Languages
 //
 // Each language is a sub-package that registers itself from init: golang,
-// python, javascript (JavaScript and TypeScript), java, csharp, ruby and
-// rust. Package langs imports them all; import it for its side effect.
+// python, javascript (JavaScript and TypeScript), java, csharp, ruby, rust
+// and cfamily (C and C++). Package langs imports them all; import it for its side effect.
 // Package fswalk walks the repository; package extracttest builds the
 // test repositories under testdata/ for tests.
 //

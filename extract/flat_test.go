@@ -152,6 +152,11 @@ func eachTree(t *testing.T, fn func(path, gname string, tree *sitter.Tree, src [
 			if err != nil {
 				return nil
 			}
+			if l := byExt[strings.ToLower(filepath.Ext(p))]; l != nil && l.Pick != nil {
+				if _, g := l.Pick(nil, p, src); g != "" {
+					gname = g // a C++ header
+				}
+			}
 			ps := parsers[gname]
 			if ps == nil {
 				ps = sitter.NewParser()

@@ -27,6 +27,10 @@ type FileResult struct {
 	Symbols []Symbol
 	Refs    []Ref
 	Imports []Import
+	// Includes are the files a C or C++ file #includes, as written
+	// ("db/db_impl.h", "stdio.h"); the resolver finds them among the
+	// repository's files (see Language.Includes).
+	Includes []string
 }
 
 // Symbol is one declaration.
@@ -60,6 +64,12 @@ type Symbol struct {
 	// (history.go).
 	Commits []int32
 	History string
+	// Decl marks a declaration without a body: a C or C++ prototype, a
+	// method declared in its class and defined outside it. When the
+	// repository defines the same qualified name, the resolver keeps the
+	// definition alone, with the declaration's doc when it has none of its
+	// own (see Language.Includes).
+	Decl bool
 }
 
 // RefKind says what a reference does.

@@ -22,7 +22,8 @@ func TestParseSourceSameTree(t *testing.T) {
 	}
 	var inputs []input
 	ext := map[string]string{".go": "go", ".py": "python", ".js": "javascript", ".ts": "typescript",
-		".tsx": "tsx", ".rs": "rust", ".java": "java", ".cs": "csharp", ".rb": "ruby"}
+		".tsx": "tsx", ".rs": "rust", ".java": "java", ".cs": "csharp", ".rb": "ruby",
+		".c": "c", ".cc": "cpp", ".h": "cpp"}
 	err := filepath.WalkDir("../testdata", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

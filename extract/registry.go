@@ -8,6 +8,8 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
@@ -44,6 +46,16 @@ type Language struct {
 	// TestName reports whether a callable with this name in a test file is
 	// a test (TestX, test_x, ...). Nil: every callable in a test file is.
 	TestName func(name string) bool
+	// Pick, when set, may hand a file with one of this language's
+	// extensions to another language: it returns that language and the
+	// grammar (a key of the grammar table) to parse it with, or nil to
+	// keep the file. It sees the repository (Repo.Parses) and the file's
+	// source. C hands a .h header to C++ (see package cfamily).
+	Pick func(r *Repo, path string, src []byte) (*Language, string)
+	// Includes: files see the names of the files they #include,
+	// transitively (C, C++), and a declaration without a body is one
+	// symbol with its definition (see Symbol.Decl).
+	Includes bool
 }
 
 var byExt = map[string]*Language{}
@@ -100,6 +112,8 @@ var grammars = map[string]func() unsafe.Pointer{
 	"java":       tsjava.Language,
 	"csharp":     tscsharp.Language,
 	"ruby":       tsruby.Language,
+	"c":          tsc.Language,
+	"cpp":        tscpp.Language,
 }
 
 // grammar returns the tree-sitter language for a grammar name, nil for

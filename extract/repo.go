@@ -28,6 +28,27 @@ type Repo struct {
 	// folder: Stat answers from it without a system call. Written before
 	// extraction starts, read-only afterwards.
 	listed map[string]map[string]entryKind
+	// exts counts the files the build parses by extension (lower-case,
+	// with its dot). Written before extraction starts, read-only
+	// afterwards.
+	exts map[string]int
+}
+
+// countExts records the extensions of the files the build parses.
+func (r *Repo) countExts(files []fswalk.File) {
+	r.exts = map[string]int{}
+	for _, f := range files {
+		r.exts[strings.ToLower(path.Ext(f.Path))]++
+	}
+}
+
+// Parses is how many of the files the build parses have the extension
+// ext (lower-case, with its dot: ".cc"); 0 for a nil r.
+func (r *Repo) Parses(ext string) int {
+	if r == nil {
+		return 0
+	}
+	return r.exts[ext]
 }
 
 type entryKind uint8

@@ -64,6 +64,8 @@ type resolver struct {
 	// ident[i] == i for every node declared before index: one-element
 	// id lists are slices of it (see one), not allocations of their own.
 	ident []uint32
+
+	inc *includes // C and C++ (resolve_includes.go); nil without such files
 }
 
 type memberKey struct {
@@ -110,12 +112,15 @@ func resolve(results []*FileResult, nodesDone func(*snapshot.Graph)) *snapshot.G
 	r.g.Nodes = make([]snapshot.Node, 0, nodes)
 	r.symFile, r.symIdx = make([]int32, 0, nodes), make([]int32, 0, nodes)
 	r.g.Edges = make([]snapshot.Edge, 0, edges)
+	r.mergeDecls()
 	r.declare()
 	r.attachReceivers()
+	r.attachMembers()
 	if nodesDone != nil {
 		nodesDone(r.g)
 	}
 	r.index()
+	r.includeEdges()
 	r.resolveBases()
 	r.resolveRefs()
 	r.resolveImports()

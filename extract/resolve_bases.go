@@ -88,6 +88,9 @@ func (r *resolver) resolveType(fi int, si int32, name string) ([]uint32, float32
 	if ids := r.fromImports(f, name, typesOnly); len(ids) > 0 {
 		return ids, confScope
 	}
+	if ids := r.included(fi, name, typesOnly); len(ids) > 0 {
+		return ids, confScope
+	}
 	if ids := r.keep(r.byName[name], typesOnly); len(ids) == 1 {
 		return ids, confUnique
 	}
@@ -102,6 +105,12 @@ func (r *resolver) lexical(fi int, si int32, name string, fl filter) ([]uint32, 
 		q := r.g.Nodes[r.symID[fi][si]].QName
 		if ids := r.keep(r.qnameOf(q, name), fl); len(ids) > 0 {
 			return ids, confScope
+		}
+		if t, ok := r.receiverOf(fi, si); ok {
+			// A C++ method defined outside its class sees the class.
+			if ids := r.keep(r.qnameOf(r.g.Nodes[t].QName, name), fl); len(ids) > 0 {
+				return ids, confScope
+			}
 		}
 		si = f.Symbols[si].Parent
 	}

@@ -67,6 +67,9 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 		if ids := r.fromImports(f, ref.Name, callables); len(ids) > 0 {
 			return ids, confScope
 		}
+		if ids := r.included(fi, ref.Name, callables); len(ids) > 0 {
+			return ids, confScope
+		}
 		if ids, _ := r.lexical(fi, ref.From, ref.Name, anyKind); len(ids) > 0 {
 			return nil, 0 // the name is a variable in scope, not a callable
 		}
@@ -172,6 +175,9 @@ func (r *resolver) parentType(fi int, si int32) (uint32, bool) {
 			return r.symID[fi][si], true
 		}
 		if s.Receiver != "" {
+			if t, ok := r.receiverOf(fi, si); ok {
+				return t, true
+			}
 			if ts := r.lookupScope(scopeOf(f), s.Receiver, typesOnly); len(ts) > 0 {
 				return ts[0], true
 			}

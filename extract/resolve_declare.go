@@ -105,6 +105,9 @@ func (r *resolver) attachReceivers() {
 		}
 	}
 	for fi, f := range r.files {
+		if r.inc != nil && includesLang(f) {
+			continue // attachMembers: C and C++ receivers are qualified names
+		}
 		sc := ""
 		for si := range f.Symbols {
 			s := &f.Symbols[si]

@@ -3,8 +3,9 @@ package query
 import "strings"
 
 // Stack traces and file:line positions in a task (step 1, task reading):
-// Python, Java, Go, Ruby, C# and JavaScript frames name functions and
-// their files; the engine resolves them to symbols in step 2 (refine.go).
+// Python, Java, Go, Ruby, C#, JavaScript and native (gdb, lldb,
+// AddressSanitizer) frames name functions and their files; the engine
+// resolves them to symbols in step 2 (refine.go).
 
 // Location is a file, as the task writes it, and a 1-based line.
 type Location struct {
@@ -29,6 +30,7 @@ type Frame struct {
 //	at spark.Service.init(Service.java:120)                (Java)
 //	net/http.(*conn).serve(0xc000...)                       (Go)
 //	from lib/jekyll/page.rb:12:in `render'                 (Ruby)
+//	#3 0x55a4 in leveldb::DBImpl::Write(...) db/db_impl.cc:1201  (gdb, lldb, ASan)
 func (b *kwBuilder) frames(s string) {
 	// A frame's bare method name (read, get) is a name of many symbols:
 	// it comes after every frame's qualified names.
@@ -40,6 +42,19 @@ func (b *kwBuilder) frames(s string) {
 	}()
 	for _, line := range strings.Split(s, "\n") {
 		t := strings.TrimSpace(line)
+		if fn, p, line, ok := nativeFrame(t); ok {
+			if p != "" {
+				b.addPath(p)
+				b.addLocation(p, line)
+			}
+			if strings.Contains(fn, ".") {
+				b.addWholeFrame(fn, &bare)
+			} else {
+				bare = append(bare, fn)
+			}
+			b.addFrame(fn[strings.LastIndexByte(fn, '.')+1:], p, line)
+			continue
+		}
 		switch {
 		case strings.HasPrefix(t, "Traceback (most recent call"):
 			continue
@@ -262,4 +277,185 @@ func stripLine(s string) string {
 		s = s[:i]
 	}
 	return s
+}
+
+// nativeFrame reads a frame of a native backtrace: gdb's
+//
+//	#3  0x000055555555a1b2 in leveldb::DBImpl::Write (this=0x5555, updates=0x0) at db/db_impl.cc:1201
+//	#0  redisCommand (c=0x7ffff) at server.c:412
+//
+// lldb's
+//
+//	frame #3: 0x0000000100003f2c db_test`leveldb::DBImpl::Write(leveldb::WriteOptions const&, leveldb::WriteBatch*) + 44 at db_impl.cc:1201:5
+//
+// and AddressSanitizer's (or a symbolizer's)
+//
+//	#0 0x4f2c3a in redisCommand /src/redis/src/server.c:412:5
+//	#1 0x7f3a in __libc_start_main (/lib/x86_64-linux-gnu/libc.so.6+0x21b96)
+//
+// The function's C++ scopes become dots (leveldb.DBImpl.Write), its
+// template arguments, anonymous namespaces, ABI tags and lambdas are left
+// out; path is "" when the frame names no source file (line 0). A frame
+// of the C or C++ runtime (std::, __libc_start_main) or an unknown one
+// (??) is no frame.
+func nativeFrame(t string) (fn, path string, line int, ok bool) {
+	fn, path, line, _, ok = parseNative(t)
+	return fn, path, line, ok
+}
+
+// parseNative is nativeFrame, and the span of t that holds the
+// function's parameter list ([0, 0] when it has none).
+func parseNative(t string) (fn, path string, line int, args [2]int, ok bool) {
+	s := strings.TrimPrefix(t, "* ")
+	s = strings.TrimPrefix(s, "frame ")
+	if len(s) < 3 || s[0] != '#' || s[1] < '0' || s[1] > '9' {
+		return "", "", 0, args, false
+	}
+	i := 1
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	s = strings.TrimLeft(strings.TrimPrefix(s[i:], ":"), " \t")
+	addr := strings.HasPrefix(s, "0x")
+	if addr {
+		j := strings.IndexAny(s, " \t")
+		if j < 0 {
+			return "", "", 0, args, false
+		}
+		s = strings.TrimLeft(s[j:], " \t")
+	}
+	if rest, found := strings.CutPrefix(s, "in "); found {
+		s = rest
+	} else if !addr && !strings.Contains(s, " at ") {
+		return "", "", 0, args, false // "#1 is broken": not a frame
+	}
+	if i := strings.IndexByte(s, '`'); i > 0 && !strings.ContainsAny(s[:i], " (") {
+		s = s[i+1:] // lldb's module`function
+	}
+	end := nameEnd(s)
+	name, rest := s[:end], s[end:]
+	if p := len(t) - len(strings.TrimLeft(rest, " \t")); p < len(t) && t[p] == '(' {
+		if q := matchParen(t, p); q > 0 {
+			args = [2]int{p, q}
+		}
+	}
+	if i := strings.Index(rest, " at "); i >= 0 {
+		rest = rest[i+4:]
+	} else if f := strings.Fields(rest); len(f) > 0 {
+		rest = f[len(f)-1]
+	}
+	if loc := strings.TrimSpace(rest); !strings.Contains(loc, "+0x") {
+		loc = strings.Trim(loc, "()")
+		p := stripLine(loc)
+		if p != loc && isFileName(p[strings.LastIndexAny(p, "/\\")+1:]) {
+			path, line = p, leadingInt(loc[len(p)+1:])
+		}
+	}
+	fn = nativeName(name)
+	if fn == "" || strings.HasPrefix(fn, "__") || strings.HasPrefix(fn, "std.") || !isIdent(strings.NewReplacer(".", "_", "~", "_").Replace(fn)) {
+		return "", "", 0, args, false
+	}
+	return fn, path, line, args, true
+}
+
+// nameEnd is where a native frame's function name ends: at its
+// parameters, a space or a "+ offset", outside template arguments;
+// (anonymous namespace) and operator() belong to the name.
+func nameEnd(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '<':
+			depth++
+		case c == '>' && depth > 0:
+			depth--
+		case depth > 0:
+		case strings.HasPrefix(s[i:], "(anonymous namespace)"):
+			i += len("(anonymous namespace)") - 1
+		case strings.HasPrefix(s[i:], "operator()"):
+			i += len("operator()") - 1
+		case c == '(' || c == ' ' || c == '\t' || c == '+':
+			return i
+		}
+	}
+	return len(s)
+}
+
+// nativeName turns a native frame's function into a dotted source name:
+// leveldb::(anonymous namespace)::PosixEnv::NewWritableFile is
+// leveldb.PosixEnv.NewWritableFile, Cache<K, V>::Lookup is Cache.Lookup,
+// and a lambda's frame (Write(...)::$_0::operator()) is the function
+// that wrote it.
+func nativeName(s string) string {
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '<':
+			depth++
+		case c == '>' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteByte(c)
+		}
+	}
+	var out []string
+	for _, seg := range strings.Split(b.String(), "::") {
+		seg, _, _ = strings.Cut(seg, "[abi:")
+		seg, _, _ = strings.Cut(seg, "(")
+		if seg == "" || seg == "(anonymous namespace)" {
+			continue
+		}
+		if strings.HasPrefix(seg, "$") || strings.HasPrefix(seg, "{") || strings.HasPrefix(seg, "'") ||
+			strings.HasPrefix(seg, "operator") && len(out) > 0 && strings.Contains(s, "lambda") {
+			break
+		}
+		out = append(out, seg)
+	}
+	return strings.Join(out, ".")
+}
+
+// withoutNativeArgs blanks the parameter lists of the task's native
+// frames (leveldb::DBImpl::Write(leveldb::WriteOptions const&, ...)), for
+// the passes after frames: the frame names its function, and the types
+// of its parameters are not what the trace is about. A task without
+// such frames is returned as it is.
+func withoutNativeArgs(task string) string {
+	if !strings.Contains(task, "#") {
+		return task
+	}
+	lines := strings.SplitAfter(task, "\n")
+	changed := false
+	for i, line := range lines {
+		lead := len(line) - len(strings.TrimLeft(line, " \t"))
+		_, _, _, args, ok := parseNative(strings.TrimSpace(line))
+		if !ok || args[1] == 0 {
+			continue
+		}
+		from, to := lead+args[0], lead+args[1]
+		lines[i] = line[:from] + strings.Repeat(" ", to-from) + line[to:]
+		changed = true
+	}
+	if !changed {
+		return task
+	}
+	return strings.Join(lines, "")
+}
+
+// matchParen is the position after the parenthesis closing the one at
+// open, -1 when it is not closed.
+func matchParen(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
 }

@@ -122,3 +122,59 @@ func TestCSharpFrames(t *testing.T) {
 		t.Errorf("locations %+v lack %+v", k.Locations, want)
 	}
 }
+
+// TestNativeFrames checks gdb, lldb and AddressSanitizer frames: the
+// function with its C++ scopes as dots and its file and line, runtime
+// frames and unknown ones left out, a heading that starts with #1 not
+// read as a frame.
+func TestNativeFrames(t *testing.T) {
+	k := ExtractKeywords("==1234==ERROR: AddressSanitizer: heap-use-after-free on address 0x602\n" +
+		"    #0 0x4f2c3a in redisCommand /src/redis/src/server.c:412:5\n" +
+		"    #1 0x4f2d00 in leveldb::(anonymous namespace)::PosixEnv::NewWritableFile(std::string const&, leveldb::WritableFile**) util/env_posix.cc:561\n" +
+		"    #2 0x7f3a in __libc_start_main (/lib/x86_64-linux-gnu/libc.so.6+0x21b96)\n" +
+		"#3  0x000055555555a1b2 in leveldb::DBImpl::Write (this=0x5555, options=..., updates=0x0) at db/db_impl.cc:1201\n" +
+		"#4  0x0000555555556000 in ?? ()\n" +
+		"#5  leveldb::Cache<int, std::string>::Lookup (this=0x1) at util/cache.cc:90\n" +
+		"  frame #6: 0x0000000100003f2c db_test`leveldb::Version::Get(leveldb::ReadOptions const&) + 44 at version_set.cc:340:5\n" +
+		"#1 is the issue number, see #2 for more")
+	want := []Frame{
+		{"redisCommand", "/src/redis/src/server.c", 412},
+		{"NewWritableFile", "util/env_posix.cc", 561},
+		{"Write", "db/db_impl.cc", 1201},
+		{"Lookup", "util/cache.cc", 90},
+		{"Get", "version_set.cc", 340},
+	}
+	if !slices.Equal(k.Frames, want) {
+		t.Errorf("frames %+v,\nwant %+v", k.Frames, want)
+	}
+	for _, c := range []string{"leveldb.DBImpl.Write", "DBImpl.Write", "leveldb.PosixEnv.NewWritableFile", "Cache.Lookup", "Version.Get", "redisCommand"} {
+		if !slices.Contains(k.Compounds, c) {
+			t.Errorf("compounds %q lack %s", k.Compounds, c)
+		}
+	}
+	for _, c := range k.Compounds {
+		if strings.Contains(c, "::") || strings.Contains(c, "anonymous") || strings.Contains(c, "libc") {
+			t.Errorf("compound %q kept", c)
+		}
+	}
+	if want := (Location{"db/db_impl.cc", 1201}); !slices.Contains(k.Locations, want) {
+		t.Errorf("locations %+v lack %+v", k.Locations, want)
+	}
+}
+
+// TestNativeFrameArgs: the parameter types of a native frame are not
+// keywords of their own; the function and its file are.
+func TestNativeFrameArgs(t *testing.T) {
+	k := ExtractKeywords("#3 0x00005555 in leveldb::DBImpl::Write(leveldb::WriteOptions const&, leveldb::WriteBatch*) db/db_impl.cc:1201")
+	for _, c := range k.Compounds {
+		if strings.Contains(c, "WriteOptions") || strings.Contains(c, "WriteBatch") {
+			t.Errorf("parameter type kept: %q", k.Compounds)
+		}
+	}
+	if !slices.Contains(k.Compounds, "DBImpl.Write") || !slices.Contains(k.Paths, "db/db_impl.cc") {
+		t.Errorf("compounds %q, paths %q", k.Compounds, k.Paths)
+	}
+	if got := withoutNativeArgs("#0  f (x=1) at a.c:3\nplain (text) here\n"); got != "#0  f       at a.c:3\nplain (text) here\n" {
+		t.Errorf("got %q", got)
+	}
+}

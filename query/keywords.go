@@ -125,7 +125,7 @@ func ExtractKeywords(task string) Keywords {
 
 	b.backticks(task)
 	b.frames(task)
-	toks := tokenize(task)
+	toks := tokenize(withoutNativeArgs(task))
 	b.codePatterns(toks)
 	b.words(toks)
 	return b.finish()

@@ -112,7 +112,7 @@ var contractions = map[string][]string{
 	"values": {"vals"}, "iterator": {"iter"}, "index": {"idx"}, "current": {"cur"},
 }
 
-var codeExt = set(`go py rb rs java cs js ts tsx jsx mjs cjs kt scala c h cc cpp hpp php swift erb yaml yml toml json md
+var codeExt = set(`go py rb rs java cs js ts tsx jsx mjs cjs kt scala c h cc cpp hpp cxx hh hxx php swift erb yaml yml toml json md
 lock txt cfg ini xml html htm css scss sh gradle properties gemspec sql proto`)
 
 // verbCues are the words after which an action verb is a verb: "to

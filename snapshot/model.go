@@ -79,10 +79,12 @@ const (
 	LangJava
 	LangCSharp
 	LangRuby
+	LangC   // C: .c files, and .h files unless package extract/cfamily reads one as C++
+	LangCPP // C++
 	numLangs
 )
 
-var langNames = [numLangs]string{"unknown", "go", "python", "javascript", "typescript", "rust", "java", "csharp", "ruby"}
+var langNames = [numLangs]string{"unknown", "go", "python", "javascript", "typescript", "rust", "java", "csharp", "ruby", "c", "cpp"}
 
 func (l Lang) String() string {
 	if l < numLangs {

@@ -21,7 +21,7 @@ import (
 const buildHelp = `Usage: knowing build [--repo DIR] OUT.snap
 
 Parses every supported source file under DIR (Go, Python, JavaScript,
-TypeScript, Rust, Java, C#, Ruby), honouring .gitignore and skipping
+TypeScript, Rust, Java, C#, Ruby, C, C++), honouring .gitignore and skipping
 vendor/, node_modules/, binary and oversized files, and writes the code
 graph to OUT.snap atomically. On a terminal a progress bar shows on stderr;
 one summary line closes the build. With --json the summary goes to stdout

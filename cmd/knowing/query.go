@@ -364,7 +364,7 @@ func commentMarker(lang string) string {
 // fenceLang names a language for a markdown code fence.
 func fenceLang(lang string) string {
 	switch lang {
-	case "go", "python", "javascript", "typescript", "rust", "java", "ruby", "csharp":
+	case "go", "python", "javascript", "typescript", "rust", "java", "ruby", "csharp", "c", "cpp":
 		return lang
 	}
 	return ""

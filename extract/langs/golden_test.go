@@ -17,7 +17,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // goldenLangs are the test repositories under testdata/, one per language.
-var goldenLangs = []string{"go", "python", "javascript", "java", "csharp", "ruby", "rust"}
+var goldenLangs = []string{"go", "python", "javascript", "java", "csharp", "ruby", "rust", "c", "cpp"}
 
 // TestGolden extracts each test repository and compares its graph, as text,
 // with testdata/golden/<lang>.golden: a change of what any extractor or the

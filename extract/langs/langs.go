@@ -8,6 +8,7 @@
 package langs
 
 import (
+	_ "github.com/knowing-dev/knowing/extract/cfamily"
 	_ "github.com/knowing-dev/knowing/extract/csharp"
 	_ "github.com/knowing-dev/knowing/extract/golang"
 	_ "github.com/knowing-dev/knowing/extract/java"
