@@ -38,11 +38,13 @@ type bodyLexer struct {
 	// JavaScript, TypeScript); elsewhere it is a character literal or a
 	// Rust lifetime.
 	single   bool
-	backtick bool // `…` is a string (Go raw strings, JavaScript templates)
-	triple   bool // """…""" and '''…''' (Python)
-	seen     map[string]struct{}
-	code     strings.Builder
-	text     strings.Builder
+	backtick bool                // `…` is a string (Go raw strings, JavaScript templates)
+	triple   bool                // """…""" and '''…''' (Python)
+	seen     map[string]struct{} // code words so far
+	seenText map[string]struct{} // text words so far
+	// code and text collect a symbol's words; the strings returned are
+	// exact-size copies (a strings.Builder's string keeps its slack).
+	code, text []byte
 }
 
 // addBodyWords fills the Body and Text of r's callables from src.
@@ -57,7 +59,7 @@ func addBodyWords(r *FileResult, src []byte) {
 	if !any {
 		return
 	}
-	lx := &bodyLexer{src: src, seen: make(map[string]struct{}, 256)}
+	lx := &bodyLexer{src: src, seen: make(map[string]struct{}, 256), seenText: make(map[string]struct{}, 128)}
 	switch r.Lang {
 	case snapshot.LangPython:
 		lx.hash, lx.single, lx.triple = true, true, true
@@ -107,8 +109,8 @@ func (lx *bodyLexer) span(start, end uint32) (int, int) {
 // order, capped.
 func (lx *bodyLexer) words(b []byte) (code, text string) {
 	clear(lx.seen)
-	lx.code.Reset()
-	lx.text.Reset()
+	clear(lx.seenText)
+	lx.code, lx.text = lx.code[:0], lx.text[:0]
 	nc, nt := 0, 0
 	add := func(w []byte, isText bool) {
 		if isText {
@@ -118,25 +120,25 @@ func (lx *bodyLexer) words(b []byte) (code, text string) {
 		} else if nc >= MaxBodyCodeWords || keyword(w) {
 			return
 		}
-		key := string(w) // a map lookup with string(b) does not allocate
+		seen := lx.seen
 		if isText {
-			key = "\x00" + key
+			seen = lx.seenText
 		}
-		if _, ok := lx.seen[key]; ok {
+		if _, ok := seen[string(w)]; ok { // a lookup by string(w) does not allocate
 			return
 		}
-		lx.seen[key] = struct{}{}
+		seen[string(w)] = struct{}{}
 		if isText {
 			if nt > 0 {
-				lx.text.WriteByte(' ')
+				lx.text = append(lx.text, ' ')
 			}
-			lx.text.Write(w)
+			lx.text = append(lx.text, w...)
 			nt++
 		} else {
 			if nc > 0 {
-				lx.code.WriteByte(' ')
+				lx.code = append(lx.code, ' ')
 			}
-			lx.code.Write(w)
+			lx.code = append(lx.code, w...)
 			nc++
 		}
 	}
@@ -188,7 +190,7 @@ func (lx *bodyLexer) words(b []byte) (code, text string) {
 			i++
 		}
 	}
-	return lx.code.String(), lx.text.String()
+	return string(lx.code), string(lx.text)
 }
 
 // textUntil adds the words of b from i up to the closing delimiter end
