@@ -115,7 +115,14 @@ func extractRust(f *extract.File, r *extract.FileResult) {
 	pkg, root, ci := c.locate(f.Path)
 	r.Package, r.Scope = pkg, pkg
 	setupOnce.Do(setup)
-	x := &extractor{Base: extract.Base{FlatTree: extract.NewFlatTree(f.Root, f.Src, kindNames), F: f, R: r},
+	t := extract.NewFlatTree(f.Root, f.Src, kindNames)
+	if u := unwrapItemMacros(t, f.Src); u != nil {
+		// Items in macro invocations (cfg_rt! { pub fn spawn() {} }) are
+		// read as items: see macros.go.
+		t.Release()
+		t = u
+	}
+	x := &extractor{Base: extract.Base{FlatTree: t, F: f, R: r},
 		c: c, ci: ci, root: root, scopes: map[string]*scope{}, byNode: map[int32]*scope{}, tokens: map[string]bool{}}
 	defer x.Release()
 	const rootNode = 0
