@@ -74,6 +74,11 @@ const (
 type binding struct {
 	typ  string // type name, "call:..." hint, extValue, or ""
 	kind uint8
+	// param marks a parameter of the function whose scope holds it.
+	param bool
+	// proto is the chain whose prototype a variable holds (Clock for
+	// const proto = Clock.prototype); see prototypes.go.
+	proto string
 }
 
 // extValue types a local holding a value made by an external package
