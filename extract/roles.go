@@ -21,7 +21,8 @@ import (
 //   - its name says so in words of their own, split at _ - and .
 //     (store_mock.go, mock_store.go, api.mock.ts, mocks.py), or, inside
 //     test sources, its name is a double's (FakeClock.java,
-//     MockWebSocket.cs; see IsMockName);
+//     MockWebSocket.cs; see IsMockName) or starts in lower case with
+//     mock or fake (fakedb_test.go);
 //   - it is written by a mock generator (MockGen, mockery, moq,
 //     counterfeiter).
 //
@@ -45,7 +46,14 @@ func mockFile(p string, test bool, head []byte) bool {
 	if strings.Contains(base, ".") && len(words) > 1 {
 		words = words[:len(words)-1] // the extension
 	}
+	if len(words) == 0 {
+		return mockGenerated(head)
+	}
 	switch {
+	case test && !mockWords[words[0]] && (strings.HasPrefix(base, "mock") || strings.HasPrefix(base, "fake")):
+		// A test source named in one lower-case run: fakedb_test.go,
+		// mockserver_test.go (mock_test.go tests a package mock).
+		return true
 	case len(words) > 1 && (words[len(words)-1] == "test" || words[len(words)-1] == "tests" || words[len(words)-1] == "spec"):
 		// A test of its own (mock_test.go tests the mock package), or a
 		// test source whose doubles its types name.
