@@ -55,6 +55,9 @@ func (x *extractor) statement(c int32, parent int32) {
 				x.walk(inner, parent)
 			}
 		case kCall:
+			if parent < 0 && x.assignPrototype(inner) {
+				return
+			}
 			if body := x.iife(inner); body >= 0 {
 				for a := x.FirstNamed(x.Field(inner, x.g.fArguments)); a >= 0; a = x.NextNamed(a) {
 					// UMD: (function (root, factory) {…})(this, function () {…}):

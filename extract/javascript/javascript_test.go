@@ -291,9 +291,10 @@ export default connect(mapState)(Widget);
 }
 
 // TestMethodsOnObjects: methods put on a prototype through an alias
-// (const proto = Clock.prototype), on a prototype or a parameter inside a
-// plugin function, and the members of a module-level object literal are
-// symbols with a container, and calls reach them.
+// (const proto = Clock.prototype; proto.m = …; Object.assign(proto, {…})),
+// on a prototype or a parameter inside a plugin function, and the members
+// of a module-level object literal are symbols with a container, and
+// calls reach them.
 func TestMethodsOnObjects(t *testing.T) {
 	b := extracttest.BuildDir(t, "../../testdata/javascript")
 	const (
@@ -314,6 +315,11 @@ func TestMethodsOnObjects(t *testing.T) {
 		t.Errorf("the alias proto is a symbol: %v", ids)
 	}
 	b.Edge(clock+".Clock", clock+".Clock.shift", snapshot.EdgeContains)
+	// Object.assign(proto, {…}) puts methods on the prototype too.
+	if n := b.Node(clock + ".Clock.minutesOfHour"); n.Kind != snapshot.KindMethod || n.Doc != "minutesOfHour is the minutes past the hour." {
+		t.Errorf("Clock.minutesOfHour: kind %v doc %q", n.Kind, n.Doc)
+	}
+	b.Edge(clock+".Clock.minutesOfHour", clock+".Clock.hours", snapshot.EdgeCalls)
 	b.Edge(clock+".Clock.format", clock+".Clock.hours", snapshot.EdgeCalls)
 
 	// In a plugin, on the prototype of a class it receives (qualified by

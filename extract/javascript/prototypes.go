@@ -25,7 +25,8 @@ import (
 // function qualified by the alias. Functions put on a prototype or on a
 // parameter inside a function (a plugin's body) are symbols of their own
 // the same way; and the members of a module-level object literal with
-// functions are its functions and fields.
+// functions are its functions and fields. Object.assign(Clock.prototype,
+// {…}) declares Clock's methods, as Clock.prototype = {…} does.
 
 // maxObjectFields bounds the data members of an object literal that become
 // fields: a longer literal is a table, not an interface.
@@ -163,4 +164,32 @@ func (x *extractor) objectMembers(obj int32, owner int32, flags snapshot.Flags) 
 			x.walk(m, owner)
 		}
 	}
+}
+
+// assignPrototype declares the methods of the objects a module-level
+// Object.assign(Foo.prototype, {…}, …) copies onto a prototype (or an
+// alias of one), as Foo.prototype = {…} declares them, and reports
+// whether call was such a call.
+func (x *extractor) assignPrototype(call int32) bool {
+	if x.chain(x.callee(x.Field(call, x.g.fFunction))) != "Object.assign" {
+		return false
+	}
+	args := x.Field(call, x.g.fArguments)
+	target := x.FirstNamed(args)
+	if target < 0 {
+		return false
+	}
+	recv, _ := x.viaAlias(x.chain(target))
+	owner, ok := strings.CutSuffix(recv, ".prototype")
+	if !ok || owner == "" {
+		return false
+	}
+	for a := x.NextNamed(target); a >= 0; a = x.NextNamed(a) {
+		if x.Code(a) == kObject {
+			x.prototypeObject(owner, a)
+		} else {
+			x.walk(a, -1)
+		}
+	}
+	return true
 }

@@ -20,4 +20,11 @@ Clock.prototype.hours = function () {
   return Math.floor(this.minutes / 60);
 };
 
+Object.assign(proto, {
+  /** minutesOfHour is the minutes past the hour. */
+  minutesOfHour() {
+    return this.minutes - this.hours() * 60;
+  },
+});
+
 export default Clock;
