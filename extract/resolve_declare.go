@@ -84,8 +84,8 @@ func symbolNames(f *FileResult, clear snapshot.Flags) ([]string, []snapshot.Flag
 		if test && IsMockName(s.Name) && (s.Kind.IsType() || s.Parent < 0) {
 			fl |= snapshot.FlagMock
 		}
-		if test && s.Parent >= 0 && int(s.Parent) < si && f.Symbols[s.Parent].Kind.IsType() && IsMockName(f.Symbols[s.Parent].Name) {
-			fl |= snapshot.FlagMock
+		if s.Parent >= 0 && int(s.Parent) < si && flags[s.Parent]&snapshot.FlagMock != 0 {
+			fl |= snapshot.FlagMock // a member of a double, or of a type nested in one
 		}
 		flags[si] = fl
 	}

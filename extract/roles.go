@@ -160,22 +160,32 @@ func edgeWords(name string) (first, last string) {
 // (src/main/java, src/test/kotlin).
 var jvmLangDirs = WordSet(`java kotlin scala groovy`)
 
-// orgFolder reports whether the folder dir (slash-separated) is one of the
-// first two package folders below a JVM source root (src/main/java/com,
-// src/main/java/com/example, src/main/kotlin/demo): the reversed domain
-// of an organisation, which names no role however it reads (com.example
-// is the group of every tutorial and generated starter project).
+// topDomains start reversed-domain package names (com.example, org.acme).
+var topDomains = WordSet(`com org net io edu gov co dev me de fr uk nl ch cn jp ru app`)
+
+// orgFolder reports whether the folder dir (slash-separated) is a package
+// folder below a JVM source root that names an organisation: the first
+// (src/main/java/demo, of package demo.web), or the second after a top
+// domain (src/main/java/com/example). An organisation names no role
+// however it reads: com.example is the group of every tutorial and
+// generated starter project. Deeper folders keep theirs
+// (spark.examples, com.google.gson.extras.examples).
 func orgFolder(dir string) bool {
-	for range 2 {
-		dir = path.Dir(dir)
-		if jvmLangDirs[path.Base(dir)] {
-			set := path.Dir(dir)
-			if set != "." && path.Base(path.Dir(set)) == "src" {
-				return true
-			}
-		}
+	parent := path.Dir(dir)
+	if jvmRoot(parent) {
+		return true
 	}
-	return false
+	return topDomains[path.Base(parent)] && jvmRoot(path.Dir(parent))
+}
+
+// jvmRoot reports a Maven or Gradle source root: src/<set>/<language>
+// (src/main/java, module/src/test/kotlin).
+func jvmRoot(dir string) bool {
+	if !jvmLangDirs[path.Base(dir)] {
+		return false
+	}
+	set := path.Dir(dir)
+	return set != "." && path.Base(path.Dir(set)) == "src"
 }
 
 // nameRoles returns the role flags (example, mock) that cover nine in ten

@@ -76,14 +76,16 @@ func TestIsMockName(t *testing.T) {
 }
 
 // TestMockNamesInTestSourcesOnly: a type named like a double is one in a
-// test file, with its members; in the project's own code it is the
-// project's (an adapter named MockRequest).
+// test file, with its members and the types nested in it; in the
+// project's own code it is the project's (an adapter named MockRequest).
 func TestMockNamesInTestSourcesOnly(t *testing.T) {
 	syms := []Symbol{
 		{Name: "MockRequest", Kind: snapshot.KindClass, Parent: -1},
 		{Name: "get_host", Kind: snapshot.KindMethod, Parent: 0},
 		{Name: "fake_clock", Kind: snapshot.KindFunction, Parent: -1},
 		{Name: "Store", Kind: snapshot.KindClass, Parent: -1},
+		{Name: "Frame", Kind: snapshot.KindClass, Parent: 0},
+		{Name: "data", Kind: snapshot.KindField, Parent: 4},
 	}
 	for _, test := range []bool{false, true} {
 		f := &FileResult{Path: "cookies.py", Package: "lib.cookies", Symbols: syms}
@@ -94,7 +96,7 @@ func TestMockNamesInTestSourcesOnly(t *testing.T) {
 		if qn[1] != "lib.cookies.MockRequest.get_host" {
 			t.Errorf("qualified name %q", qn[1])
 		}
-		for i, want := range []bool{test, test, test, false} {
+		for i, want := range []bool{test, test, test, false, test, test} {
 			if got := flags[i]&snapshot.FlagMock != 0; got != want {
 				t.Errorf("test source %v: %s flagged mock %v, want %v", test, syms[i].Name, got, want)
 			}
@@ -104,7 +106,7 @@ func TestMockNamesInTestSourcesOnly(t *testing.T) {
 
 // TestExampleFlagsOfPackages: below a JVM source root the organisation's
 // package folders (com/example, demo) name no role; deeper package
-// folders and folders above the root still do.
+// folders (spark/examples) and folders above the root still do.
 func TestExampleFlagsOfPackages(t *testing.T) {
 	cases := []struct {
 		path string
@@ -116,6 +118,8 @@ func TestExampleFlagsOfPackages(t *testing.T) {
 		{"src/test/java/com/example/shop/CartTest.java", snapshot.FlagTest},
 		{"extras/src/main/java/com/google/gson/extras/examples/raw/RawExample.java", snapshot.FlagExample},
 		{"examples/app/src/main/java/com/acme/App.java", snapshot.FlagExample},
+		{"src/test/java/spark/examples/books/Book.java", snapshot.FlagTest | snapshot.FlagExample},
+		{"src/main/java/demo/examples/Basic.java", snapshot.FlagExample},
 		{"src/main/java/com/example/demo/DemoApplication.java", snapshot.FlagExample}, // see TestNameRoles
 		{"example/main.go", snapshot.FlagExample},
 		{"java/demo/Main.java", snapshot.FlagExample},
