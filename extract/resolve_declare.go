@@ -19,7 +19,7 @@ func (r *resolver) declare() {
 		return func(fi int) { qns[fi], flagss[fi] = symbolNames(r.files[fi], clear) }
 	})
 	for fi, f := range r.files {
-		fileFlags := f.Flags &^ clear
+		fileFlags := roleFlags(f, clear)
 		if f.Package != "" {
 			if _, ok := r.pkgNode[f.Package]; !ok {
 				r.pkgNode[f.Package] = r.addNode(snapshot.Node{
@@ -63,6 +63,7 @@ func (r *resolver) declare() {
 func symbolNames(f *FileResult, clear snapshot.Flags) ([]string, []snapshot.Flags) {
 	qn := make([]string, len(f.Symbols))
 	flags := make([]snapshot.Flags, len(f.Symbols))
+	ff := roleFlags(f, clear)
 	for si := range f.Symbols {
 		s := &f.Symbols[si]
 		prefix := f.Package
@@ -78,7 +79,7 @@ func symbolNames(f *FileResult, clear snapshot.Flags) ([]string, []snapshot.Flag
 		} else {
 			qn[si] = name
 		}
-		fl := f.Flags&^clear | s.Flags
+		fl := ff | s.Flags
 		// A double's name flags it in test sources alone (see roles.go).
 		test := fl&snapshot.FlagTest != 0
 		if test && IsMockName(s.Name) && (s.Kind.IsType() || s.Parent < 0) {

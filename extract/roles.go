@@ -218,3 +218,16 @@ func nameRoles(files []*FileResult) snapshot.Flags {
 	}
 	return clear
 }
+
+// roleFlags returns the flags of file f less those that are the
+// project's name (clear, see nameRoles). A file an extractor found to be
+// a test where its path did not say so (a C# test project's) holds
+// doubles by its name as a test source does (FakeHandler.cs).
+func roleFlags(f *FileResult, clear snapshot.Flags) snapshot.Flags {
+	fl := f.Flags &^ clear
+	if fl&(snapshot.FlagTest|snapshot.FlagMock) == snapshot.FlagTest && clear&snapshot.FlagMock == 0 && !IsTestPath(f.Path) &&
+		mockFile(f.Path, true, nil) {
+		fl |= snapshot.FlagMock
+	}
+	return fl
+}

@@ -165,3 +165,23 @@ func TestNameRoles(t *testing.T) {
 		t.Errorf("a library of doubles under mocks/: clear %v, want mock", got)
 	}
 }
+
+// TestRoleFlags: a file an extractor flagged test holds doubles by its
+// name as a test source by path does; roles that are the project's name
+// are cleared.
+func TestRoleFlags(t *testing.T) {
+	for _, c := range []struct {
+		path         string
+		flags, clear snapshot.Flags
+		want         snapshot.Flags
+	}{
+		{"unit/Requester/FakeDelegatingHandler.cs", snapshot.FlagTest, 0, snapshot.FlagTest | snapshot.FlagMock},
+		{"unit/Requester/DelegatingHandlerTests.cs", snapshot.FlagTest, 0, snapshot.FlagTest},
+		{"src/Requester/FakeDelegatingHandler.cs", 0, 0, 0},
+		{"src/main/java/com/example/demo/App.java", snapshot.FlagExample, snapshot.FlagExample, 0},
+	} {
+		if got := roleFlags(&FileResult{Path: c.path, Flags: c.flags}, c.clear); got != c.want {
+			t.Errorf("roleFlags(%q, %v, clear %v) = %v, want %v", c.path, c.flags, c.clear, got, c.want)
+		}
+	}
+}
