@@ -7,7 +7,9 @@
 // cargo.tests.t. Package and Scope of a file are its module path; inline
 // `mod m {}` blocks are KindModule symbols. Methods of `impl T` blocks hang
 // under T when T is declared in the same module of the file (the usual
-// case), else they carry Receiver T.
+// case), else they carry Receiver T. Items inside a macro invocation among
+// items (cfg_rt! { ... }, cfg_if! { ... }) are the enclosing module's or
+// impl's (macros.go).
 //
 // Names are resolved as far as the file and the module files it imports
 // allow: imports are reported at the module that declares the item
