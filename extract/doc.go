@@ -44,6 +44,7 @@
 //	names.go     dotted names (SplitName, FirstName, LastName), word sets, field ids and kind codes
 //	decls.go     reading declarations: children of a kind (OfKind), HeadEnd, TextLine, one-line signatures
 //	repo.go      Repo: folder and manifest lookups, Memo, ReadMeta; test, example and generated files
+//	roles.go     test doubles by a file's role (IsMockName), organisation folders, roles that are a project's name
 //	modules.go   Repo.ListDir and MemoMap, for the caches a language's module resolution keeps
 //	helpers.go   comments, signatures, first lines, the exported flag
 //

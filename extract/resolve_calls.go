@@ -123,6 +123,13 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 				recv, conf = t, confScope
 				break
 			}
+			if rest == "" {
+				// An imported object's own function: import locale from
+				// "./de"; locale.ordinal(n).
+				if ids := r.keep(r.qnameOf(im.Path+"."+im.Name, ref.Name), callables); len(ids) > 0 {
+					return ids, confScope
+				}
+			}
 		}
 		if imported && recv == nil {
 			return nil, 0 // imported from outside the repository

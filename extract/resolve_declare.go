@@ -14,10 +14,12 @@ func (r *resolver) declare() {
 	// are worked out on all cores, and the nodes added in file order.
 	qns := make([][]string, len(r.files))
 	flagss := make([][]snapshot.Flags, len(r.files))
+	clear := nameRoles(r.files)
 	onAllCores(len(r.files), func() func(int) {
-		return func(fi int) { qns[fi], flagss[fi] = symbolNames(r.files[fi]) }
+		return func(fi int) { qns[fi], flagss[fi] = symbolNames(r.files[fi], clear) }
 	})
 	for fi, f := range r.files {
+		fileFlags := roleFlags(f, clear)
 		if f.Package != "" {
 			if _, ok := r.pkgNode[f.Package]; !ok {
 				r.pkgNode[f.Package] = r.addNode(snapshot.Node{
@@ -26,10 +28,10 @@ func (r *resolver) declare() {
 				}, -1, -1)
 			}
 		}
-		r.g.Files = append(r.g.Files, snapshot.File{Path: f.Path, Lang: f.Lang, Flags: f.Flags, Size: uint64(f.Size)})
+		r.g.Files = append(r.g.Files, snapshot.File{Path: f.Path, Lang: f.Lang, Flags: fileFlags, Size: uint64(f.Size)})
 		fid := r.addNode(snapshot.Node{
 			Name: path.Base(f.Path), QName: f.Path, Kind: snapshot.KindFile, Lang: f.Lang,
-			Flags: f.Flags, File: int32(fi), StartLine: 1,
+			Flags: fileFlags, File: int32(fi), StartLine: 1,
 		}, int32(fi), -1)
 		r.fileID[fi] = fid
 		if f.Package != "" {
@@ -60,10 +62,12 @@ func (r *resolver) declare() {
 	}
 }
 
-// symbolNames returns the qualified names and flags of f's symbols.
-func symbolNames(f *FileResult) ([]string, []snapshot.Flags) {
+// symbolNames returns the qualified names and flags of f's symbols;
+// clear are the file flags that are the project's name (see nameRoles).
+func symbolNames(f *FileResult, clear snapshot.Flags) ([]string, []snapshot.Flags) {
 	qn := make([]string, len(f.Symbols))
 	flags := make([]snapshot.Flags, len(f.Symbols))
+	ff := roleFlags(f, clear)
 	for si := range f.Symbols {
 		s := &f.Symbols[si]
 		prefix := f.Package
@@ -79,12 +83,14 @@ func symbolNames(f *FileResult) ([]string, []snapshot.Flags) {
 		} else {
 			qn[si] = name
 		}
-		fl := f.Flags | s.Flags
-		if IsMockName(s.Name) && (s.Kind.IsType() || s.Parent < 0) {
+		fl := ff | s.Flags
+		// A double's name flags it in test sources alone (see roles.go).
+		test := fl&snapshot.FlagTest != 0
+		if test && IsMockName(s.Name) && (s.Kind.IsType() || s.Parent < 0) {
 			fl |= snapshot.FlagMock
 		}
-		if s.Parent >= 0 && int(s.Parent) < si && f.Symbols[s.Parent].Kind.IsType() && IsMockName(f.Symbols[s.Parent].Name) {
-			fl |= snapshot.FlagMock
+		if s.Parent >= 0 && int(s.Parent) < si && flags[s.Parent]&snapshot.FlagMock != 0 {
+			fl |= snapshot.FlagMock // a member of a double, or of a type nested in one
 		}
 		flags[si] = fl
 	}

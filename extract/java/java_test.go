@@ -116,10 +116,39 @@ func TestJavaRepo(t *testing.T) {
 	if n := b.Node(w + ".Server"); n.Flags&snapshot.FlagTest != 0 {
 		t.Errorf("Server flagged test: %v", n.Flags)
 	}
+	// The package demo.web is the project's own, no demo of it.
+	if n := b.Node(w + ".Server"); n.Flags&snapshot.FlagExample != 0 {
+		t.Errorf("Server flagged example: %v", n.Flags)
+	}
 
 	// Imports link files to packages and statically imported members.
 	b.Edge("src/main/java/demo/web/Server.java", rt, snapshot.EdgeImports)
 	b.Edge("src/main/java/demo/web/route/Route.java", w, snapshot.EdgeImports)
 	b.Edge("src/main/java/demo/web/Server.java", w+".Response.Status.NOT_FOUND", snapshot.EdgeImports)
 	b.Edge(w, "src/main/java/demo/web/Server.java", snapshot.EdgeContains)
+}
+
+// TestMocksByRole: a library whose own packages are named after mocks
+// (demo.mockery, demo.mockery.mock, classes Mockery and MockSettings) is
+// code like any other; a double in its test sources is a mock.
+func TestMocksByRole(t *testing.T) {
+	b := extracttest.BuildDir(t, "../../testdata/java")
+	const m = "demo.mockery"
+	for _, q := range []string{m + ".Mockery", m + ".Mockery.mock", m + ".MockSettings", m + ".MockSettings.name",
+		m + ".mock.MockMaker", m + ".mock.MockMaker.create", m + ".MockeryTest", m + ".MockeryTest.mocksAnInterface"} {
+		if n := b.Node(q); n.Flags&snapshot.FlagMock != 0 {
+			t.Errorf("%s flagged mock: %v", q, n.Flags)
+		}
+	}
+	for _, q := range []string{m + ".FakeClock", m + ".FakeClock.advance", "src/test/java/demo/mockery/FakeClock.java",
+		m + ".MockeryTest.StubStore", m + ".MockeryTest.StubStore.get"} {
+		if n := b.Node(q); n.Flags&snapshot.FlagMock == 0 {
+			t.Errorf("%s not flagged mock: %v", q, n.Flags)
+		}
+	}
+	if n := b.Node("src/test/java/demo/mockery/MockeryTest.java"); n.Flags&snapshot.FlagMock != 0 {
+		t.Errorf("MockeryTest.java flagged mock: %v", n.Flags)
+	}
+	b.Edge(m+".Mockery.mock", m+".mock.MockMaker.create", snapshot.EdgeCalls)
+	b.Edge(m+".MockeryTest.mocksAnInterface", m+".Mockery.mock", snapshot.EdgeTests)
 }

@@ -122,6 +122,9 @@ func (x *extractor) walkKids(n int32, from int32) {
 // assign learns types from `x = new Foo()`, records `this.x = …` as fields
 // of the enclosing class, and walks both sides.
 func (x *extractor) assign(n int32, from int32) {
+	if x.memberFunction(n, from) {
+		return
+	}
 	left, right := x.Field(n, x.g.fLeft), x.Field(n, x.g.fRight)
 	switch x.Code(left) {
 	case kIdentifier:

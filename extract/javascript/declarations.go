@@ -55,6 +55,9 @@ func (x *extractor) statement(c int32, parent int32) {
 				x.walk(inner, parent)
 			}
 		case kCall:
+			if parent < 0 && x.assignPrototype(inner) {
+				return
+			}
 			if body := x.iife(inner); body >= 0 {
 				for a := x.FirstNamed(x.Field(inner, x.g.fArguments)); a >= 0; a = x.NextNamed(a) {
 					// UMD: (function (root, factory) {…})(this, function () {…}):
@@ -223,7 +226,7 @@ func (x *extractor) params(fn int32, from int32, hint extract.RefKind, props *[]
 		return
 	}
 	if p := x.Field(fn, x.g.fParameter); p >= 0 {
-		x.bind(x.Text(p), binding{typ: doc[x.Text(p)]})
+		x.bind(x.Text(p), binding{typ: doc[x.Text(p)], param: true})
 		return
 	}
 	pl := x.Field(fn, x.g.fParameters)
@@ -233,7 +236,7 @@ func (x *extractor) params(fn int32, from int32, hint extract.RefKind, props *[]
 	for p := x.FirstNamed(pl); p >= 0; p = x.NextNamed(p) {
 		switch x.Code(p) {
 		case kIdentifier:
-			x.bind(x.Text(p), binding{typ: doc[x.Text(p)]})
+			x.bind(x.Text(p), binding{typ: doc[x.Text(p)], param: true})
 		case kParam:
 			pat := x.Field(p, x.g.fPattern)
 			if pat < 0 {
@@ -249,7 +252,7 @@ func (x *extractor) params(fn int32, from int32, hint extract.RefKind, props *[]
 				if typ == "" {
 					typ = doc[x.Text(pat)]
 				}
-				x.bind(x.Text(pat), binding{typ: typ})
+				x.bind(x.Text(pat), binding{typ: typ, param: true})
 				if props != nil && x.isParamProperty(p) {
 					*props = append(*props, pendingField{name: x.Text(pat), typ: typ, line: x.Line(p),
 						sig: extract.FirstLine(x.Text(p)), private: x.memberFlags(p, "", true) == 0})
@@ -273,7 +276,7 @@ func (x *extractor) params(fn int32, from int32, hint extract.RefKind, props *[]
 				if typ == "" {
 					typ = x.inferType(right)
 				}
-				x.bind(x.Text(left), binding{typ: typ})
+				x.bind(x.Text(left), binding{typ: typ, param: true})
 			} else {
 				x.bindPattern(left)
 			}
@@ -491,6 +494,16 @@ func (x *extractor) varDecl(n, outer int32, parent int32, flags snapshot.Flags) 
 				continue
 			}
 		}
+		if p := x.protoOf(value); p != "" && ann < 0 {
+			// const proto = Clock.prototype: an alias methods are put on
+			// (see prototypes.go), no value of its own.
+			if parent < 0 {
+				x.bindFile(name, binding{proto: p})
+			} else {
+				x.bind(name, binding{proto: p})
+			}
+			continue
+		}
 		kind := snapshot.KindVariable
 		if isConst {
 			kind = snapshot.KindConstant
@@ -522,7 +535,10 @@ func (x *extractor) varDecl(n, outer int32, parent int32, flags snapshot.Flags) 
 		if ann >= 0 {
 			x.typeRefs(ann, id, extract.RefType)
 		}
-		if value >= 0 {
+		switch {
+		case parent < 0 && x.Code(v) == kObject:
+			x.objectMembers(v, id, flags)
+		case value >= 0:
 			x.walk(value, id)
 		}
 	}
@@ -582,7 +598,7 @@ func (x *extractor) localVars(n int32, from int32) {
 			if typ == "" {
 				typ = x.inferType(value)
 			}
-			x.bind(x.Text(nameN), binding{typ: typ})
+			x.bind(x.Text(nameN), binding{typ: typ, proto: x.protoOf(value)})
 		} else {
 			x.bindPattern(nameN)
 		}

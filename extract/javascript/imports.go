@@ -408,7 +408,9 @@ func (x *extractor) topAssign(n, stmt int32) {
 					x.setType(name, t)
 				}
 			case isFn:
-				x.methodOn(recv, name, v, stmt)
+				// proto.m = function, with const proto = Foo.prototype.
+				recv, alias := x.viaAlias(recv)
+				x.methodOn(recv, name, v, stmt, alias)
 				handled = true
 			case name == "prototype" && vk == kObject:
 				x.prototypeObject(recv, v)
@@ -467,7 +469,7 @@ func (x *extractor) addBase(recv, base string) {
 
 // methodOn declares fn assigned to recv.name (Foo.prototype.m = function,
 // Foo.m = function, app.handle = function).
-func (x *extractor) methodOn(recv, name string, fn, stmt int32) {
+func (x *extractor) methodOn(recv, name string, fn, stmt int32, alias string) {
 	proto := strings.TrimSuffix(recv, ".prototype")
 	if id := x.owner(proto); id >= 0 {
 		saved := x.cls
@@ -484,15 +486,25 @@ func (x *extractor) methodOn(recv, name string, fn, stmt int32) {
 		x.cls = saved
 		return
 	}
-	// The object is not a class of this file: keep its name as qualifier.
+	// The object is not a class of this file: keep its name (or the
+	// alias the method was put on) as qualifier.
 	flags := snapshot.Flags(0)
 	if b, ok := x.lookup(firstPart(proto)); ok && b.kind == bLocal {
 		if id, ok := x.topNames[firstPart(proto)]; ok {
 			flags = x.R.Symbols[id].Flags & snapshot.FlagExported
 		}
 	}
+	if alias != "" {
+		proto = alias
+	}
+	x.looseMethod(proto, name, fn, stmt, flags)
+}
+
+// looseMethod declares a function put on an object that is no class of
+// the file, at file level, qualified by the object's name.
+func (x *extractor) looseMethod(qual, name string, fn, stmt int32, flags snapshot.Flags) {
 	mid := x.Add(extract.Symbol{
-		Name: name, Qual: proto, Kind: snapshot.KindFunction, Parent: -1, Flags: flags,
+		Name: name, Qual: qual, Kind: snapshot.KindFunction, Parent: -1, Flags: flags,
 		Start: x.Line(stmt), End: x.EndLine(stmt),
 		Signature: x.Signature(stmt, x.Field(fn, x.g.fBody)), Doc: x.doc(stmt),
 	})
@@ -504,10 +516,10 @@ func (x *extractor) prototypeObject(recv string, obj int32) {
 	for m := x.FirstNamed(obj); m >= 0; m = x.NextNamed(m) {
 		switch x.Code(m) {
 		case kMethodDef:
-			x.methodOn(recv+".prototype", x.propName(x.Field(m, x.g.fName)), m, m)
+			x.methodOn(recv+".prototype", x.propName(x.Field(m, x.g.fName)), m, m, "")
 		case kPair:
 			if v := x.unwrap(x.Field(m, x.g.fValue)); x.Code(v) == kArrow || x.Code(v) == kFunctionExpr {
-				x.methodOn(recv+".prototype", x.propName(x.Field(m, x.g.fKey)), v, m)
+				x.methodOn(recv+".prototype", x.propName(x.Field(m, x.g.fKey)), v, m, "")
 				continue
 			}
 			x.walk(m, -1)
@@ -531,7 +543,8 @@ func (x *extractor) finish() {
 	for _, name := range x.exported {
 		if id, ok := x.topNames[name]; ok && x.R.Symbols[id].Flags&snapshot.FlagExported == 0 {
 			x.R.Symbols[id].Flags |= snapshot.FlagExported
-			if k := x.R.Symbols[id].Kind; k == snapshot.KindClass || k == snapshot.KindInterface || k == snapshot.KindEnum {
+			if k := x.R.Symbols[id].Kind; k == snapshot.KindClass || k == snapshot.KindInterface || k == snapshot.KindEnum ||
+				k == snapshot.KindConstant || k == snapshot.KindVariable { // an object's members (see objectMembers)
 				if late == nil {
 					late = map[int32]bool{}
 				}

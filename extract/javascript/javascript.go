@@ -8,6 +8,9 @@
 // resolved the way Node and TypeScript resolve them (relative paths with
 // implied extensions and index files, tsconfig path aliases, barrels'
 // re-exports) into that same key space, so the resolver can follow them.
+// Methods put on prototypes (also through an alias or Object.assign) and
+// on a plugin's parameters, and the functions of module-level object
+// literals, are symbols too (prototypes.go).
 //
 // It builds on package extract (the Base it embeds, the Repo, the resolver's
 // model) and snapshot's kinds and flags; it imports no other language's
@@ -74,6 +77,11 @@ const (
 type binding struct {
 	typ  string // type name, "call:..." hint, extValue, or ""
 	kind uint8
+	// param marks a parameter of the function whose scope holds it.
+	param bool
+	// proto is the chain whose prototype a variable holds (Clock for
+	// const proto = Clock.prototype); see prototypes.go.
+	proto string
 }
 
 // extValue types a local holding a value made by an external package

@@ -289,3 +289,68 @@ export default connect(mapState)(Widget);
 		}
 	}
 }
+
+// TestMethodsOnObjects: methods put on a prototype through an alias
+// (const proto = Clock.prototype; proto.m = …; Object.assign(proto, {…})),
+// on a prototype or a parameter inside a plugin function, and the members
+// of a module-level object literal are symbols with a container, and
+// calls reach them.
+func TestMethodsOnObjects(t *testing.T) {
+	b := extracttest.BuildDir(t, "../../testdata/javascript")
+	const (
+		clock  = "src.time.clock"
+		zone   = "src.time.plugin.zone"
+		locale = "src.time.locale.de.locale"
+	)
+	// An alias of a prototype of the file's class: the class's methods.
+	for _, m := range []string{"shift", "format", "hours"} {
+		if n := b.Node(clock + ".Clock." + m); n.Kind != snapshot.KindMethod || n.Flags&snapshot.FlagExported == 0 {
+			t.Errorf("Clock.%s: kind %v flags %v", m, n.Kind, n.Flags)
+		}
+	}
+	if n := b.Node(clock + ".Clock.shift"); n.Doc != "shift returns a clock moved by some minutes." || n.StartLine != 11 {
+		t.Errorf("Clock.shift: doc %q line %d", n.Doc, n.StartLine)
+	}
+	if ids := b.IDs(clock + ".proto"); len(ids) != 0 {
+		t.Errorf("the alias proto is a symbol: %v", ids)
+	}
+	b.Edge(clock+".Clock", clock+".Clock.shift", snapshot.EdgeContains)
+	// Object.assign(proto, {…}) puts methods on the prototype too.
+	if n := b.Node(clock + ".Clock.minutesOfHour"); n.Kind != snapshot.KindMethod || n.Doc != "minutesOfHour is the minutes past the hour." {
+		t.Errorf("Clock.minutesOfHour: kind %v doc %q", n.Kind, n.Doc)
+	}
+	b.Edge(clock+".Clock.minutesOfHour", clock+".Clock.hours", snapshot.EdgeCalls)
+	b.Edge(clock+".Clock.format", clock+".Clock.hours", snapshot.EdgeCalls)
+
+	// In a plugin, on the prototype of a class it receives (qualified by
+	// the alias) and on the factory it receives.
+	for _, q := range []string{zone + ".proto.tz", zone + ".proto.format", zone + ".proto.zoneName", zone + ".clock.tz"} {
+		if n := b.Node(q); n.Kind != snapshot.KindFunction || n.Flags&snapshot.FlagExported == 0 {
+			t.Errorf("%s: kind %v flags %v", q, n.Kind, n.Flags)
+		}
+	}
+	if n := b.Node(zone + ".proto.tz"); n.Doc != "tz moves the clock to a time zone." || n.StartLine != 10 || n.EndLine != 12 {
+		t.Errorf("proto.tz: doc %q lines %d-%d", n.Doc, n.StartLine, n.EndLine)
+	}
+	b.Edge(zone+".proto.tz", "src.time.plugin.zone.zoneOffset", snapshot.EdgeCalls)
+	b.NoEdge(zone+".zone", "src.time.plugin.zone.zoneOffset", snapshot.EdgeCalls)
+
+	// A locale object's functions and fields, reached through an import of
+	// the object.
+	if n := b.Node(locale + ".ordinal"); n.Kind != snapshot.KindFunction || n.Flags&snapshot.FlagExported == 0 ||
+		n.Doc != "ordinal writes a day of the month as German does: 3." {
+		t.Errorf("locale.ordinal: kind %v flags %v doc %q", n.Kind, n.Flags, n.Doc)
+	}
+	b.Node(locale + ".meridiem")
+	for _, f := range []string{"name", "weekdays", "months", "relativeTime"} {
+		if n := b.Node(locale + "." + f); n.Kind != snapshot.KindField {
+			t.Errorf("locale.%s kind %v", f, n.Kind)
+		}
+	}
+	b.Edge(locale, locale+".ordinal", snapshot.EdgeContains)
+	b.Edge(clock+".Clock.format", locale+".ordinal", snapshot.EdgeCalls)
+	// A string-keyed table's rows are no fields.
+	if ids := b.IDs("src.api.handlers.routes./users"); len(ids) != 0 {
+		t.Errorf("a route table's key is a field: %v", ids)
+	}
+}

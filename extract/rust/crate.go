@@ -560,15 +560,73 @@ func (c *repoCache) module(m string) *modInfo {
 
 var newline = []byte{'\n'}
 
+// indent returns the width of a line's indentation (a tab counts 4) and
+// the rest of the line.
+func indent(line []byte) (int, []byte) {
+	w := 0
+	for i, b := range line {
+		switch b {
+		case ' ':
+			w++
+		case '\t':
+			w += 4
+		default:
+			return w, line[i:]
+		}
+	}
+	return w, nil
+}
+
+// opensItemMacro reports a line that opens a macro invocation with
+// braces, `name! {` or `path::name! {` alone (not macro_rules!).
+func opensItemMacro(line []byte) bool {
+	s := bytes.TrimRight(line, " \t\r")
+	name, ok := bytes.CutSuffix(s, []byte("{"))
+	if !ok {
+		return false
+	}
+	name, ok = bytes.CutSuffix(bytes.TrimRight(name, " "), []byte("!"))
+	if !ok || len(name) == 0 || string(name) == "macro_rules" {
+		return false
+	}
+	for i, b := range name {
+		if !(b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || i > 0 && (b >= '0' && b <= '9' || b == ':')) {
+			return false
+		}
+	}
+	return true
+}
+
 // scanModule reads the items declared and re-exported at column 0 of a
 // module file. It is a line scan, not a parse: rustfmt puts top-level items
-// at column 0 and everything nested deeper.
+// at column 0 and everything nested deeper. The items of a macro
+// invocation opened at column 0 (cfg_rt! {), one level deeper, are the
+// module's too (see macros.go), as are those of invocations nested so and
+// of a cfg_if! invocation's branches (if #[cfg(unix)] { ... } else { ... }).
 func (c *repoCache) scanModule(m string, data []byte) *modInfo {
 	mi := &modInfo{items: map[string]bool{}, mods: map[string]bool{}, named: map[string]string{}}
 	var uses []string
+	depth := 0 // the item macros the line is in
 	for len(data) > 0 {
 		var line []byte
 		line, data, _ = bytes.Cut(data, newline)
+		if depth > 0 {
+			ind, rest := indent(line)
+			switch {
+			case ind == 4*(depth-1) && string(bytes.TrimSpace(rest)) == "}":
+				depth--
+				continue
+			case ind != 4*depth:
+				// A cfg_if! branch's `} else {` too.
+				continue
+			}
+			line = rest
+		}
+		if depth < maxMacroRounds && (opensItemMacro(line) || depth > 0 && bytes.HasPrefix(line, []byte("if #[")) &&
+			bytes.HasSuffix(bytes.TrimRight(line, " \t\r"), []byte("{"))) {
+			depth++
+			continue
+		}
 		if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '/' || line[0] == '#' || line[0] == '}' {
 			continue
 		}

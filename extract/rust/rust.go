@@ -7,7 +7,9 @@
 // cargo.tests.t. Package and Scope of a file are its module path; inline
 // `mod m {}` blocks are KindModule symbols. Methods of `impl T` blocks hang
 // under T when T is declared in the same module of the file (the usual
-// case), else they carry Receiver T.
+// case), else they carry Receiver T. Items inside a macro invocation among
+// items (cfg_rt! { ... }, cfg_if! { ... }) are the enclosing module's or
+// impl's (macros.go).
 //
 // Names are resolved as far as the file and the module files it imports
 // allow: imports are reported at the module that declares the item
@@ -115,7 +117,14 @@ func extractRust(f *extract.File, r *extract.FileResult) {
 	pkg, root, ci := c.locate(f.Path)
 	r.Package, r.Scope = pkg, pkg
 	setupOnce.Do(setup)
-	x := &extractor{Base: extract.Base{FlatTree: extract.NewFlatTree(f.Root, f.Src, kindNames), F: f, R: r},
+	t := extract.NewFlatTree(f.Root, f.Src, kindNames)
+	if u := unwrapItemMacros(t, f.Src); u != nil {
+		// Items in macro invocations (cfg_rt! { pub fn spawn() {} }) are
+		// read as items: see macros.go.
+		t.Release()
+		t = u
+	}
+	x := &extractor{Base: extract.Base{FlatTree: t, F: f, R: r},
 		c: c, ci: ci, root: root, scopes: map[string]*scope{}, byNode: map[int32]*scope{}, tokens: map[string]bool{}}
 	defer x.Release()
 	const rootNode = 0

@@ -216,3 +216,98 @@ func TestLocateBinOutsideSrc(t *testing.T) {
 		}
 	}
 }
+
+// TestItemMacros: functions, structs and impl blocks in the braces of a
+// macro invocation among items (cfg_rt! { ... }, nested cfg_net! { ... })
+// are symbols of the enclosing module or impl, at their own lines, with
+// their calls resolved, as are the items of each cfg_if! branch; an
+// invocation whose argument is no items
+// (flags! { pub struct Mode: u8 { ... } }) is left as it is.
+func TestItemMacros(t *testing.T) {
+	b := extracttest.BuildDir(t, "../../testdata/rust")
+	const task = "shop.task"
+	for _, c := range []struct {
+		qname      string
+		kind       snapshot.Kind
+		start, end uint32
+	}{
+		{task + ".spawn", snapshot.KindFunction, 7, 11},
+		{task + ".JoinHandle", snapshot.KindStruct, 14, 17},
+		{task + ".JoinHandle.label", snapshot.KindField, 16, 16},
+		{task + ".JoinHandle.new", snapshot.KindMethod, 20, 22},
+		{task + ".JoinHandle.announce", snapshot.KindMethod, 26, 28}, // cfg_net! in an impl in cfg_rt!
+		{task + ".send", snapshot.KindFunction, 34, 36},
+	} {
+		n := b.Node(c.qname)
+		if n.Kind != c.kind || n.StartLine != c.start || n.EndLine != c.end {
+			t.Errorf("%s: %v %d-%d, want %v %d-%d", c.qname, n.Kind, n.StartLine, n.EndLine, c.kind, c.start, c.end)
+		}
+	}
+	if n := b.Node(task + ".spawn"); n.Doc != "spawn starts a task for the item and returns its handle." ||
+		n.Signature != "pub fn spawn(item: Item) -> JoinHandle" || n.Flags&snapshot.FlagExported == 0 {
+		t.Errorf("spawn: doc %q sig %q flags %v", n.Doc, n.Signature, n.Flags)
+	}
+	// cfg_if!'s branches: one symbol each.
+	if ids := b.IDs(task + ".workers"); len(ids) != 2 || b.G.Nodes[ids[0]].StartLine+4 != b.G.Nodes[ids[1]].StartLine &&
+		b.G.Nodes[ids[1]].StartLine+4 != b.G.Nodes[ids[0]].StartLine {
+		t.Errorf("cfg_if! branches: %d symbols workers, want 2 four lines apart", len(ids))
+	}
+	b.Edge(task+".workers", task+".next_id", snapshot.EdgeCalls)
+	if ids := b.IDs(task + ".Mode"); len(ids) != 0 {
+		t.Errorf("flags!'s argument read as items: %v", ids)
+	}
+	b.Edge(task+".JoinHandle", task+".JoinHandle.announce", snapshot.EdgeContains)
+	b.Edge(task+".spawn", task+".JoinHandle.new", snapshot.EdgeCalls)
+	b.Edge(task+".spawn", task+".next_id", snapshot.EdgeCalls)
+	b.Edge(task+".spawn", task+".JoinHandle.announce", snapshot.EdgeCalls)
+	b.Edge(task+".JoinHandle.announce", task+".send", snapshot.EdgeCalls)
+	// From another crate of the package, through `pub use task::spawn`
+	// inside cfg_rt! in lib.rs.
+	b.Edge("shop.tests.tasks.spawn_starts_a_task", task+".spawn", snapshot.EdgeCalls)
+}
+
+// TestScanModuleItemMacros: the line scan of a module file reads the
+// items of a macro invocation opened at column 0, and of invocations
+// nested in it, and nothing deeper.
+func TestScanModuleItemMacros(t *testing.T) {
+	src := "use a::b;\n" +
+		"cfg_rt! {\n" +
+		"    pub mod task;\n" +
+		"    pub fn spawn() {\n" +
+		"        fn inner() {}\n" +
+		"    }\n" +
+		"    cfg_net! {\n" +
+		"        pub struct Socket;\n" +
+		"    }\n" +
+		"    pub fn after_net() {}\n" +
+		"}\n" +
+		"cfg_if! {\n" +
+		"    if #[cfg(unix)] {\n" +
+		"        fn unix_only() {}\n" +
+		"    } else if #[cfg(windows)] {\n" +
+		"        fn windows_only() {}\n" +
+		"    } else {\n" +
+		"        fn elsewhere() {}\n" +
+		"    }\n" +
+		"}\n" +
+		"macro_rules! m {\n" +
+		"    () => {};\n" +
+		"}\n" +
+		"    fn indented() {}\n" +
+		"fn top() {}\n"
+	c := &repoCache{repo: extract.NewRepo(t.TempDir())}
+	mi := c.scanModule("x", []byte(src))
+	for _, name := range []string{"spawn", "Socket", "after_net", "unix_only", "windows_only", "elsewhere", "top", "m"} {
+		if !mi.items[name] {
+			t.Errorf("item %s not read; items %v", name, mi.items)
+		}
+	}
+	for _, name := range []string{"inner", "indented"} {
+		if mi.items[name] {
+			t.Errorf("nested item %s read as the module's", name)
+		}
+	}
+	if !mi.mods["task"] {
+		t.Errorf("mod task in cfg_rt! not read: %v", mi.mods)
+	}
+}
