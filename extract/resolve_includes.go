@@ -75,7 +75,7 @@ func (r *resolver) mergeDecls() {
 	defs := map[string][]at{}
 	for _, fi := range files {
 		f := r.files[fi]
-		names, _ := symbolNames(f)
+		names, _ := symbolNames(f, 0) // names only: flags are not read
 		for si := range f.Symbols {
 			s := &f.Symbols[si]
 			switch {
