@@ -64,8 +64,8 @@
 // Each language is a sub-package that registers itself from init: golang,
 // python, javascript (JavaScript and TypeScript), java, csharp, ruby and
 // rust. Package langs imports them all; import it for its side effect.
-// Package fswalk walks the repository; package extracttest builds the
-// test repositories under testdata/ for tests.
+// Package internal/fswalk walks the repository; package extracttest
+// builds the test repositories under testdata/ for tests.
 //
 // A new language:
 //

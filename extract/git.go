@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/knowing-dev/knowing/extract/fswalk"
+	"github.com/knowing-dev/knowing/internal/fswalk"
 )
 
 // gitHead is the commit the work tree at root has checked out, or "" when

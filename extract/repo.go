@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/knowing-dev/knowing/extract/fswalk"
+	"github.com/knowing-dev/knowing/internal/fswalk"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 

@@ -3,8 +3,10 @@
 // .git/info/exclude), skipping dependency and tool folders, large files,
 // binary files and unreadable entries, and surviving symlink loops.
 //
-// It imports only the standard library; package extract builds on it, and
-// nothing in it knows a language.
+// It imports only the standard library and internal/fileread, and nothing
+// in it knows a language: package extract walks with it to build, and the
+// snapshot package, on the reader side, to tell whether a snapshot is
+// still fresh.
 package fswalk
 
 import (
