@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -81,8 +82,16 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	stats := &Stats{}
 	repo := NewRepo(root)
 	wopt := fswalk.Options{MaxFileSize: opt.MaxFileSize, Exts: exts}
+	tree := &treeStamps{root: root, start: time.Now()}
+	var dirty func() *bool
 	if !opt.ParseOnly {
-		wopt.Listed = repo.Listed // parsing alone looks nothing up
+		// Parsing alone looks nothing up and records nothing.
+		dirty = gitDirty(ctx, root)
+		repo.deps = &depLog{}
+		wopt.Listed = func(rel string, entries []fs.DirEntry) {
+			repo.Listed(rel, entries)
+			tree.listed(rel, entries)
+		}
 	}
 	err = fswalk.Walk(root, wopt,
 		func(f fswalk.File) error {
@@ -133,6 +142,8 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	stats.ResolveCPU = ProcessCPU() - cpu1
 	g.Meta.RepoRoot = root
 	g.Meta.GitCommit = gitHead(root)
+	g.Meta.GitDirty = dirty()
+	g.Stamps = tree.stamps(g, opt.MaxFileSize, repo.deps)
 	g.Meta.BuildTime = time.Now().UTC()
 	g.Meta.Files = len(g.Files)
 	g.Meta.Nodes = len(g.Nodes)
@@ -262,7 +273,7 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *
 	if lang == nil {
 		return nil, 0
 	}
-	src, err := sc.read(f.Abs)
+	src, mtime, err := sc.read(f.Abs)
 	if err != nil {
 		if warn != nil {
 			fmt.Fprintf(warn, "knowing: skipped %s: %v\n", f.Path, err)
@@ -287,7 +298,7 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	r = &FileResult{Path: f.Path, Lang: lang.Lang, Size: int64(len(src))}
+	r = &FileResult{Path: f.Path, Lang: lang.Lang, Size: int64(len(src)), ModTime: mtime, Hash: snapshot.Fingerprint(src)}
 	if parseOnly {
 		return r, firstErrorLine(root)
 	}
@@ -354,26 +365,28 @@ type scratch struct {
 
 // read reads the file at path into sc.src, which it reuses from file to
 // file: a fresh buffer for every file was, with the collector deferred,
-// as many fresh pages as the repository has source bytes.
-func (sc *scratch) read(path string) ([]byte, error) {
+// as many fresh pages as the repository has source bytes. mtime is the
+// file's modification time (nanoseconds since the Unix epoch) seen just
+// before the read.
+func (sc *scratch) read(path string) (b []byte, mtime int64, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if need := int(min(st.Size(), 1<<30)) + 1; cap(sc.src) < need {
 		sc.src = make([]byte, 0, need)
 	}
 	buf, err := fswalk.ReadRest(f, sc.src[:0])
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	sc.src = buf[:0]
-	return buf, nil
+	return buf, st.ModTime().UnixNano(), nil
 }
 
 // scribbleSource makes workers overwrite their read buffer after each

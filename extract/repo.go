@@ -28,6 +28,10 @@ type Repo struct {
 	// folder: Stat answers from it without a system call. Written before
 	// extraction starts, read-only afterwards.
 	listed map[string]map[string]entryKind
+
+	// deps records what extraction asked and was told (see deps.go); nil
+	// records nothing.
+	deps *depLog
 }
 
 type entryKind uint8
@@ -91,6 +95,7 @@ func (r *Repo) Stat(rel string) (isDir, ok bool) {
 		r.stats[rel] = k
 		r.mu.Unlock()
 	}
+	r.deps.add(depStat, rel, statAnswer(k == entryDir, k != 0))
 	return k == entryDir, k != 0
 }
 
@@ -156,6 +161,10 @@ func (r *Repo) FindUp(dir, name string) (string, []byte, bool) {
 	var err error = fs.ErrNotExist
 	if _, ok := r.Stat(path.Join(dir, name)); ok {
 		b, err = fswalk.ReadMeta(r.Root, filepath.Join(r.Root, filepath.FromSlash(dir), name))
+		r.deps.add(depRead, path.Join(dir, name), readAnswer(b, err))
+		if err == nil {
+			r.deps.read(path.Join(dir, name), b)
+		}
 	}
 	if err == nil {
 		f = foundFile{dir: dir, data: b, ok: true}
@@ -185,6 +194,12 @@ func (r *Repo) FindAbove(name string) (string, []byte, bool) {
 		return f.dir, f.data, f.ok
 	}
 	var f foundFile
+	defer func() {
+		r.deps.add(depAbove, name, aboveAnswer(f.dir, f.data, f.ok))
+		if f.ok {
+			r.deps.read(path.Join(f.dir, name), f.data)
+		}
+	}()
 	abs, err := filepath.Abs(r.Root)
 	if err == nil {
 		rel := ""
@@ -375,5 +390,10 @@ func IsMockName(name string) bool {
 // file they did not get from the walk (package.json, Cargo.toml, Gemfile,
 // __init__.py) through it.
 func (r *Repo) ReadMeta(rel string) ([]byte, error) {
-	return fswalk.ReadMeta(r.Root, filepath.Join(r.Root, filepath.FromSlash(rel)))
+	b, err := fswalk.ReadMeta(r.Root, filepath.Join(r.Root, filepath.FromSlash(rel)))
+	r.deps.add(depRead, rel, readAnswer(b, err))
+	if err == nil {
+		r.deps.read(rel, b)
+	}
+	return b, err
 }

@@ -16,7 +16,7 @@ const magic = "KNOWSNAP"
 // one it reads: Open rejects any other with a *VersionError asking for a
 // rebuild. FORMAT.md lists every version, what it changed, and when the
 // version is bumped.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // Layout constants.
 const (
@@ -80,6 +80,25 @@ const (
 	fFlags   = 18
 )
 
+// stamps section layout (see FORMAT.md, "stamps").
+const (
+	stHeader   = 48 // u32 files, u32 folders, u32 deps, u32 exts, i64 walk start, i64 max size, u32 names length, u32 flags, u64 reserved
+	stFileRec  = 16 // i64 modification time, u64 fingerprint
+	stDirRec   = 16 // u32 name offset, u32 name length, i64 modification time
+	stDepRec   = 32 // u32 name offset, u32 name length, u64 size, i64 modification time, u64 fingerprint
+	stExtRec   = 8  // u32 name offset, u32 name length
+	stFiles    = 0
+	stDirs     = 4
+	stDeps     = 8
+	stExts     = 12
+	stWalk     = 16
+	stMaxSize  = 24
+	stNames    = 32
+	stFlags    = 36
+	stStamped  = 1 << 0 // stamps flags: the build recorded stamps
+	maxStamped = 1 << 31
+)
+
 // sectionID names a section in the table.
 type sectionID uint32
 
@@ -99,6 +118,7 @@ const (
 	secBM25Stats
 	secColdIndex
 	secColdData
+	secStamps
 	numSectionIDs // one past the last known id
 )
 
@@ -118,6 +138,7 @@ var sectionNames = [numSectionIDs]string{
 	secBM25Stats:    "bm25.stats",
 	secColdIndex:    "cold.index",
 	secColdData:     "cold.data",
+	secStamps:       "stamps",
 }
 
 func (id sectionID) String() string {

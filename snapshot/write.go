@@ -121,7 +121,7 @@ var writeOrder = []sectionID{
 	secStrings, secFiles, secNodes, secGraphOut, secGraphIn,
 	secNamesFST, secNamesIDs, secPartsFST, secPartsIDs,
 	secBM25Terms, secBM25Postings, secBM25Stats,
-	secColdIndex, secColdData, secMeta,
+	secColdIndex, secColdData, secStamps, secMeta,
 }
 
 func align(n uint64) uint64 { return (n + sectionAlign - 1) &^ (sectionAlign - 1) }
@@ -358,6 +358,9 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		nameKeys, partKeys, keysErr = encodeKeys(img, g, !o.NoBM25)
 	}()
 	err := encodeRecords(img, g, o.ColdBlock)
+	if err == nil {
+		img.sec[secStamps], err = encodeStamps(g)
+	}
 	wg.Wait()
 	for _, e := range []error{err, graphErr, keysErr} {
 		if e != nil {

@@ -542,6 +542,9 @@ func cmdInspect(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "repo %s", meta.RepoRoot)
 	if meta.GitCommit != "" {
 		fmt.Fprintf(stdout, " @ %s", meta.GitCommit)
+		if meta.GitDirty != nil && *meta.GitDirty {
+			fmt.Fprint(stdout, " with uncommitted changes")
+		}
 	}
 	fmt.Fprintf(stdout, ", built %s by knowing %s\n", meta.BuildTime.Format("2006-01-02 15:04:05Z"), meta.ToolVersion)
 	fmt.Fprintf(stdout, "%d files, %d nodes, %d edges\n", r.Files, r.Nodes, r.Edges)

@@ -95,6 +95,10 @@ type File struct {
 	Path string // slash-separated, relative to the root
 	Abs  string // absolute path on disk
 	Size int64  // bytes, as seen by the walk
+	// ModTime is the file's modification time, in nanoseconds since the
+	// Unix epoch, as the walk saw it (from the open file, before its
+	// first bytes were read).
+	ModTime int64
 
 	head     []byte // sniffed leading bytes, with Options.KeepHead
 	complete bool   // head is the whole file
@@ -262,6 +266,11 @@ type walker struct {
 	ancestors []ancestor // folders on the current path, with FollowSymlinks
 	followed  int        // symlinked folders on the current path
 	match     budget     // steps left for ignore patterns (MatchBudget)
+	// shallow lists one folder: the subfolders the walk would enter are
+	// passed to subdir instead of being walked (see Lister).
+	shallow bool
+	subdir  func(rel string)
+	omit    func(rel string) bool // files left out unseen (Lister.Omit)
 }
 
 // walkBudget is MatchBudget, a variable for the tests.
@@ -384,6 +393,12 @@ func (w *walker) walkDir(abs, rel string, sets []*ruleSet, isRoot bool) error {
 }
 
 func (w *walker) visitDir(it *item, abs, rel string, sets []*ruleSet) error {
+	if w.shallow {
+		if w.enters(it, abs, rel, sets) {
+			w.subdir(rel)
+		}
+		return nil
+	}
 	if w.skipDirs[it.name] && !(outputDirs[it.name] && isGoPackage(abs)) {
 		w.report(rel, ReasonSkipDir, true)
 		return nil
@@ -422,6 +437,23 @@ func (w *walker) visitDir(it *item, abs, rel string, sets []*ruleSet) error {
 	return w.walkDir(abs, rel, sets, false)
 }
 
+// enters reports whether the walk, not following symlinks, would enter
+// the folder it (abs, rel), reporting it as visitDir does when it would
+// not.
+func (w *walker) enters(it *item, abs, rel string, sets []*ruleSet) bool {
+	switch {
+	case w.skipDirs[it.name] && !(outputDirs[it.name] && isGoPackage(abs)):
+		w.report(rel, ReasonSkipDir, true)
+	case len(sets) > 0 && w.ignored(sets, rel, true):
+		w.report(rel, ReasonIgnored, true)
+	case it.link:
+		w.report(rel, ReasonSymlinkDir, true)
+	default:
+		return true
+	}
+	return false
+}
+
 // onPath reports whether the folder info is one of the folders being
 // walked (the root and the folders leading to the current one).
 func (w *walker) onPath(info fs.FileInfo) bool {
@@ -446,6 +478,9 @@ func (w *walker) visitFile(it *item, abs, rel string, sets []*ruleSet) error {
 		return nil
 	}
 	if w.opt.Exts != nil && !w.opt.Exts[lowerExt(it.name)] {
+		return nil
+	}
+	if w.omit != nil && w.omit(rel) {
 		return nil
 	}
 	if len(sets) > 0 && w.ignored(sets, rel, false) {
@@ -516,7 +551,7 @@ func (w *walker) visitFile(it *item, abs, rel string, sets []*ruleSet) error {
 		w.report(rel, ReasonBinary, false)
 		return nil
 	}
-	file := File{Path: rel, Abs: abs, Size: size}
+	file := File{Path: rel, Abs: abs, Size: size, ModTime: st.ModTime().UnixNano()}
 	if w.opt.KeepHead {
 		if &buf[0] == &w.buf[0] {
 			head = bytes.Clone(head)
