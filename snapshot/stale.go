@@ -112,6 +112,28 @@ func (s *Snapshot) Stale(root string, budget time.Duration) (*StaleReport, error
 	return r, nil
 }
 
+// CheckFile compares file i of the snapshot with the file under root (""
+// for the root recorded in the metadata) as Stale does, without a budget:
+// a stat call, and for a file stamped close to the build a read. It
+// returns FileUnchecked for a snapshot without stamps or an i out of
+// range.
+func (s *Snapshot) CheckFile(root string, i int) FileState {
+	if !s.stamps.stamped() || i < 0 || i >= s.nFiles {
+		return FileUnchecked
+	}
+	if root == "" {
+		m, err := s.Meta()
+		if err != nil {
+			return FileUnchecked
+		}
+		root = m.RepoRoot
+	}
+	c := staleCheck{s: s, v: &s.stamps, root: root, racy: int64(le.Uint64(s.stamps.b[stWalk:])) - RacyWindow,
+		maxSize: int64(le.Uint64(s.stamps.b[stMaxSize:]))}
+	mt, h := s.stamps.file(i)
+	return c.state(s.FilePath(i), s.FileSize(i), mt, h)
+}
+
 // staleCheck is one run of Stale.
 type staleCheck struct {
 	s        *Snapshot

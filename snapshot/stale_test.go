@@ -147,6 +147,14 @@ func TestStale(t *testing.T) {
 	if r.State(0) != FileRemoved || r.State(-1) != FileUnchecked {
 		t.Errorf("a.go: %v", r.State(0))
 	}
+	for i := 0; i < s.NumFiles(); i++ {
+		if got := s.CheckFile(root, i); got != r.State(i) {
+			t.Errorf("CheckFile(%s) = %v, Stale says %v", s.FilePath(i), got, r.State(i))
+		}
+	}
+	if s.CheckFile(root, s.NumFiles()) != FileUnchecked {
+		t.Error("CheckFile out of range")
+	}
 
 	// A manifest the build read.
 	write(t, root, "go.mod", "module example.com/y\n")
