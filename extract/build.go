@@ -54,25 +54,45 @@ type Stats struct {
 	FirstErrors []string
 	Elapsed     time.Duration
 	// Phases of Elapsed: walking, parsing and extracting the files (on
-	// all cores), then resolving names into the graph.
-	Parse, Resolve time.Duration
+	// all cores), then resolving names into the graph. Walk is the part
+	// of Parse before the first file is parsed (with a prior build, the
+	// checks of what it left too).
+	Parse, Resolve, Walk time.Duration
+	// Reused files kept a prior build's extraction; Parsed were parsed.
+	Reused, Parsed int
+	// Relanguages names the languages whose every file was parsed again
+	// because an answer their extraction depends on changed, with the
+	// first such change ("python: src/pkg/__init__.py").
+	Relanguages []string
 	// CPU time of the same phases, all threads (0 where unknown).
 	ParseCPU, ResolveCPU time.Duration
 }
 
 // Build walks, parses and resolves the repository at opt.Root.
 func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
+	g, st, _, err := BuildIncremental(ctx, opt, nil)
+	return g, st, err
+}
+
+// BuildIncremental is Build reusing what an earlier build of the same
+// repository left (prior, from that build's BuildIncremental; nil builds
+// everything): a file whose bytes are the ones prior extracted, in a
+// language whose every question to the file system (see deps.go) still
+// gets the answer prior recorded, keeps its extraction; the others are
+// parsed. Resolving and the graph are whole, so the graph equals Build's
+// on the same tree. It returns what this build leaves for the next one.
+func BuildIncremental(ctx context.Context, opt Options, prior *Prior) (*snapshot.Graph, *Stats, *Prior, error) {
 	start, cpu0 := time.Now(), ProcessCPU()
 	root, err := filepath.Abs(opt.Root)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	st, err := os.Stat(root)
 	if err != nil {
-		return nil, nil, fmt.Errorf("repository %s: %w", opt.Root, err)
+		return nil, nil, nil, fmt.Errorf("repository %s: %w", opt.Root, err)
 	}
 	if !st.IsDir() {
-		return nil, nil, fmt.Errorf("repository %s is not a directory", opt.Root)
+		return nil, nil, nil, fmt.Errorf("repository %s is not a directory", opt.Root)
 	}
 	exts := map[string]bool{}
 	for e := range byExt {
@@ -80,16 +100,15 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	}
 	var files []fswalk.File
 	stats := &Stats{}
-	repo := NewRepo(root)
+	repos := newRepoSet(root)
 	wopt := fswalk.Options{MaxFileSize: opt.MaxFileSize, Exts: exts}
 	tree := &treeStamps{root: root, start: time.Now()}
 	var dirty func() *bool
 	if !opt.ParseOnly {
 		// Parsing alone looks nothing up and records nothing.
 		dirty = gitDirty(ctx, root)
-		repo.deps = &depLog{}
 		wopt.Listed = func(rel string, entries []fs.DirEntry) {
-			repo.Listed(rel, entries)
+			repos.base.Listed(rel, entries)
 			tree.listed(rel, entries)
 		}
 	}
@@ -117,19 +136,25 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 			}
 		})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	results, perr := parseAll(ctx, repo, files, opt, stats)
+	if opt.ParseOnly {
+		prior = nil
+	}
+	plan := prior.plan(root, opt, files, repos)
+	stats.Walk = time.Since(start)
+	parsed, errLines, perr := parseAll(ctx, repos, plan.parse, opt)
 	if perr != nil {
-		return nil, nil, perr
+		return nil, nil, nil, perr
 	}
+	results, next := plan.merge(parsed, errLines, opt, stats)
 	stats.Parse = time.Since(start)
 	cpu1 := ProcessCPU()
 	stats.ParseCPU = cpu1 - cpu0
 	if opt.ParseOnly {
 		stats.Files = len(results)
 		stats.Elapsed = time.Since(start)
-		return &snapshot.Graph{}, stats, nil
+		return &snapshot.Graph{}, stats, nil, nil
 	}
 	if opt.Progress != nil {
 		fmt.Fprintf(opt.Progress, "\r\033[Kresolving calls, imports and inheritance across %d files…", len(results))
@@ -143,7 +168,8 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	g.Meta.RepoRoot = root
 	g.Meta.GitCommit = gitHead(root)
 	g.Meta.GitDirty = dirty()
-	g.Stamps = tree.stamps(g, opt.MaxFileSize, repo.deps)
+	g.Stamps = tree.stamps(g, opt.MaxFileSize, next.readFiles())
+	next.walkStart = g.Stamps.WalkStart
 	g.Meta.BuildTime = time.Now().UTC()
 	g.Meta.Files = len(g.Files)
 	g.Meta.Nodes = len(g.Nodes)
@@ -156,7 +182,7 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 		stats.Symbols += len(r.Symbols)
 	}
 	stats.Elapsed = time.Since(start)
-	return g, stats, nil
+	return g, stats, next, nil
 }
 
 // ExtractFiles parses the given files (paths relative to root) and
@@ -171,22 +197,36 @@ func ExtractFiles(root string, paths []string) (*snapshot.Graph, error) {
 		}
 		files = append(files, fswalk.File{Path: p, Abs: abs, Size: st.Size()})
 	}
-	results, err := parseAll(context.Background(), NewRepo(root), files, Options{}, &Stats{})
+	results, _, err := parseAll(context.Background(), newRepoSet(root), files, Options{})
 	if err != nil {
 		return nil, err
 	}
-	return Resolve(results), nil
+	return Resolve(compact(results)), nil
 }
 
-func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options, stats *Stats) ([]*FileResult, error) {
+// compact drops the nil results (files not parsed).
+func compact(results []*FileResult) []*FileResult {
+	out := results[:0:0]
+	for _, r := range results {
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// parseAll parses and extracts files on opt.Workers goroutines, each
+// with the Repo of its language. results[i] is files[i]'s (nil when it
+// was not parsed: no language, unreadable), errLine[i] the line of its
+// first syntax error (0: none).
+func parseAll(ctx context.Context, repos *repoSet, files []fswalk.File, opt Options) (results []*FileResult, errLine []uint32, err error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([]*FileResult, len(files))
+	results = make([]*FileResult, len(files))
 	var next, done atomic.Int64
-	var bytes atomic.Int64
-	errLine := make([]uint32, len(files)) // line of a file's first syntax error, 0 if none
+	errLine = make([]uint32, len(files))
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	if opt.Progress != nil {
@@ -208,13 +248,10 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
-				r, errAt := parseOne(repo, files[i], parsers, &sc, opt.Warn, opt.ParseOnly)
+				r, errAt := parseOne(repos, files[i], parsers, &sc, opt.Warn, opt.ParseOnly)
 				results[i], errLine[i] = r, errAt
 				if scribbleSource {
 					clear(sc.src[:cap(sc.src)])
-				}
-				if r != nil {
-					bytes.Add(r.Size)
 				}
 				done.Add(1)
 			}
@@ -226,25 +263,9 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 		fmt.Fprint(opt.Progress, "\r\033[K")
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := results[:0]
-	for _, r := range results {
-		if r != nil {
-			out = append(out, r)
-		}
-	}
-	stats.SourceBytes = bytes.Load()
-	for i, l := range errLine {
-		if l == 0 {
-			continue
-		}
-		stats.ParseErrors++
-		if len(stats.FirstErrors) < maxFirstErrors {
-			stats.FirstErrors = append(stats.FirstErrors, fmt.Sprintf("%s:%d", files[i].Path, l))
-		}
-	}
-	return out, nil
+	return results, errLine, nil
 }
 
 func progress(w io.Writer, total int, done *atomic.Int64, stop chan struct{}) {
@@ -268,11 +289,12 @@ func progress(w io.Writer, total int, done *atomic.Int64, stop chan struct{}) {
 
 // parseOne parses and extracts one file. errLine is the line of its first
 // syntax error, 0 if it has none.
-func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *scratch, warn io.Writer, parseOnly bool) (r *FileResult, errLine uint32) {
+func parseOne(repos *repoSet, f fswalk.File, parsers map[string]*sitter.Parser, sc *scratch, warn io.Writer, parseOnly bool) (r *FileResult, errLine uint32) {
 	lang, ext := langOf(f.Path)
 	if lang == nil {
 		return nil, 0
 	}
+	repo := repos.of(lang.Lang)
 	src, mtime, err := sc.read(f.Abs)
 	if err != nil {
 		if warn != nil {

@@ -40,8 +40,8 @@ func (t *treeStamps) listed(rel string, entries []fs.DirEntry) {
 // stamps completes the stamps of g, whose files carry their own: the
 // folders walked, the extensions and size limit of the walk, and the
 // other files the build read (ignore files, and the manifests and other
-// files extraction read, as log recorded them).
-func (t *treeStamps) stamps(g *snapshot.Graph, maxFileSize int64, log *depLog) *snapshot.Stamps {
+// files extraction read, with the fingerprints of the bytes read).
+func (t *treeStamps) stamps(g *snapshot.Graph, maxFileSize int64, read map[string]uint64) *snapshot.Stamps {
 	if maxFileSize == 0 {
 		maxFileSize = fswalk.DefaultMaxFileSize
 	}
@@ -49,14 +49,6 @@ func (t *treeStamps) stamps(g *snapshot.Graph, maxFileSize int64, log *depLog) *
 	sources := make(map[string]bool, len(g.Files))
 	for _, f := range g.Files {
 		sources[f.Path] = true
-	}
-	read := map[string]uint64{}
-	if log != nil {
-		log.mu.Lock()
-		for p, h := range log.files {
-			read[p] = h
-		}
-		log.mu.Unlock()
 	}
 	for _, p := range append(t.ignores, ".git/info/exclude") {
 		if b, err := fswalk.ReadMeta(t.root, filepath.Join(t.root, filepath.FromSlash(p))); err == nil {
