@@ -37,6 +37,19 @@ type Options struct {
 	// snapshot.StartTextIndex, but must not keep the graph to read
 	// anything else until Build returns.
 	NodesDone func(*snapshot.Graph)
+	// SkipUnchanged makes BuildIncremental stop after its checks, with a
+	// nil graph and Stats.Unchanged, when the walk found exactly the
+	// prior's files, each with its stat unchanged, and every answer
+	// holds: the graph would be the prior build's. (Folder times and
+	// files other than sources may still have changed.)
+	SkipUnchanged bool
+	// KeepOnError makes an incremental build keep the prior extraction
+	// of a file that extracted without syntax errors before and now has
+	// some, or can no longer be read, instead of the new one: a file
+	// saved halfway through an edit keeps its symbols. The file keeps its
+	// prior stamps, so the snapshot reports it stale; Stats.Kept lists
+	// it. The graph then differs from a full build's.
+	KeepOnError bool
 }
 
 // Stats summarise a build.
@@ -60,6 +73,15 @@ type Stats struct {
 	Parse, Resolve, Walk time.Duration
 	// Reused files kept a prior build's extraction; Parsed were parsed.
 	Reused, Parsed int
+	// Changed, Added and Removed compare the files with a prior build's:
+	// bytes that differ, new paths, paths gone.
+	Changed, Added, Removed int
+	// Kept lists the files whose prior extraction was kept although they
+	// changed (Options.KeepOnError), each "path:line" of its first syntax
+	// error, or "path: unreadable".
+	Kept []string
+	// Unchanged: with Options.SkipUnchanged, nothing was built.
+	Unchanged bool
 	// Relanguages names the languages whose every file was parsed again
 	// because an answer their extraction depends on changed, with the
 	// first such change ("python: src/pkg/__init__.py").
@@ -143,6 +165,11 @@ func BuildIncremental(ctx context.Context, opt Options, prior *Prior) (*snapshot
 	}
 	plan := prior.plan(root, opt, files, repos)
 	stats.Walk = time.Since(start)
+	if opt.SkipUnchanged && plan.unchanged() {
+		stats.Unchanged, stats.Reused, stats.Files = true, len(files), len(files)
+		stats.Elapsed = time.Since(start)
+		return nil, stats, prior, nil
+	}
 	parsed, errLines, perr := parseAll(ctx, repos, plan.parse, opt)
 	if perr != nil {
 		return nil, nil, nil, perr

@@ -37,6 +37,9 @@ type priorFile struct {
 	r       *FileResult
 	errLine uint32 // its first syntax error's line, 0 if none
 	raw     []byte // its encoding, when it was decoded from one (see Marshal)
+	// kept: the file changed, and this is the extraction of its earlier
+	// bytes (Options.KeepOnError); its stamps are not the file's.
+	kept bool
 }
 
 // priorLang is what the extraction of one language's files asked and
@@ -143,6 +146,9 @@ func (p *Prior) plan(root string, opt Options, files []fswalk.File, repos *repoS
 			continue
 		}
 		r := pf.r
+		if pf.kept {
+			continue // extracted from earlier bytes: parse the file again
+		}
 		if f.Size == r.Size && f.ModTime == r.ModTime && r.ModTime <= p.walkStart-snapshot.RacyWindow {
 			pl.keep[i], same[f.Path] = pf, true
 		} else if b, err := fileread.Regular(f.Abs, max(maxSize, f.Size)); err == nil && int64(len(b)) == r.Size && snapshot.Fingerprint(b) == r.Hash {
@@ -182,6 +188,20 @@ func (p *Prior) plan(root string, opt Options, files []fswalk.File, repos *repoS
 		}
 	}
 	return pl
+}
+
+// unchanged reports a plan that parses nothing and keeps every file of
+// the prior as it was: the graph would be the prior build's.
+func (pl *buildPlan) unchanged() bool {
+	if pl.prior == nil || len(pl.parse) > 0 || len(pl.files) != len(pl.prior.files) {
+		return false
+	}
+	for i, f := range pl.files {
+		if pl.keep[i] != pl.prior.files[f.Path] {
+			return false // a file touched, its bytes the same: its stamp changed
+		}
+	}
+	return true
 }
 
 // sortedDeps lists a log's questions in a fixed order, so that the
@@ -227,8 +247,12 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 	}
 	j := 0
 	langs := map[snapshot.Lang]bool{}
-	for i := range pl.files {
+	for i, f := range pl.files {
 		pf := pl.keep[i]
+		var old *priorFile
+		if pl.prior != nil {
+			old = pl.prior.files[f.Path]
+		}
 		if pf != nil {
 			stats.Reused++
 		} else {
@@ -236,6 +260,19 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 			j++
 			if pf.r != nil {
 				stats.Parsed++
+			}
+			switch {
+			case opt.KeepOnError && old != nil && old.errLine == 0 && (pf.r == nil || pf.errLine > 0) && langOfKnown(f.Path):
+				what := f.Path + ": unreadable"
+				if pf.r != nil {
+					what = fmt.Sprintf("%s:%d", f.Path, pf.errLine)
+				}
+				stats.Kept = append(stats.Kept, what)
+				pf = &priorFile{r: old.r, errLine: old.errLine, raw: old.raw, kept: true}
+			case old == nil && pf.r != nil:
+				stats.Added++
+			case old != nil && pf.r != nil && pf.r.Hash != old.r.Hash:
+				stats.Changed++
 			}
 		}
 		if pf.r == nil {
@@ -249,6 +286,13 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 			stats.ParseErrors++
 			if len(stats.FirstErrors) < maxFirstErrors {
 				stats.FirstErrors = append(stats.FirstErrors, fmt.Sprintf("%s:%d", pf.r.Path, pf.errLine))
+			}
+		}
+	}
+	if pl.prior != nil {
+		for p := range pl.prior.files {
+			if next.files[p] == nil {
+				stats.Removed++
 			}
 		}
 	}
@@ -298,4 +342,10 @@ func (p *Prior) readFiles() map[string]uint64 {
 		}
 	}
 	return out
+}
+
+// langOfKnown reports a path some language parses.
+func langOfKnown(p string) bool {
+	l, _ := langOf(p)
+	return l != nil
 }
