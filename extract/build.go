@@ -124,6 +124,9 @@ func BuildIncremental(ctx context.Context, opt Options, prior *Prior) (*snapshot
 	stats := &Stats{}
 	repos := newRepoSet(root)
 	wopt := fswalk.Options{MaxFileSize: opt.MaxFileSize, Exts: exts}
+	if prior != nil && !opt.ParseOnly && prior.root == root {
+		wopt.Known = prior.known // files seen before need no binary sniff
+	}
 	tree := &treeStamps{root: root, start: time.Now()}
 	var dirty func() *bool
 	if !opt.ParseOnly {

@@ -65,6 +65,14 @@ func (p *Prior) Root() string {
 	return p.root
 }
 
+// known reports a file the prior extracted whose size and time are the
+// ones it saw, and not close enough to its walk to be racy: its bytes are
+// the ones the prior read (a text file, then).
+func (p *Prior) known(rel string, size, modTime int64) bool {
+	pf := p.files[rel]
+	return pf != nil && !pf.kept && pf.r.Size == size && pf.r.ModTime == modTime && modTime <= p.walkStart-snapshot.RacyWindow
+}
+
 // repoLang is the language whose Repo a language's files share:
 // TypeScript's is JavaScript's, as their module resolution is one.
 func repoLang(l snapshot.Lang) snapshot.Lang {

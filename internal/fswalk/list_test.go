@@ -112,3 +112,30 @@ func TestListerOmit(t *testing.T) {
 		t.Errorf("omitting %s: listed %d of %d files, first %s", all[0].Path, len(some), len(all), some[0].Path)
 	}
 }
+
+// TestWalkKnown: a file the caller knows (by size and time) is kept
+// without the binary sniff; one it does not know is sniffed as before.
+func TestWalkKnown(t *testing.T) {
+	root := t.TempDir()
+	bin := []byte("package x\x00\x00 not text")
+	for _, name := range []string{"known.go", "unknown.go"} {
+		if err := os.WriteFile(filepath.Join(root, name), bin, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := os.Stat(filepath.Join(root, "known.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	r := walkAll(t, root, Options{Known: func(rel string, size, mtime int64) bool {
+		asked++
+		return rel == "known.go" && size == st.Size() && mtime == st.ModTime().UnixNano()
+	}})
+	if !reflect.DeepEqual(r.kept, []string{"known.go"}) || r.skipped["unknown.go"] != ReasonBinary || asked != 2 {
+		t.Errorf("kept %v, skipped %v, asked %d", r.kept, r.skipped, asked)
+	}
+	if f := r.files["known.go"]; f.Size != st.Size() || f.ModTime != st.ModTime().UnixNano() {
+		t.Errorf("known.go: %+v", f)
+	}
+}
