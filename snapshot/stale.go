@@ -5,7 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/knowing-dev/knowing/internal/fileread"
@@ -177,25 +180,51 @@ func (c *staleCheck) state(rel string, size uint64, mtime int64, hash uint64) Fi
 	return FileFresh
 }
 
-// files checks the snapshot's source files.
+// staleWorkers is how many goroutines stat a large snapshot's files: the
+// cost is system calls, which run in parallel.
+var staleWorkers = runtime.GOMAXPROCS(0)
+
+// files checks the snapshot's source files, in blocks of 64 taken in
+// order by up to staleWorkers goroutines.
 func (c *staleCheck) files() bool {
-	for i := 0; i < c.s.nFiles; i++ {
-		if c.late() {
-			return false
-		}
-		mt, h := c.v.file(i)
-		p := c.s.FilePath(i)
-		st := c.state(p, c.s.FileSize(i), mt, h)
-		c.r.states[i] = st
-		c.r.Checked++
-		switch st {
-		case FileChanged:
-			c.r.Changed = append(c.r.Changed, p)
-		case FileRemoved:
-			c.r.Removed = append(c.r.Removed, p)
-		}
+	const block = 64
+	workers := min(staleWorkers, (c.s.nFiles+block-1)/block)
+	var next atomic.Int64
+	var late atomic.Bool
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !late.Load() {
+				lo := int(next.Add(block)) - block
+				if lo >= c.s.nFiles {
+					return
+				}
+				if !c.deadline.IsZero() && time.Now().After(c.deadline) {
+					late.Store(true)
+					return
+				}
+				for i := lo; i < min(lo+block, c.s.nFiles); i++ {
+					mt, h := c.v.file(i)
+					c.r.states[i] = c.state(c.s.FilePath(i), c.s.FileSize(i), mt, h)
+				}
+			}
+		}()
 	}
-	return true
+	wg.Wait()
+	for i, st := range c.r.states {
+		switch st {
+		case FileUnchecked:
+			continue
+		case FileChanged:
+			c.r.Changed = append(c.r.Changed, c.s.FilePath(i))
+		case FileRemoved:
+			c.r.Removed = append(c.r.Removed, c.s.FilePath(i))
+		}
+		c.r.Checked++
+	}
+	return !late.Load()
 }
 
 // deps checks the other files the build read.

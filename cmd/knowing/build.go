@@ -108,6 +108,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if !*full && !*parseOnly {
 		prior, why = loadPrior(out, *repo)
 	}
+	loaded := time.Since(start)
 	g, st, next, err := extract.BuildIncremental(ctx, opt, prior)
 	if err != nil {
 		return err
@@ -167,7 +168,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 			st.Parse.Seconds(), st.ParseCPU.Seconds(), st.Walk.Seconds(), st.Resolve.Seconds(), st.ResolveCPU.Seconds(),
 			wall.Seconds(), time.Since(pstart).Seconds(), wcpu.Seconds(), time.Since(start).Seconds(), (st.ParseCPU + st.ResolveCPU + wcpu).Seconds())
 		if prior != nil {
-			fmt.Fprintf(stderr, "incremental: %d files parsed, %d reused", st.Parsed, st.Reused)
+			fmt.Fprintf(stderr, "incremental: the prior build read in %.3fs; %d files parsed, %d reused", loaded.Seconds(), st.Parsed, st.Reused)
 			if len(st.Relanguages) > 0 {
 				fmt.Fprintf(stderr, "; parsed again: %s", strings.Join(st.Relanguages, "; "))
 			}

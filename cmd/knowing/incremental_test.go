@@ -69,7 +69,7 @@ func TestIncrementalBuild(t *testing.T) {
 		t.Errorf("after a full build: %+v", s.Incremental)
 	}
 	code, _, errs := knowing(t, "", "build", "--timings", "--repo", other, snap)
-	if code != 0 || !strings.Contains(errs, "incremental: 0 files parsed, 6 reused") {
+	if code != 0 || !strings.Contains(errs, "; 0 files parsed, 6 reused") {
 		t.Errorf("--timings: %d %s", code, errs)
 	}
 }
