@@ -97,6 +97,12 @@ func (r *rebuildReport) String() string {
 // prior build kept on disk, and brings it up to date; a missing or
 // foreign one is built in full.
 func (l *live) start(ctx context.Context) (*rebuildReport, error) {
+	if err := os.MkdirAll(filepath.Dir(l.snap), 0o755); err != nil {
+		return nil, err
+	}
+	if err := checkWritable(l.snap, false); err != nil {
+		return nil, err // not a snapshot, or a folder that cannot be written
+	}
 	l.mu.Lock()
 	if s, err := snapshot.Open(l.snap); err == nil {
 		if m, err := s.Meta(); err == nil && m.RepoRoot == l.repo {

@@ -251,6 +251,22 @@ func TestLiveFailures(t *testing.T) {
 	if _, err := l.start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// Never over a file that is not a snapshot.
+	notSnap := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(notSnap, []byte("my notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other, err := newLive(repo, notSnap, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.start(ctx); err == nil || !strings.Contains(err.Error(), "not a knowing snapshot") {
+		t.Errorf("start over a text file: %v", err)
+	}
+	other.close()
+	if b, _ := os.ReadFile(notSnap); string(b) != "my notes\n" {
+		t.Error("the text file was replaced")
+	}
 	before, err := os.ReadFile(snap)
 	if err != nil {
 		t.Fatal(err)
