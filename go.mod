@@ -6,6 +6,7 @@ require (
 	github.com/RoaringBitmap/roaring/v2 v2.4.5
 	github.com/blevesearch/vellum v1.1.0
 	github.com/edsrzf/mmap-go v1.2.0
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/klauspost/compress v1.18.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/tree-sitter/go-tree-sitter v0.25.0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,7 +15,7 @@ import (
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
-	"github.com/knowing-dev/knowing/extract/fswalk"
+	"github.com/knowing-dev/knowing/internal/fswalk"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -39,6 +40,19 @@ type Options struct {
 	// History bounds the git history read for history evidence (its
 	// MaxCommits negative: none).
 	History HistoryOptions
+	// SkipUnchanged makes BuildIncremental stop after its checks, with a
+	// nil graph and Stats.Unchanged, when the walk found exactly the
+	// prior's files, each with its stat unchanged, and every answer
+	// holds: the graph would be the prior build's. (Folder times and
+	// files other than sources may still have changed.)
+	SkipUnchanged bool
+	// KeepOnError makes an incremental build keep the prior extraction
+	// of a file that extracted without syntax errors before and now has
+	// some, or can no longer be read, instead of the new one: a file
+	// saved halfway through an edit keeps its symbols. The file keeps its
+	// prior stamps, so the snapshot reports it stale; Stats.Kept lists
+	// it. The graph then differs from a full build's.
+	KeepOnError bool
 }
 
 // Stats summarise a build.
@@ -57,25 +71,54 @@ type Stats struct {
 	FirstErrors []string
 	Elapsed     time.Duration
 	// Phases of Elapsed: walking, parsing and extracting the files (on
-	// all cores), then resolving names into the graph.
-	Parse, Resolve time.Duration
+	// all cores), then resolving names into the graph. Walk is the part
+	// of Parse before the first file is parsed (with a prior build, the
+	// checks of what it left too).
+	Parse, Resolve, Walk time.Duration
+	// Reused files kept a prior build's extraction; Parsed were parsed.
+	Reused, Parsed int
+	// Changed, Added and Removed compare the files with a prior build's:
+	// bytes that differ, new paths, paths gone.
+	Changed, Added, Removed int
+	// Kept lists the files whose prior extraction was kept although they
+	// changed (Options.KeepOnError), each "path:line" of its first syntax
+	// error, or "path: unreadable".
+	Kept []string
+	// Unchanged: with Options.SkipUnchanged, nothing was built.
+	Unchanged bool
+	// Relanguages names the languages whose every file was parsed again
+	// because an answer their extraction depends on changed, with the
+	// first such change ("python: src/pkg/__init__.py").
+	Relanguages []string
 	// CPU time of the same phases, all threads (0 where unknown).
 	ParseCPU, ResolveCPU time.Duration
 }
 
 // Build walks, parses and resolves the repository at opt.Root.
 func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
+	g, st, _, err := BuildIncremental(ctx, opt, nil)
+	return g, st, err
+}
+
+// BuildIncremental is Build reusing what an earlier build of the same
+// repository left (prior, from that build's BuildIncremental; nil builds
+// everything): a file whose bytes are the ones prior extracted, in a
+// language whose every question to the file system (see deps.go) still
+// gets the answer prior recorded, keeps its extraction; the others are
+// parsed. Resolving and the graph are whole, so the graph equals Build's
+// on the same tree. It returns what this build leaves for the next one.
+func BuildIncremental(ctx context.Context, opt Options, prior *Prior) (*snapshot.Graph, *Stats, *Prior, error) {
 	start, cpu0 := time.Now(), ProcessCPU()
 	root, err := filepath.Abs(opt.Root)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	st, err := os.Stat(root)
 	if err != nil {
-		return nil, nil, fmt.Errorf("repository %s: %w", opt.Root, err)
+		return nil, nil, nil, fmt.Errorf("repository %s: %w", opt.Root, err)
 	}
 	if !st.IsDir() {
-		return nil, nil, fmt.Errorf("repository %s is not a directory", opt.Root)
+		return nil, nil, nil, fmt.Errorf("repository %s is not a directory", opt.Root)
 	}
 	exts := map[string]bool{}
 	for e := range byExt {
@@ -83,10 +126,20 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	}
 	var files []fswalk.File
 	stats := &Stats{}
-	repo := NewRepo(root)
+	repos := newRepoSet(root)
 	wopt := fswalk.Options{MaxFileSize: opt.MaxFileSize, Exts: exts}
+	if prior != nil && !opt.ParseOnly && prior.root == root {
+		wopt.Known = prior.known // files seen before need no binary sniff
+	}
+	tree := &treeStamps{root: root, start: time.Now()}
+	var dirty func() *bool
 	if !opt.ParseOnly {
-		wopt.Listed = repo.Listed // parsing alone looks nothing up
+		// Parsing alone looks nothing up and records nothing.
+		dirty = gitDirty(ctx, root)
+		wopt.Listed = func(rel string, entries []fs.DirEntry) {
+			repos.base.Listed(rel, entries)
+			tree.listed(rel, entries)
+		}
 	}
 	err = fswalk.Walk(root, wopt,
 		func(f fswalk.File) error {
@@ -112,7 +165,18 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 			}
 		})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	if opt.ParseOnly {
+		prior = nil
+	}
+	repos.base.countExts(files) // before any language's Repo is made
+	plan := prior.plan(root, opt, files, repos)
+	stats.Walk = time.Since(start)
+	if opt.SkipUnchanged && plan.unchanged() {
+		stats.Unchanged, stats.Reused, stats.Files = true, len(files), len(files)
+		stats.Elapsed = time.Since(start)
+		return nil, stats, prior, nil
 	}
 	// git reads the history while the files parse.
 	var hist *history
@@ -126,11 +190,12 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 			hist, histErr = readHistory(ctx, root, opt.History)
 		}()
 	}
-	results, perr := parseAll(ctx, repo, files, opt, stats)
+	parsed, errLines, perr := parseAll(ctx, repos, plan.parse, opt)
 	<-histDone
 	if perr != nil {
-		return nil, nil, perr
+		return nil, nil, nil, perr
 	}
+	results, next := plan.merge(parsed, errLines, opt, stats)
 	if histErr != nil && opt.Warn != nil {
 		fmt.Fprintf(opt.Warn, "knowing: git history left out: %v\n", histErr)
 	}
@@ -144,7 +209,7 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	if opt.ParseOnly {
 		stats.Files = len(results)
 		stats.Elapsed = time.Since(start)
-		return &snapshot.Graph{}, stats, nil
+		return &snapshot.Graph{}, stats, nil, nil
 	}
 	if opt.Progress != nil {
 		fmt.Fprintf(opt.Progress, "\r\033[Kresolving calls, imports and inheritance across %d files…", len(results))
@@ -157,6 +222,9 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 	stats.ResolveCPU = ProcessCPU() - cpu1
 	g.Meta.RepoRoot = root
 	g.Meta.GitCommit = gitHead(root)
+	g.Meta.GitDirty = dirty()
+	g.Stamps = tree.stamps(g, opt.MaxFileSize, next.readFiles())
+	next.walkStart = g.Stamps.WalkStart
 	g.Meta.BuildTime = time.Now().UTC()
 	g.Meta.Files = len(g.Files)
 	g.Meta.Nodes = len(g.Nodes)
@@ -169,7 +237,7 @@ func Build(ctx context.Context, opt Options) (*snapshot.Graph, *Stats, error) {
 		stats.Symbols += len(r.Symbols)
 	}
 	stats.Elapsed = time.Since(start)
-	return g, stats, nil
+	return g, stats, next, nil
 }
 
 // ExtractFiles parses the given files (paths relative to root) and
@@ -184,23 +252,36 @@ func ExtractFiles(root string, paths []string) (*snapshot.Graph, error) {
 		}
 		files = append(files, fswalk.File{Path: p, Abs: abs, Size: st.Size()})
 	}
-	results, err := parseAll(context.Background(), NewRepo(root), files, Options{}, &Stats{})
+	results, _, err := parseAll(context.Background(), newRepoSet(root), files, Options{})
 	if err != nil {
 		return nil, err
 	}
-	return Resolve(results), nil
+	return Resolve(compact(results)), nil
 }
 
-func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options, stats *Stats) ([]*FileResult, error) {
+// compact drops the nil results (files not parsed).
+func compact(results []*FileResult) []*FileResult {
+	out := results[:0:0]
+	for _, r := range results {
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// parseAll parses and extracts files on opt.Workers goroutines, each
+// with the Repo of its language. results[i] is files[i]'s (nil when it
+// was not parsed: no language, unreadable), errLine[i] the line of its
+// first syntax error (0: none).
+func parseAll(ctx context.Context, repos *repoSet, files []fswalk.File, opt Options) (results []*FileResult, errLine []uint32, err error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([]*FileResult, len(files))
-	repo.countExts(files)
+	results = make([]*FileResult, len(files))
 	var next, done atomic.Int64
-	var bytes atomic.Int64
-	errLine := make([]uint32, len(files)) // line of a file's first syntax error, 0 if none
+	errLine = make([]uint32, len(files))
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	if opt.Progress != nil {
@@ -222,13 +303,10 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
-				r, errAt := parseOne(repo, files[i], parsers, &sc, opt.Warn, opt.ParseOnly)
+				r, errAt := parseOne(repos, files[i], parsers, &sc, opt.Warn, opt.ParseOnly)
 				results[i], errLine[i] = r, errAt
 				if scribbleSource {
 					clear(sc.src[:cap(sc.src)])
-				}
-				if r != nil {
-					bytes.Add(r.Size)
 				}
 				done.Add(1)
 			}
@@ -240,25 +318,9 @@ func parseAll(ctx context.Context, repo *Repo, files []fswalk.File, opt Options,
 		fmt.Fprint(opt.Progress, "\r\033[K")
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := results[:0]
-	for _, r := range results {
-		if r != nil {
-			out = append(out, r)
-		}
-	}
-	stats.SourceBytes = bytes.Load()
-	for i, l := range errLine {
-		if l == 0 {
-			continue
-		}
-		stats.ParseErrors++
-		if len(stats.FirstErrors) < maxFirstErrors {
-			stats.FirstErrors = append(stats.FirstErrors, fmt.Sprintf("%s:%d", files[i].Path, l))
-		}
-	}
-	return out, nil
+	return results, errLine, nil
 }
 
 func progress(w io.Writer, total int, done *atomic.Int64, stop chan struct{}) {
@@ -282,12 +344,13 @@ func progress(w io.Writer, total int, done *atomic.Int64, stop chan struct{}) {
 
 // parseOne parses and extracts one file. errLine is the line of its first
 // syntax error, 0 if it has none.
-func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *scratch, warn io.Writer, parseOnly bool) (r *FileResult, errLine uint32) {
+func parseOne(repos *repoSet, f fswalk.File, parsers map[string]*sitter.Parser, sc *scratch, warn io.Writer, parseOnly bool) (r *FileResult, errLine uint32) {
 	lang, ext := langOf(f.Path)
 	if lang == nil {
 		return nil, 0
 	}
-	src, err := sc.read(f.Abs)
+	repo := repos.of(lang.Lang)
+	src, mtime, err := sc.read(f.Abs)
 	if err != nil {
 		if warn != nil {
 			fmt.Fprintf(warn, "knowing: skipped %s: %v\n", f.Path, err)
@@ -317,7 +380,7 @@ func parseOne(repo *Repo, f fswalk.File, parsers map[string]*sitter.Parser, sc *
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	r = &FileResult{Path: f.Path, Lang: lang.Lang, Size: int64(len(src))}
+	r = &FileResult{Path: f.Path, Lang: lang.Lang, Size: int64(len(src)), ModTime: mtime, Hash: snapshot.Fingerprint(src)}
 	if parseOnly {
 		return r, firstErrorLine(root)
 	}
@@ -385,26 +448,28 @@ type scratch struct {
 
 // read reads the file at path into sc.src, which it reuses from file to
 // file: a fresh buffer for every file was, with the collector deferred,
-// as many fresh pages as the repository has source bytes.
-func (sc *scratch) read(path string) ([]byte, error) {
+// as many fresh pages as the repository has source bytes. mtime is the
+// file's modification time (nanoseconds since the Unix epoch) seen just
+// before the read.
+func (sc *scratch) read(path string) (b []byte, mtime int64, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if need := int(min(st.Size(), 1<<30)) + 1; cap(sc.src) < need {
 		sc.src = make([]byte, 0, need)
 	}
 	buf, err := fswalk.ReadRest(f, sc.src[:0])
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	sc.src = buf[:0]
-	return buf, nil
+	return buf, st.ModTime().UnixNano(), nil
 }
 
 // scribbleSource makes workers overwrite their read buffer after each

@@ -29,8 +29,12 @@
 // The build:
 //
 //	registry.go  Language, Register and File; the extension and grammar tables, Extensions, Supported
-//	build.go     Options, Stats, Build and ExtractFiles; the parse workers and their scratch buffers
-//	git.go       the commit the work tree has checked out, read without following HEAD out of .git
+//	build.go     Options, Stats, Build, BuildIncremental and ExtractFiles; the parse workers and their scratch buffers
+//	incremental.go Prior: what a build leaves for the next; which files an incremental build keeps; a Repo per language
+//	deps.go      what extraction asks of the file system and is told, the answers an incremental build checks
+//	prior_codec.go a Prior's bytes, kept between runs of knowing build
+//	stamps.go    the stamps the staleness check compares the tree with: folders walked, files read
+//	git.go       the commit the work tree has checked out, read without following HEAD out of .git; whether it is dirty
 //	limits.go    MaxNesting: symbols nested deeper are left out
 //	parse.go     ParseSource (tree-sitter on the bytes in place) and ParseLang (parsers kept for reuse)
 //	alloc.go     points tree-sitter's allocator at the C library's
@@ -69,8 +73,8 @@
 // Each language is a sub-package that registers itself from init: golang,
 // python, javascript (JavaScript and TypeScript), java, csharp, ruby, rust
 // and cfamily (C and C++). Package langs imports them all; import it for its side effect.
-// Package fswalk walks the repository; package extracttest builds the
-// test repositories under testdata/ for tests.
+// Package internal/fswalk walks the repository; package extracttest
+// builds the test repositories under testdata/ for tests.
 //
 // A new language:
 //

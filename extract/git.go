@@ -1,10 +1,13 @@
 package extract
 
 import (
+	"context"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
-	"github.com/knowing-dev/knowing/extract/fswalk"
+	"github.com/knowing-dev/knowing/internal/fswalk"
 )
 
 // gitHead is the commit the work tree at root has checked out, or "" when
@@ -71,4 +74,28 @@ func validRef(ref string) bool {
 		}
 	}
 	return true
+}
+
+// gitDirty starts asking git whether the work tree at root differs from
+// its checked-out commit (modified, staged or untracked files) and
+// returns a function that waits for the answer: nil when root is not the
+// top of a git work tree, git is not installed, or it failed.
+func gitDirty(ctx context.Context, root string) func() *bool {
+	if gitHead(root) == "" {
+		return func() *bool { return nil }
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	done := make(chan *bool, 1)
+	go func() {
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "git", "-C", root, "status", "--porcelain", "-z", "--untracked-files=normal")
+		out, err := cmd.Output()
+		if err != nil {
+			done <- nil
+			return
+		}
+		dirty := len(out) > 0
+		done <- &dirty
+	}()
+	return func() *bool { return <-done }
 }

@@ -355,6 +355,13 @@ const (
 // attachHistory gives each symbol of results the commits of h that
 // changed it: the innermost symbols whose spans hold a changed line.
 func attachHistory(h *history, results []*FileResult) {
+	// A result an incremental build kept may carry the commits of the
+	// build that made it: every build starts from none.
+	for _, f := range results {
+		for si := range f.Symbols {
+			f.Symbols[si].Commits, f.Symbols[si].History = nil, ""
+		}
+	}
 	if h == nil || len(h.commits) == 0 {
 		return
 	}

@@ -14,6 +14,11 @@ type FileResult struct {
 	Lang  snapshot.Lang
 	Flags snapshot.Flags
 	Size  int64
+	// ModTime (nanoseconds since the Unix epoch) and Hash
+	// (snapshot.Fingerprint) stamp the bytes the result was extracted
+	// from.
+	ModTime int64
+	Hash    uint64
 
 	// Package is the qualified-name prefix of the file's symbols: a Go
 	// import path, a Python module, a Java package, a Rust module path

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -36,7 +37,18 @@ func (r *Repo) ListDir(dir string) map[string]bool {
 		}
 		m[e.Name()] = isDir
 	}
+	r.deps.add(depList, dir, listAnswer(m))
 	return m
+}
+
+// ReadDir reads the entries of folder dir (relative, slash-separated, ""
+// the root) as os.ReadDir does, in name order. Extractors read folders
+// through it (or ListDir) so that an incremental build knows which
+// listings a result depends on.
+func (r *Repo) ReadDir(dir string) ([]fs.DirEntry, error) {
+	ents, err := os.ReadDir(filepath.Join(r.Root, filepath.FromSlash(dir)))
+	r.deps.add(depDir, dir, dirAnswer(ents, err))
+	return ents, err
 }
 
 // MemoMap holds answers a language's repository cache works out once per

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/knowing-dev/knowing/extract/fswalk"
+	"github.com/knowing-dev/knowing/internal/fswalk"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -32,6 +32,9 @@ type Repo struct {
 	// with its dot). Written before extraction starts, read-only
 	// afterwards.
 	exts map[string]int
+	// deps records what extraction asked and was told (see deps.go); nil
+	// records nothing.
+	deps *depLog
 }
 
 // countExts records the extensions of the files the build parses.
@@ -112,6 +115,7 @@ func (r *Repo) Stat(rel string) (isDir, ok bool) {
 		r.stats[rel] = k
 		r.mu.Unlock()
 	}
+	r.deps.add(depStat, rel, statAnswer(k == entryDir, k != 0))
 	return k == entryDir, k != 0
 }
 
@@ -177,6 +181,10 @@ func (r *Repo) FindUp(dir, name string) (string, []byte, bool) {
 	var err error = fs.ErrNotExist
 	if _, ok := r.Stat(path.Join(dir, name)); ok {
 		b, err = fswalk.ReadMeta(r.Root, filepath.Join(r.Root, filepath.FromSlash(dir), name))
+		r.deps.add(depRead, path.Join(dir, name), readAnswer(b, err))
+		if err == nil {
+			r.deps.read(path.Join(dir, name), b)
+		}
 	}
 	if err == nil {
 		f = foundFile{dir: dir, data: b, ok: true}
@@ -206,6 +214,12 @@ func (r *Repo) FindAbove(name string) (string, []byte, bool) {
 		return f.dir, f.data, f.ok
 	}
 	var f foundFile
+	defer func() {
+		r.deps.add(depAbove, name, aboveAnswer(f.dir, f.data, f.ok))
+		if f.ok {
+			r.deps.read(path.Join(f.dir, name), f.data)
+		}
+	}()
 	abs, err := filepath.Abs(r.Root)
 	if err == nil {
 		rel := ""
@@ -390,5 +404,10 @@ func mostlyLongLines(src []byte) bool {
 // file they did not get from the walk (package.json, Cargo.toml, Gemfile,
 // __init__.py) through it.
 func (r *Repo) ReadMeta(rel string) ([]byte, error) {
-	return fswalk.ReadMeta(r.Root, filepath.Join(r.Root, filepath.FromSlash(rel)))
+	b, err := fswalk.ReadMeta(r.Root, filepath.Join(r.Root, filepath.FromSlash(rel)))
+	r.deps.add(depRead, rel, readAnswer(b, err))
+	if err == nil {
+		r.deps.read(rel, b)
+	}
+	return b, err
 }

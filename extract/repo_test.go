@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/knowing-dev/knowing/extract/fswalk"
+	"github.com/knowing-dev/knowing/internal/fswalk"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 

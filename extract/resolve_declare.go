@@ -28,7 +28,7 @@ func (r *resolver) declare() {
 				}, -1, -1)
 			}
 		}
-		r.g.Files = append(r.g.Files, snapshot.File{Path: f.Path, Lang: f.Lang, Flags: fileFlags, Size: uint64(f.Size)})
+		r.g.Files = append(r.g.Files, snapshot.File{Path: f.Path, Lang: f.Lang, Flags: fileFlags, Size: uint64(f.Size), ModTime: f.ModTime, Hash: f.Hash})
 		fid := r.addNode(snapshot.Node{
 			Name: path.Base(f.Path), QName: f.Path, Kind: snapshot.KindFile, Lang: f.Lang,
 			Flags: fileFlags, File: int32(fi), StartLine: 1,

@@ -49,6 +49,11 @@ type Item struct {
 	Score  float64 `json:"score"`
 	Tokens int     `json:"tokens"`
 	Seed   bool    `json:"seed"`
+	// FileState is "changed" or "removed" when a caller checked the
+	// item's file against the repository (snapshot.Snapshot.CheckFile)
+	// and it differs from what the snapshot was built from; empty
+	// otherwise. The engine never sets it.
+	FileState string `json:"file_state,omitempty"`
 }
 
 // Stats describe how a query ran.

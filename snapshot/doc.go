@@ -24,6 +24,15 @@
 //		}
 //	}
 //
+// # Freshness
+//
+// A snapshot records the stamps of the tree its build read: each file's
+// modification time and content [Fingerprint], the folders walked, the
+// manifests and ignore files read. [Snapshot.Stale] compares the
+// repository with them by stat calls, within a time budget, and reports
+// the files changed, added and removed since; [Snapshot.CheckFile] checks
+// one file. Neither is part of Open, which stays O(1).
+//
 // # Concurrency and lifetimes
 //
 // A [Snapshot] is immutable and safe for concurrent use by any number of
@@ -45,7 +54,8 @@
 //
 // The file and everything in it but three encodings: the header and
 // section table, the node and file records, the strings, the name and part
-// indexes, the cold signatures and docs, the metadata, and the model they
+// indexes, the cold signatures and docs, the metadata, the stamps and the
+// staleness check (which walks with internal/fswalk), and the model they
 // record (Kind, Lang, Flags, EdgeType, PackAttr). The graph sections are
 // encoded by package csr, the BM25 sections by package bm25 (this package
 // builds the documents and reads the index only through bm25's API), and

@@ -80,6 +80,25 @@ const (
 	fFlags   = 18
 )
 
+// stamps section layout (see FORMAT.md, "stamps").
+const (
+	stHeader   = 48 // u32 files, u32 folders, u32 deps, u32 exts, i64 walk start, i64 max size, u32 names length, u32 flags, u64 reserved
+	stFileRec  = 16 // i64 modification time, u64 fingerprint
+	stDirRec   = 16 // u32 name offset, u32 name length, i64 modification time
+	stDepRec   = 32 // u32 name offset, u32 name length, u64 size, i64 modification time, u64 fingerprint
+	stExtRec   = 8  // u32 name offset, u32 name length
+	stFiles    = 0
+	stDirs     = 4
+	stDeps     = 8
+	stExts     = 12
+	stWalk     = 16
+	stMaxSize  = 24
+	stNames    = 32
+	stFlags    = 36
+	stStamped  = 1 << 0 // stamps flags: the build recorded stamps
+	maxStamped = 1 << 31
+)
+
 // sectionID names a section in the table.
 type sectionID uint32
 
@@ -103,6 +122,7 @@ const (
 	secBodyPostings
 	secBodyStats
 	secHistory
+	secStamps
 	numSectionIDs // one past the last known id
 )
 
@@ -126,6 +146,7 @@ var sectionNames = [numSectionIDs]string{
 	secBodyPostings: "body.postings",
 	secBodyStats:    "body.stats",
 	secHistory:      "history",
+	secStamps:       "stamps",
 }
 
 func (id sectionID) String() string {

@@ -167,6 +167,18 @@ func randomGraph(seed uint64, nFiles, nNodes, nEdges int) *Graph {
 			g.Edges = append(g.Edges, e) // parallel edge
 		}
 	}
+	// Stamps, from a source of their own: the draws above stay as they were.
+	sr := rand.New(rand.NewPCG(seed, 7))
+	for i := range g.Files {
+		g.Files[i].ModTime, g.Files[i].Hash = sr.Int64(), sr.Uint64()
+	}
+	g.Stamps = &Stamps{WalkStart: sr.Int64(), MaxFileSize: 1 << 20, Exts: []string{".go", ".py", ".rs", ".ts"}}
+	for _, d := range dirs {
+		g.Stamps.Dirs = append(g.Stamps.Dirs, DirStamp{Path: d, ModTime: sr.Int64()})
+	}
+	for _, d := range []string{"go.mod", "../go.work", "pkg/server/package.json", ".gitignore"} {
+		g.Stamps.Deps = append(g.Stamps.Deps, DepStamp{Path: d, Size: sr.Uint64N(1 << 20), ModTime: sr.Int64(), Hash: sr.Uint64()})
+	}
 	return g
 }
 

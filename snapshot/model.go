@@ -209,6 +209,10 @@ type Graph struct {
 	Files []File
 	Nodes []Node
 	Edges []Edge
+	// Stamps, with each file's ModTime and Hash, is what the staleness
+	// check compares the repository with (see Snapshot.Stale); nil
+	// writes a snapshot that cannot tell whether it is stale.
+	Stamps *Stamps
 }
 
 // File is one source file of the repository.
@@ -217,6 +221,49 @@ type File struct {
 	Lang  Lang
 	Flags Flags
 	Size  uint64 // bytes
+	// ModTime is the file's modification time as the build saw it, in
+	// nanoseconds since the Unix epoch; Hash is Fingerprint of the bytes
+	// it parsed. Both are zero when the build recorded no stamps.
+	ModTime int64
+	Hash    uint64
+}
+
+// Stamps describe the tree a build read, beyond its source files' own
+// stamps: enough for the staleness check to notice, by stat calls, files
+// that changed, appeared or went away since.
+type Stamps struct {
+	// WalkStart is when the build's walk began (nanoseconds since the
+	// Unix epoch). A file whose modification time is this close to it
+	// may have changed again within the file system's timestamp
+	// granularity: the check reads it (see RacyWindow).
+	WalkStart int64
+	// MaxFileSize is the largest source file the build kept (bytes; a
+	// negative value: no limit).
+	MaxFileSize int64
+	// Exts are the lower-case extensions the build parsed (".go").
+	Exts []string
+	// Dirs are the folders the walk entered ("" the root), with their
+	// modification times: a folder gains or loses entries only by
+	// changing its time.
+	Dirs []DirStamp
+	// Deps are the other files the build read and whose content shapes
+	// the answers: ignore files and manifests (go.mod, package.json).
+	// Their paths may lead above the root ("../go.mod").
+	Deps []DepStamp
+}
+
+// DirStamp is a folder the walk entered.
+type DirStamp struct {
+	Path    string // slash-separated, relative to the root; "" the root
+	ModTime int64  // nanoseconds since the Unix epoch
+}
+
+// DepStamp is a file besides the sources that the build read.
+type DepStamp struct {
+	Path    string // slash-separated, relative to the root
+	Size    uint64
+	ModTime int64
+	Hash    uint64 // Fingerprint of its bytes
 }
 
 // Node is one symbol. Its id is its index in Graph.Nodes.
@@ -255,8 +302,12 @@ type Edge struct {
 
 // Meta describes how and from what a snapshot was built.
 type Meta struct {
-	RepoRoot    string    `json:"repo_root"`
-	GitCommit   string    `json:"git_commit,omitempty"`
+	RepoRoot  string `json:"repo_root"`
+	GitCommit string `json:"git_commit,omitempty"`
+	// GitDirty, in a git work tree with git installed, says whether the
+	// tree differed from GitCommit when the build began (modified or
+	// untracked files); nil when unknown.
+	GitDirty    *bool     `json:"git_dirty,omitempty"`
 	BuildTime   time.Time `json:"build_time"`
 	ToolVersion string    `json:"tool_version"`
 	Files       int       `json:"files"`

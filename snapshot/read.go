@@ -45,6 +45,7 @@ type Snapshot struct {
 	nameIDs, partIDs   []byte
 	coldIdx, coldData  []byte
 	coldRanks          []byte // the rank groups at the end of cold.index
+	stamps             stampsView
 
 	bm25Once sync.Once
 	bm25Ix   *bm25.Index
@@ -265,6 +266,9 @@ func openBytes(data []byte) (*Snapshot, error) {
 		return nil, corruptf("cold index of %d bytes", len(s.coldIdx))
 	}
 	s.coldIdx, s.coldRanks = s.coldIdx[:uint64(len(s.coldIdx))-ranks], s.coldIdx[uint64(len(s.coldIdx))-ranks:]
+	if s.stamps, err = checkStamps(s.sec(secStamps), s.nFiles); err != nil {
+		return nil, err
+	}
 	if s.secs[secMeta].n == 0 {
 		return nil, corruptf("empty meta section")
 	}
@@ -292,6 +296,7 @@ func (s *Snapshot) Close() error {
 	}
 	s.data, s.strs, s.files, s.nodes = nil, nil, nil, nil
 	s.nameIDs, s.partIDs, s.coldIdx, s.coldData, s.coldRanks = nil, nil, nil, nil, nil
+	s.stamps = stampsView{}
 	s.names, s.parts = fst.View{}, fst.View{}
 	s.secs, s.extra = [numSectionIDs]section{}, nil
 	s.nNodes, s.nFiles, s.nEdges = 0, 0, 0
@@ -582,7 +587,8 @@ func (s *Snapshot) File(i int) (File, error) {
 	if s.frec(i) == nil {
 		return File{}, fmt.Errorf("snapshot: file %d out of range [0,%d)", i, s.nFiles)
 	}
-	return File{Path: strings.Clone(s.FilePath(i)), Lang: s.FileLang(i), Flags: s.FileFlags(i), Size: s.FileSize(i)}, nil
+	mtime, hash := s.FileStamp(i)
+	return File{Path: strings.Clone(s.FilePath(i)), Lang: s.FileLang(i), Flags: s.FileFlags(i), Size: s.FileSize(i), ModTime: mtime, Hash: hash}, nil
 }
 
 // Graph is the CSR graph, a view over the mapping valid until Close. Edge

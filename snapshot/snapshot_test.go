@@ -103,6 +103,12 @@ func TestRoundTrip(t *testing.T) {
 	if s.Name(uint32(len(g.Nodes))) != "" || s.FilePath(-1) != "" {
 		t.Fatal("out-of-range accessors return data")
 	}
+	if st, ok := s.Stamps(); !ok || !reflect.DeepEqual(st, g.Stamps) {
+		t.Fatalf("stamps:\n got %+v\nwant %+v", st, g.Stamps)
+	}
+	if mt, h := s.FileStamp(len(g.Files)); mt != 0 || h != 0 {
+		t.Fatal("out-of-range file stamp")
+	}
 
 	// edges, both directions, type and confidence bucket
 	out := make([][]halfEdge, len(g.Nodes))
@@ -260,6 +266,12 @@ func TestEmptyGraph(t *testing.T) {
 	s := writeOpen(t, &Graph{}, testOptions())
 	if err := s.Verify(); err != nil {
 		t.Fatal(err)
+	}
+	if _, ok := s.Stamps(); ok {
+		t.Fatal("a graph without stamps has stamps")
+	}
+	if r, err := s.Stale(t.TempDir(), 0); err != nil || r.Stamped || r.Stale() {
+		t.Fatalf("Stale of a snapshot without stamps: %+v, %v", r, err)
 	}
 	if s.NumNodes() != 0 || len(s.LookupName("x", nil)) != 0 {
 		t.Fatal("empty graph not empty")
@@ -490,7 +502,7 @@ func TestTextIndexStartedEarly(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range []int{0, 1, len(full.Nodes) / 2, len(full.Nodes) - 5, len(full.Nodes)} {
-		g := &Graph{Meta: full.Meta, Files: full.Files}
+		g := &Graph{Meta: full.Meta, Files: full.Files, Stamps: full.Stamps}
 		g.Nodes = append(g.Nodes, full.Nodes[:k]...)
 		for i := range g.Nodes {
 			g.Nodes[i].Flags &^= FlagTest

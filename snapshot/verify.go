@@ -27,7 +27,7 @@ func (s *Snapshot) Verify() error {
 	}
 	checks := []func() error{
 		s.verifyRecords, s.verifyGraph, s.verifyNames, s.verifyParts,
-		s.verifyCold, s.verifyMeta, s.verifyBM25,
+		s.verifyCold, s.verifyMeta, s.verifyBM25, s.stamps.verify,
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {

@@ -122,7 +122,7 @@ var writeOrder = []sectionID{
 	secNamesFST, secNamesIDs, secPartsFST, secPartsIDs,
 	secBM25Terms, secBM25Postings, secBM25Stats,
 	secBodyTerms, secBodyPostings, secBodyStats, secHistory,
-	secColdIndex, secColdData, secMeta,
+	secColdIndex, secColdData, secStamps, secMeta,
 }
 
 func align(n uint64) uint64 { return (n + sectionAlign - 1) &^ (sectionAlign - 1) }
@@ -373,6 +373,9 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	}()
 	img.sec[secHistory] = encodeHistory(g)
 	err := encodeRecords(img, g, o.ColdBlock)
+	if err == nil {
+		img.sec[secStamps], err = encodeStamps(g)
+	}
 	wg.Wait()
 	for _, e := range []error{err, graphErr, keysErr} {
 		if e != nil {

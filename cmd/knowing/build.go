@@ -42,6 +42,16 @@ co_change edge. Without git, or with --no-history, nothing of this is
 read and the snapshot is the same as for a plain folder. The JSON
 summary's "commits" says how many commits were read.
 
+A build is incremental when OUT is a snapshot of the same repository and
+the build that wrote it left its extraction in the user's cache folder
+(knowing/prior/): the files whose bytes are unchanged keep their
+extraction, unless something their language's extraction read changed
+(a go.mod, a package.json, a module another file imports: then that
+language's files are all parsed again); only changed and new files are
+parsed, and the graph is resolved and written whole, equal to a full
+build's. --full parses everything. The summary then adds
+  "incremental": {"reused", "parsed", "reparsed_languages"}
+
 An existing OUT is replaced only when it is a knowing snapshot: build
 refuses to write over any other file (a source file named by mistake, a
 link, a FIFO, a device). --force replaces a regular file of any content;
@@ -63,6 +73,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	histCommits := fs.Int("history-commits", extract.DefaultHistoryCommits, "read at most this many `commits` of git history, newest first")
 	histSince := fs.Duration("history-since", 0, "leave out commits older than this `age` (e.g. 8760h for a year; 0: no limit)")
 	force := fs.Bool("force", false, "replace OUT even when it is a regular file that is not a knowing snapshot")
+	full := fs.Bool("full", false, "parse every file, reusing nothing of the build that wrote OUT")
 	pos, err := parse(fs, args, buildHelp, stderr)
 	if err != nil {
 		return err
@@ -108,7 +119,13 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		opt.Progress = stderr
 	}
 	start := time.Now()
-	g, st, err := extract.Build(ctx, opt)
+	var prior *extract.Prior
+	why := "--full"
+	if !*full && !*parseOnly {
+		prior, why = loadPrior(out, *repo)
+	}
+	loaded := time.Since(start)
+	g, st, next, err := extract.BuildIncremental(ctx, opt, prior)
 	if err != nil {
 		return err
 	}
@@ -120,6 +137,10 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	sum := buildSummary{Repo: *repo, Files: st.Files, Skipped: st.Skipped, SourceBytes: st.SourceBytes,
 		SyntaxErrorFiles: st.ParseErrors, FirstSyntaxErrors: append([]string{}, st.FirstErrors...), Commits: st.Commits}
+	if prior != nil {
+		sum.Incremental = &incrementalSummary{Reused: st.Reused, Parsed: st.Parsed, Relanguages: append([]string{}, st.Relanguages...)}
+	}
+
 	sum.Phases.Parse, sum.Phases.Resolve = st.Parse.Seconds(), st.Resolve.Seconds()
 	if *parseOnly {
 		if *asJSON {
@@ -152,11 +173,26 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	// The writer computed every checksum from the bytes it wrote: the
 	// first query need not check them again (see snapshot.OpenChecked).
 	snapshot.MarkChecked(out)
+	wall := time.Since(wstart)
+	pstart := time.Now()
+	if err := savePrior(out, next); err != nil {
+		dropPrior(out)
+		fmt.Fprintf(stderr, "knowing: could not keep this build's extraction for the next one (%v); the next build of %s parses everything\n", err, out)
+	}
 	if *timings {
 		wcpu = extract.ProcessCPU() - wcpu
-		fmt.Fprintf(stderr, "timings (wall/cpu): walk+parse+extract %.3fs/%.3fs, resolve %.3fs/%.3fs, write %.3fs/%.3fs, total %.3fs/%.3fs\n",
-			st.Parse.Seconds(), st.ParseCPU.Seconds(), st.Resolve.Seconds(), st.ResolveCPU.Seconds(),
-			time.Since(wstart).Seconds(), wcpu.Seconds(), time.Since(start).Seconds(), (st.ParseCPU + st.ResolveCPU + wcpu).Seconds())
+		fmt.Fprintf(stderr, "timings (wall/cpu): walk+parse+extract %.3fs/%.3fs (walk and checks %.3fs), resolve %.3fs/%.3fs, write %.3fs, keep the extraction %.3fs, write+keep %.3fs cpu, total %.3fs/%.3fs\n",
+			st.Parse.Seconds(), st.ParseCPU.Seconds(), st.Walk.Seconds(), st.Resolve.Seconds(), st.ResolveCPU.Seconds(),
+			wall.Seconds(), time.Since(pstart).Seconds(), wcpu.Seconds(), time.Since(start).Seconds(), (st.ParseCPU + st.ResolveCPU + wcpu).Seconds())
+		if prior != nil {
+			fmt.Fprintf(stderr, "incremental: the prior build read in %.3fs; %d files parsed, %d reused", loaded.Seconds(), st.Parsed, st.Reused)
+			if len(st.Relanguages) > 0 {
+				fmt.Fprintf(stderr, "; parsed again: %s", strings.Join(st.Relanguages, "; "))
+			}
+			fmt.Fprintln(stderr)
+		} else {
+			fmt.Fprintf(stderr, "full build: %s\n", why)
+		}
 	}
 	info, err := os.Stat(out)
 	if err != nil {
@@ -165,12 +201,16 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		sum.Snapshot, sum.SnapshotBytes = out, info.Size()
 		sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)
-		sum.Seconds, sum.Phases.Write = time.Since(start).Seconds(), time.Since(wstart).Seconds()
+		sum.Seconds, sum.Phases.Write = time.Since(start).Seconds(), wall.Seconds()
 		return writeJSON(stdout, sum)
 	}
 	if !*quiet {
-		fmt.Fprintf(stderr, "built %s: %d files, %d symbols, %d edges in %.1fs; snapshot %s for %s of source\n",
-			out, st.Files, len(g.Nodes), len(g.Edges), time.Since(start).Seconds(), humanBytes(info.Size()), humanBytes(st.SourceBytes))
+		inc := ""
+		if prior != nil {
+			inc = fmt.Sprintf(" (incremental: %d parsed, %d reused)", st.Parsed, st.Reused)
+		}
+		fmt.Fprintf(stderr, "built %s: %d files, %d symbols, %d edges in %.1fs%s; snapshot %s for %s of source\n",
+			out, st.Files, len(g.Nodes), len(g.Edges), time.Since(start).Seconds(), inc, humanBytes(info.Size()), humanBytes(st.SourceBytes))
 		if st.ParseErrors > 0 {
 			more := ""
 			if st.ParseErrors > len(st.FirstErrors) {
@@ -202,6 +242,15 @@ type buildSummary struct {
 	} `json:"phases"`
 	SyntaxErrorFiles  int      `json:"syntax_error_files"`  // kept: what parsed is in the graph
 	FirstSyntaxErrors []string `json:"first_syntax_errors"` // "path:line" of the first few
+	// Incremental, when the build reused a prior one's extraction.
+	Incremental *incrementalSummary `json:"incremental,omitempty"`
+}
+
+// incrementalSummary is what an incremental build reused.
+type incrementalSummary struct {
+	Reused      int      `json:"reused"`
+	Parsed      int      `json:"parsed"`
+	Relanguages []string `json:"reparsed_languages"` // "python: src/pkg/__init__.py"
 }
 
 // checkWritable fails early, before a long parse, when the output cannot

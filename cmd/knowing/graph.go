@@ -24,15 +24,16 @@ Scaffold.before_request), a unique bare name, or a file:line position
 lists them; an unknown one suggests near names.
 
 With --source, the symbol's code too, read from the repository the
-snapshot was built from; when the file changed since the build (its size
-differs, or it is gone) the output says so, since the lines may have
-moved.
+snapshot was built from; when the file changed since the build (its
+content is not the one the build read, or it is gone) the output says
+so, since the lines may have moved.
 
   json  {"symbol", "name", "kind", "lang", "file", "line", "end_line",
          "signature", "doc", "score", "tokens", "seed"}, as one result of
         knowing query --json (score 0); with --source also
         "source": {"code", "changed", "note"}
 
+` + staleHelp + `
 Flags:
 `
 
@@ -50,6 +51,7 @@ sorted by name within a level.
         from is the symbol one call nearer SYMBOL; cut counts results
         left out by --limit
 
+` + staleHelp + `
 Flags:
 `
 
@@ -100,7 +102,8 @@ func checkFormat(asJSON *bool, format *string) error {
 // defReport is def's --json output: the item, and with --source its code.
 type defReport struct {
 	query.Item
-	Source *Source `json:"source,omitempty"`
+	Source    *Source        `json:"source,omitempty"`
+	Freshness *freshnessJSON `json:"freshness,omitempty"`
 }
 
 // definitionOf is def's answer for id, with its code when withSource.
@@ -124,6 +127,7 @@ func cmdDef(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("def", flag.ContinueOnError)
 	asJSON, format := graphFormat(fs)
 	withSource := fs.Bool("source", false, "also print the symbol's code from the repository")
+	sb := staleFlag(fs)
 	pos, err := graphArgs(fs, args, defHelp, stderr, asJSON, format, "SYMBOL")
 	if err != nil {
 		return err
@@ -133,10 +137,14 @@ func cmdDef(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
+	fr := startFreshness(s, pos[0], *sb)
+	defer fr.wait()
 	rep, err := definitionOf(e, id, *withSource)
 	if err != nil {
 		return err
 	}
+	fr.mark(&rep.Item)
+	rep.Freshness = fr.finish(stderr)
 	if rep.Source != nil && rep.Source.Note != "" {
 		fmt.Fprintln(stderr, "knowing:", rep.Source.Note)
 	}
@@ -145,7 +153,7 @@ func cmdDef(args []string, stdout, stderr io.Writer) error {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
-		fmt.Fprintf(stdout, "`%s` (%s) — `%s:%d-%d`\n", clean(it.Symbol), it.Kind, clean(it.File), it.Line, it.EndLine)
+		fmt.Fprintf(stdout, "`%s` (%s) — `%s:%d-%d`%s\n", clean(it.Symbol), it.Kind, clean(it.File), it.Line, it.EndLine, fileMark(&it))
 		if it.Doc != "" {
 			fmt.Fprintf(stdout, "\n%s\n", clean(it.Doc))
 		}
@@ -155,7 +163,7 @@ func cmdDef(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "\n```%s\n%s\n```\n", fenceLang(it.Lang), clean(it.Signature))
 		}
 	default:
-		fmt.Fprintf(stdout, "%s %s  %s:%d-%d\n", it.Kind, clean(it.Symbol), clean(it.File), it.Line, it.EndLine)
+		fmt.Fprintf(stdout, "%s %s  %s:%d-%d%s\n", it.Kind, clean(it.Symbol), clean(it.File), it.Line, it.EndLine, fileMark(&it))
 		if it.Signature != "" {
 			fmt.Fprintf(stdout, "  %s\n", clean(it.Signature))
 		}
@@ -185,11 +193,12 @@ func cleanCode(code string) string {
 
 // callsReport is callers' and callees' --json output.
 type callsReport struct {
-	Symbol    string      `json:"symbol"`
-	Direction string      `json:"direction"`
-	Depth     int         `json:"depth"`
-	Results   []query.Hop `json:"results"`
-	Cut       int         `json:"cut"`
+	Symbol    string         `json:"symbol"`
+	Direction string         `json:"direction"`
+	Depth     int            `json:"depth"`
+	Results   []query.Hop    `json:"results"`
+	Cut       int            `json:"cut"`
+	Freshness *freshnessJSON `json:"freshness,omitempty"`
 }
 
 // callsOf is the answer of callers or callees (direction) for id.
@@ -207,6 +216,7 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 	asJSON, format := graphFormat(fs)
 	depth := fs.Int("depth", 1, "follow calls this many steps (1: direct only)")
 	limit := fs.Int("limit", 100, "list at most this many symbols")
+	sb := staleFlag(fs)
 	verb := "call"
 	if name == "callees" {
 		verb = "are called by"
@@ -226,14 +236,20 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
+	fr := startFreshness(s, pos[0], *sb)
+	defer fr.wait()
 	rep := callsOf(e, id, name, *depth, *limit)
+	for i := range rep.Results {
+		fr.mark(&rep.Results[i].Item)
+	}
+	rep.Freshness = fr.finish(stderr)
 	switch *format {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
 		fmt.Fprintf(stdout, "## %s of `%s`\n\n", name, clean(rep.Symbol))
 		for _, h := range rep.Results {
-			fmt.Fprintf(stdout, "- `%s` (%s) — `%s:%d`, depth %d\n", clean(h.Symbol), h.Kind, clean(h.File), h.Line, h.Depth)
+			fmt.Fprintf(stdout, "- `%s` (%s) — `%s:%d`%s, depth %d\n", clean(h.Symbol), h.Kind, clean(h.File), h.Line, fileMark(&h.Item), h.Depth)
 		}
 	default:
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -242,7 +258,7 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 			if h.Depth > 1 {
 				via = "via " + clean(h.From)
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s:%d\t%s\n", h.Depth, h.Kind, clean(h.Symbol), clean(h.File), h.Line, via)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s:%d%s\t%s\n", h.Depth, h.Kind, clean(h.Symbol), clean(h.File), h.Line, fileMark(&h.Item), via)
 		}
 		tw.Flush()
 	}
@@ -274,6 +290,7 @@ and type_hint_of (for a type), imports (for a package or module).
          "line", "end_line", "signature", "doc", "score", "tokens", "seed",
          "edge"}], "cut"}
 
+` + staleHelp + `
 Flags:
 `
 
@@ -287,20 +304,23 @@ of it (server.go, sansio/app.py).
          "line", "end_line", "signature", "doc", "score", "tokens", "seed",
          "depth"}]}   depth 1 is the top level
 
+` + staleHelp + `
 Flags:
 `
 
 // refsReport is refs' --json output.
 type refsReport struct {
-	Symbol  string      `json:"symbol"`
-	Results []query.Ref `json:"results"`
-	Cut     int         `json:"cut"`
+	Symbol    string         `json:"symbol"`
+	Results   []query.Ref    `json:"results"`
+	Cut       int            `json:"cut"`
+	Freshness *freshnessJSON `json:"freshness,omitempty"`
 }
 
 func cmdRefs(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("refs", flag.ContinueOnError)
 	asJSON, format := graphFormat(fs)
 	limit := fs.Int("limit", 200, "list at most this many edges")
+	sb := staleFlag(fs)
 	pos, err := graphArgs(fs, args, refsHelp, stderr, asJSON, format, "SYMBOL")
 	if err != nil {
 		return err
@@ -313,21 +333,27 @@ func cmdRefs(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
+	fr := startFreshness(s, pos[0], *sb)
+	defer fr.wait()
 	refs, total := e.Refs(id, *limit)
 	rep := refsReport{Symbol: s.QName(id), Results: refs, Cut: total - len(refs)}
+	for i := range rep.Results {
+		fr.mark(&rep.Results[i].Item)
+	}
+	rep.Freshness = fr.finish(stderr)
 	switch *format {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
 		fmt.Fprintf(stdout, "## References to `%s`\n\n", clean(rep.Symbol))
 		for _, r := range rep.Results {
-			fmt.Fprintf(stdout, "- %s: `%s` (%s) — `%s:%d`\n", r.Edge, clean(r.Symbol), r.Kind, clean(r.File), r.Line)
+			fmt.Fprintf(stdout, "- %s: `%s` (%s) — `%s:%d`%s\n", r.Edge, clean(r.Symbol), r.Kind, clean(r.File), r.Line, fileMark(&r.Item))
 		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for _, r := range rep.Results {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s:%d\n", r.Edge, r.Kind, clean(r.Symbol), clean(r.File), r.Line)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s:%d%s\n", r.Edge, r.Kind, clean(r.Symbol), clean(r.File), r.Line, fileMark(&r.Item))
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "# %d edges into %s", len(rep.Results), clean(rep.Symbol))
@@ -340,8 +366,9 @@ func cmdRefs(args []string, stdout, stderr io.Writer) error {
 
 // outlineReport is outline's --json output.
 type outlineReport struct {
-	File    string               `json:"file"`
-	Results []query.OutlineEntry `json:"results"`
+	File      string               `json:"file"`
+	Results   []query.OutlineEntry `json:"results"`
+	Freshness *freshnessJSON       `json:"freshness,omitempty"`
 }
 
 // outlineOf is outline's answer for file.
@@ -356,6 +383,7 @@ func outlineOf(e *query.Engine, file string) (outlineReport, error) {
 func cmdOutline(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("outline", flag.ContinueOnError)
 	asJSON, format := graphFormat(fs)
+	sb := staleFlag(fs)
 	pos, err := graphArgs(fs, args, outlineHelp, stderr, asJSON, format, "FILE")
 	if err != nil {
 		return err
@@ -365,15 +393,25 @@ func cmdOutline(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
+	fr := startFreshness(s, pos[0], *sb)
+	defer fr.wait()
 	rep, err := outlineOf(e, pos[1])
 	if err != nil {
 		return err
+	}
+	for i := range rep.Results {
+		fr.mark(&rep.Results[i].Item)
+	}
+	rep.Freshness = fr.finish(stderr)
+	mark := ""
+	if len(rep.Results) > 0 {
+		mark = fileMark(&rep.Results[0].Item)
 	}
 	switch *format {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
-		fmt.Fprintf(stdout, "## `%s`\n\n", clean(rep.File))
+		fmt.Fprintf(stdout, "## `%s`%s\n\n", clean(rep.File), mark)
 		for _, o := range rep.Results {
 			fmt.Fprintf(stdout, "%s- `%s` (%s) line %d\n", strings.Repeat("  ", o.Depth-1), clean(o.Name), o.Kind, o.Line)
 		}
@@ -382,7 +420,7 @@ func cmdOutline(args []string, stdout, stderr io.Writer) error {
 	for _, o := range rep.Results {
 		fmt.Fprintf(stdout, "%5d  %s%s %s\n", o.Line, strings.Repeat("  ", o.Depth-1), o.Kind, clean(o.Name))
 	}
-	fmt.Fprintf(stdout, "# %d symbols in %s\n", len(rep.Results), clean(rep.File))
+	fmt.Fprintf(stdout, "# %d symbols in %s%s\n", len(rep.Results), clean(rep.File), mark)
 	return nil
 }
 
@@ -402,14 +440,16 @@ random walk with restart from the SYMBOLs leaves on each, and packed into
         extends, references, tests); walk its walk mass relative to the
         best; cut counts what the budget or --limit left out
 
+` + staleHelp + `
 Flags:
 `
 
 // impactReport is impact's --json output.
 type impactReport struct {
-	Symbols []string         `json:"symbols"`
-	Results []query.Impacted `json:"results"`
-	Cut     int              `json:"cut"`
+	Symbols   []string         `json:"symbols"`
+	Results   []query.Impacted `json:"results"`
+	Cut       int              `json:"cut"`
+	Freshness *freshnessJSON   `json:"freshness,omitempty"`
 }
 
 // impactOf is impact's answer for the symbols refs name.
@@ -438,6 +478,7 @@ func cmdImpact(args []string, stdout, stderr io.Writer) error {
 	depth := fs.Int("depth", 3, "follow dependents this many edges")
 	limit := fs.Int("limit", 50, "list at most this many symbols")
 	budget := fs.Int("budget", 8000, "token budget the results are packed into")
+	sb := staleFlag(fs)
 	pos, err := parse(fs, args, impactHelp, stderr)
 	if err != nil {
 		return err
@@ -459,23 +500,29 @@ func cmdImpact(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
+	fr := startFreshness(s, pos[0], *sb)
+	defer fr.wait()
 	rep, err := impactOf(e, pos[1:], *depth, *limit, *budget)
 	if err != nil {
 		return err
 	}
+	for i := range rep.Results {
+		fr.mark(&rep.Results[i].Item)
+	}
+	rep.Freshness = fr.finish(stderr)
 	switch *format {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
 		fmt.Fprintf(stdout, "## Impact of changing `%s`\n\n", clean(strings.Join(rep.Symbols, "`, `")))
 		for _, r := range rep.Results {
-			fmt.Fprintf(stdout, "- `%s` (%s, %s `%s`) — `%s:%d`\n", clean(r.Symbol), r.Kind, r.Via, clean(r.From), clean(r.File), r.Line)
+			fmt.Fprintf(stdout, "- `%s` (%s, %s `%s`) — `%s:%d`%s\n", clean(r.Symbol), r.Kind, r.Via, clean(r.From), clean(r.File), r.Line, fileMark(&r.Item))
 		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for i, r := range rep.Results {
-		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s:%d\t%s %s\n", i+1, r.Walk, r.Kind, clean(r.Symbol), clean(r.File), r.Line, r.Via, clean(r.From))
+		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s:%d%s\t%s %s\n", i+1, r.Walk, r.Kind, clean(r.Symbol), clean(r.File), r.Line, fileMark(&r.Item), r.Via, clean(r.From))
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "# %d of %d symbols a change may break", len(rep.Results), len(rep.Results)+rep.Cut)
@@ -502,6 +549,7 @@ all packed into --budget tokens.
   json  {"changed": [{"symbol", "name", "kind", ...}], "impact": [{...,
          "depth", "via", "from", "walk"}], "unknown_files", "cut"}
 
+` + staleHelp + `
 Flags:
 `
 
@@ -511,6 +559,7 @@ type changesReport struct {
 	Impact       []query.Impacted `json:"impact"`
 	UnknownFiles []string         `json:"unknown_files"`
 	Cut          int              `json:"cut"`
+	Freshness    *freshnessJSON   `json:"freshness,omitempty"`
 }
 
 func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -522,6 +571,7 @@ func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	depth := fs.Int("depth", 2, "follow dependents this many edges")
 	limit := fs.Int("limit", 300, "list at most this many dependents")
 	budget := fs.Int("budget", 8000, "token budget the results are packed into")
+	sb := staleFlag(fs)
 	pos, err := parse(fs, args, changesHelp, stderr)
 	if err != nil {
 		return err
@@ -549,6 +599,8 @@ func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer s.Close()
+	fr := startFreshness(s, pos[0], *sb)
+	defer fr.wait()
 	var hunks []query.Hunk
 	switch {
 	case *files != "":
@@ -583,26 +635,33 @@ func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		}
 	}
 	rep := changesContext(e, hunks, *depth, *limit, *budget)
+	for i := range rep.Changed {
+		fr.mark(&rep.Changed[i])
+	}
+	for i := range rep.Impact {
+		fr.mark(&rep.Impact[i].Item)
+	}
+	rep.Freshness = fr.finish(stderr)
 	switch *format {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
 		fmt.Fprintf(stdout, "## Changed\n\n")
 		for _, it := range rep.Changed {
-			fmt.Fprintf(stdout, "- `%s` (%s) — `%s:%d`\n", clean(it.Symbol), it.Kind, clean(it.File), it.Line)
+			fmt.Fprintf(stdout, "- `%s` (%s) — `%s:%d`%s\n", clean(it.Symbol), it.Kind, clean(it.File), it.Line, fileMark(&it))
 		}
 		fmt.Fprintf(stdout, "\n## May break\n\n")
 		for _, r := range rep.Impact {
-			fmt.Fprintf(stdout, "- `%s` (%s, %s `%s`) — `%s:%d`\n", clean(r.Symbol), r.Kind, r.Via, clean(r.From), clean(r.File), r.Line)
+			fmt.Fprintf(stdout, "- `%s` (%s, %s `%s`) — `%s:%d`%s\n", clean(r.Symbol), r.Kind, r.Via, clean(r.From), clean(r.File), r.Line, fileMark(&r.Item))
 		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for _, it := range rep.Changed {
-		fmt.Fprintf(tw, "changed\t%s\t%s\t%s:%d\n", it.Kind, clean(it.Symbol), clean(it.File), it.Line)
+		fmt.Fprintf(tw, "changed\t%s\t%s\t%s:%d%s\n", it.Kind, clean(it.Symbol), clean(it.File), it.Line, fileMark(&it))
 	}
 	for _, r := range rep.Impact {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s:%d\n", r.Via, r.Kind, clean(r.Symbol), clean(r.File), r.Line)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s:%d%s\n", r.Via, r.Kind, clean(r.Symbol), clean(r.File), r.Line, fileMark(&r.Item))
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "# %d changed, %d that may break", len(rep.Changed), len(rep.Impact))

@@ -1,6 +1,7 @@
 // Command knowing finds the code a task needs.
 //
 //	knowing build [--repo DIR] OUT.snap     index a repository into a snapshot
+//	knowing watch [--repo DIR] SNAP         keep a snapshot up to date
 //	knowing query SNAP "task"               ranked symbols for a task
 //	knowing why SNAP "task" SYMBOL          how one symbol scored
 //	knowing inspect SNAP                    what a snapshot holds
@@ -29,6 +30,8 @@ memory-mapped snapshot in about a millisecond.
 
 Usage:
   knowing build [--repo DIR] OUT.snap       index DIR (default: .) into OUT.snap
+                                            (incrementally when OUT is a snapshot of DIR)
+  knowing watch [--repo DIR] SNAP           keep SNAP up to date as DIR changes
   knowing query [flags] SNAP "task"         ranked symbols for the task
   knowing why [flags] SNAP "task" SYMBOL    how one symbol was found and scored
   knowing def SNAP SYMBOL                   a symbol's kind, place, signature and doc
@@ -108,6 +111,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "build":
 		err = cmdBuild(rest, stdout, stderr)
+	case "watch":
+		err = cmdWatch(rest, stdout, stderr)
 	case "query":
 		err = cmdQuery(rest, stdin, stdout, stderr)
 	case "why":
@@ -227,7 +232,7 @@ func parse(fs *flag.FlagSet, args []string, help string, stderr io.Writer) ([]st
 }
 
 // commands are knowing's commands, for suggestions.
-var commands = []string{"build", "query", "why", "def", "callers", "callees", "refs", "outline", "impact", "changes", "mcp", "inspect", "eval", "mine", "version", "help"}
+var commands = []string{"build", "watch", "query", "why", "def", "callers", "callees", "refs", "outline", "impact", "changes", "mcp", "inspect", "eval", "mine", "version", "help"}
 
 // nearest returns the option closest to word when it is a likely typo
 // (at most two edits, and fewer than half of word's letters), else "".

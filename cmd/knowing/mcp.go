@@ -16,7 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/knowing-dev/knowing/query"
-	"github.com/knowing-dev/knowing/snapshot"
 )
 
 const mcpHelp = `Usage: knowing mcp [--repo DIR] [--snap FILE]
@@ -36,9 +35,13 @@ on stdin and stdout. Tools:
 
 The snapshot is --snap, or by default .git/knowing.snap inside the
 repository (the user's cache folder when the repository has no .git
-folder); it is built on the first call when missing. Register it with a
-client as a command, e.g. {"command": "knowing", "args": ["mcp", "--repo",
-"/path/to/repo"]}.
+folder); the first call builds it, or brings an existing one up to date
+incrementally. The server then watches the repository (as knowing watch
+does): a call that comes after a change rebuilds the snapshot, parsing
+only what changed, before it answers, so answers follow the agent's
+edits. Calls in flight finish on the snapshot they started with. Register
+it with a client as a command, e.g. {"command": "knowing", "args":
+["mcp", "--repo", "/path/to/repo"]}.
 
 Flags:
 `
@@ -60,7 +63,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := checkRepo(*repo); err != nil {
 		return err
 	}
-	k := &mcpServer{repo: *repo, snap: *snap}
+	k := &mcpServer{repo: *repo, snap: *snap, log: stderr}
 	if k.snap == "" {
 		k.snap = defaultSnapPath(*repo)
 	}
@@ -88,44 +91,20 @@ func defaultSnapPath(repo string) string {
 	return filepath.Join(dir, "knowing", "snapshots", hex.EncodeToString(sum[:12])+".snap")
 }
 
-// mcpServer holds the one repository a server answers for: its snapshot,
-// opened (and built if missing) on the first call, then kept.
+// mcpServer holds the one repository a server answers for and its
+// snapshot, opened (built, or brought up to date) on the first call; each
+// call takes the current snapshot (acquire, in mcp_live.go, or nocgo.go
+// without a parser) and releases it when done.
 type mcpServer struct {
 	repo, snap string
+	log        io.Writer // rebuilds and their failures; nil: none
 	mu         sync.Mutex
-	s          *snapshot.Snapshot
-	e          *query.Engine
+	st         mcpState
 }
 
-func (k *mcpServer) engine() (*query.Engine, error) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.e != nil {
-		return k.e, nil
-	}
-	if _, err := os.Stat(k.snap); errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(filepath.Dir(k.snap), 0o755); err != nil {
-			return nil, err
-		}
-		var errb strings.Builder
-		if code := run([]string{"build", "--quiet", "--repo", k.repo, k.snap}, nil, io.Discard, &errb); code != 0 {
-			return nil, fmt.Errorf("building the snapshot of %s: %s", k.repo, strings.TrimSpace(errb.String()))
-		}
-	}
-	s, e, err := openEngine(k.snap)
-	if err != nil {
-		return nil, err
-	}
-	k.s, k.e = s, e
-	return e, nil
-}
-
-func (k *mcpServer) close() {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.s != nil {
-		k.s.Close()
-		k.s, k.e = nil, nil
+func (k *mcpServer) logf(format string, args ...any) {
+	if k.log != nil {
+		fmt.Fprintf(k.log, format, args...)
 	}
 }
 
@@ -179,10 +158,12 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "knowing", Version: version}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "context", Description: "Find the code a task needs: give the task in plain words (or a bug report, stack trace, error message); get the symbols to read, best first, with signatures and doc summaries, within a token budget."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, contextOut, error) {
-			e, err := k.engine()
+			ls, err := k.acquire(ctx)
 			if err != nil {
 				return nil, contextOut{}, err
 			}
+			defer ls.release()
+			e := ls.e
 			budget := or(in.Budget, mcpBudget)
 			res, err := e.Query(ctx, in.Task, query.Options{Limit: or(in.Limit, 20), Budget: budget, Docs: true})
 			if err != nil {
@@ -200,10 +181,12 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "symbol", Description: "A symbol's definition: kind, file and line span, signature, doc summary."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in symbolIn) (*mcp.CallToolResult, defReport, error) {
-			e, err := k.engine()
+			ls, err := k.acquire(ctx)
 			if err != nil {
 				return nil, defReport{}, err
 			}
+			defer ls.release()
+			e := ls.e
 			id, err := e.Resolve(in.Symbol)
 			if err != nil {
 				return nil, defReport{}, err
@@ -214,10 +197,12 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 	calls := func(name, desc string) {
 		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: desc},
 			func(ctx context.Context, _ *mcp.CallToolRequest, in callsIn) (*mcp.CallToolResult, callsReport, error) {
-				e, err := k.engine()
+				ls, err := k.acquire(ctx)
 				if err != nil {
 					return nil, callsReport{}, err
 				}
+				defer ls.release()
+				e := ls.e
 				id, err := e.Resolve(in.Symbol)
 				if err != nil {
 					return nil, callsReport{}, err
@@ -229,28 +214,34 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 	calls("callees", "What a symbol calls, directly (depth 1) or further.")
 	mcp.AddTool(srv, &mcp.Tool{Name: "impact", Description: "What a change to some symbols may break: callers, overriders, implementers, users and the tests that exercise them, ranked by how close they are in the code graph."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in impactIn) (*mcp.CallToolResult, impactReport, error) {
-			e, err := k.engine()
+			ls, err := k.acquire(ctx)
 			if err != nil {
 				return nil, impactReport{}, err
 			}
+			defer ls.release()
+			e := ls.e
 			rep, err := impactOf(e, in.Symbols, min(or(in.Depth, 3), 10), 100, or(in.Budget, mcpBudget))
 			return nil, rep, err
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "outline", Description: "A file's symbols, nested as the code nests them, in line order."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in outlineIn) (*mcp.CallToolResult, outlineReport, error) {
-			e, err := k.engine()
+			ls, err := k.acquire(ctx)
 			if err != nil {
 				return nil, outlineReport{}, err
 			}
+			defer ls.release()
+			e := ls.e
 			rep, err := outlineOf(e, in.File)
 			return nil, rep, err
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "changes", Description: "Context for a change: from a unified diff or a list of changed files, the symbols it touches, then their direct callers and what else they may break, within a token budget."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in changesIn) (*mcp.CallToolResult, changesReport, error) {
-			e, err := k.engine()
+			ls, err := k.acquire(ctx)
 			if err != nil {
 				return nil, changesReport{}, err
 			}
+			defer ls.release()
+			e := ls.e
 			var hunks []query.Hunk
 			switch {
 			case in.Diff != "":

@@ -15,14 +15,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/knowing-dev/knowing/query"
+	"github.com/knowing-dev/knowing/snapshot"
 )
 
 // mcpClient serves testdata/go over in-memory transports and returns the
 // client's session; the snapshot is built by the first tool call.
 func mcpClient(t *testing.T) (*mcp.ClientSession, string) {
 	t.Helper()
+	return mcpClientFor(t, "../../testdata/go")
+}
+
+// mcpClientFor serves the repository at repo.
+func mcpClientFor(t *testing.T, repo string) (*mcp.ClientSession, string) {
+	t.Helper()
 	snap := filepath.Join(t.TempDir(), "go.snap")
-	k := &mcpServer{repo: "../../testdata/go", snap: snap}
+	k := &mcpServer{repo: repo, snap: snap}
 	t.Cleanup(k.close)
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -183,7 +190,18 @@ func BenchmarkMCPRoundTrip(b *testing.B) {
 	if snap == "" {
 		b.Skip("set KNOWING_BENCH_SNAP to a snapshot of the Go standard library")
 	}
-	k := &mcpServer{repo: ".", snap: snap}
+	// The server keeps the snapshot up to date with the repository it
+	// was built from.
+	s, err := snapshot.Open(snap)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := s.Meta()
+	s.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	k := &mcpServer{repo: m.RepoRoot, snap: snap}
 	defer k.close()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()

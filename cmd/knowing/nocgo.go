@@ -3,7 +3,9 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -24,4 +26,34 @@ func cmdMine(args []string, stdout, stderr io.Writer) error { return errNoCgo }
 
 func evalMined(repo, fixturesDir, repoFilter string, mf mineFlags, cfg evalFlags, stdout, stderr io.Writer) error {
 	return errNoCgo
+}
+
+func cmdWatch(args []string, stdout, stderr io.Writer) error { return errNoCgo }
+
+// mcpState is the server's snapshot: without a parser it is served as it
+// is, never rebuilt.
+type mcpState struct{ ls *liveSnap }
+
+// acquire opens the snapshot on the first call; it must exist.
+func (k *mcpServer) acquire(ctx context.Context) (*liveSnap, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.st.ls == nil {
+		s, e, err := openEngine(k.snap)
+		if err != nil {
+			return nil, fmt.Errorf("%w\n(%v)", err, errNoCgo)
+		}
+		k.st.ls = newLiveSnap(s, e)
+	}
+	k.st.ls.refs.Add(1)
+	return k.st.ls, nil
+}
+
+func (k *mcpServer) close() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.st.ls != nil {
+		k.st.ls.release()
+		k.st.ls = nil
+	}
 }

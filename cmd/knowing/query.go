@@ -50,7 +50,7 @@ With --source the best results also carry their code, read from the
 repository, while what the results leave of the budget has room (about
 four bytes a token); in JSON as "sources": [{"rank", "symbol", "code",
 "changed", "note"}]. A file that changed since the build is marked.
-
+` + staleHelp + `
 Flags:
 `
 
@@ -178,6 +178,7 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	vector := fs.Bool("vector", false, "add the hashed character-trigram vector channel (off by default: it lowered caddy, cargo and gostd; see EVAL.md)")
 	docs := fs.Bool("docs", true, "give each result the opening of its doc comment")
 	withSource := fs.Bool("source", false, "also give the code of the best results, read from the repository, while the budget has room")
+	staleBudget := staleFlag(fs)
 	pos, err := parse(fs, args, queryHelp, stderr)
 	if err != nil {
 		return err
@@ -203,11 +204,16 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer s.Close()
+	fr := startFreshness(s, snap, *staleBudget)
+	defer fr.wait()
 	res, err := e.Query(context.Background(), task, query.Options{Limit: *limit, Budget: *budget, Vector: *vector, Docs: *docs})
 	if err != nil {
 		return err
 	}
-	out := queryJSON{Result: res}
+	for i := range res.Results {
+		fr.mark(&res.Results[i])
+	}
+	out := queryJSON{Result: res, Freshness: fr.finish(stderr)}
 	if m, err := s.Meta(); err == nil {
 		out.Repo = m.RepoRoot
 	}
@@ -241,6 +247,8 @@ type queryJSON struct {
 	// Sources, with --source: the code of the best results, by rank,
 	// while the budget has room.
 	Sources []RankedSource `json:"sources,omitempty"`
+	// Freshness is what the staleness check found (see staleHelp).
+	Freshness *freshnessJSON `json:"freshness,omitempty"`
 }
 
 // RankedSource is the code of the result at Rank (1-based).
@@ -282,7 +290,7 @@ func sourceOf(sources []RankedSource, rank int) *Source {
 func writeText(w io.Writer, res *query.Result, sources []RankedSource) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for i, it := range res.Results {
-		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s:%d\n", i+1, it.Score, it.Kind, clean(it.Symbol), clean(it.File), it.Line)
+		fmt.Fprintf(tw, "%d\t%.3f\t%s\t%s\t%s:%d%s\n", i+1, it.Score, it.Kind, clean(it.Symbol), clean(it.File), it.Line, fileMark(&it))
 		// The signature and the summary are each a line's last cell,
 		// which tabwriter leaves out of the column widths.
 		if it.Signature != "" {
@@ -315,7 +323,7 @@ func writeMarkdown(w io.Writer, task string, res *query.Result, sources []Ranked
 	}
 	fmt.Fprintf(w, "## Code relevant to: %s\n\n", clean(strings.ReplaceAll(t, "\n", " ")))
 	for i, it := range res.Results {
-		fmt.Fprintf(w, "%d. `%s` (%s) — `%s:%d`\n", i+1, clean(it.Symbol), it.Kind, clean(it.File), it.Line)
+		fmt.Fprintf(w, "%d. `%s` (%s) — `%s:%d`%s\n", i+1, clean(it.Symbol), it.Kind, clean(it.File), it.Line, fileMark(&it))
 		if it.Doc != "" {
 			fmt.Fprintf(w, "   %s\n", clean(it.Doc))
 		}
@@ -542,6 +550,9 @@ func cmdInspect(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "repo %s", meta.RepoRoot)
 	if meta.GitCommit != "" {
 		fmt.Fprintf(stdout, " @ %s", meta.GitCommit)
+		if meta.GitDirty != nil && *meta.GitDirty {
+			fmt.Fprint(stdout, " with uncommitted changes")
+		}
 	}
 	fmt.Fprintf(stdout, ", built %s by knowing %s\n", meta.BuildTime.Format("2006-01-02 15:04:05Z"), meta.ToolVersion)
 	fmt.Fprintf(stdout, "%d files, %d nodes, %d edges\n", r.Files, r.Nodes, r.Edges)

@@ -15,7 +15,9 @@ import (
 type Source struct {
 	Code string `json:"code"`
 	// Changed says the file is not the one the snapshot was built from
-	// (its size differs, or it is gone): the lines may have moved.
+	// (its content differs from the build's fingerprint, or, for a
+	// snapshot without stamps, its size; or it is gone): the lines may
+	// have moved.
 	Changed bool   `json:"changed"`
 	Note    string `json:"note,omitempty"`
 }
@@ -25,7 +27,7 @@ const maxSourceBytes = 64 << 10
 
 // readSource reads id's lines from its file under root (the repository the
 // snapshot was built from, Meta.RepoRoot), at most 64 KB of them. A file
-// whose size differs from the snapshot's record is read all the same and
+// whose bytes differ from the ones the build read is read all the same and
 // marked Changed.
 func readSource(s *snapshot.Snapshot, root string, id uint32) (Source, error) {
 	return newSourceReader(s, root).read(id)
@@ -41,7 +43,7 @@ type sourceReader struct {
 // sourceFile is a file as read: its lines, or why there are none.
 type sourceFile struct {
 	lines   []string
-	changed bool // its size is not the snapshot's record
+	changed bool // its bytes are not the ones the snapshot was built from
 	gone    bool
 	err     error
 }
@@ -64,6 +66,9 @@ func (r *sourceReader) file(fi int32) *sourceFile {
 		f.err = fmt.Errorf("%s: %w", path, err)
 	default:
 		f.changed = uint64(len(b)) != r.s.FileSize(int(fi))
+		if _, hash := r.s.FileStamp(int(fi)); hash != 0 {
+			f.changed = snapshot.Fingerprint(b) != hash
+		}
 		f.lines = strings.SplitAfter(string(b), "\n")
 	}
 	r.files[fi] = f

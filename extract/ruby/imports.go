@@ -1,9 +1,7 @@
 package ruby
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/knowing-dev/knowing/extract"
@@ -159,7 +157,7 @@ func readDependencies(repo *extract.Repo, gemDir string, gemfile []byte) map[str
 			add(quoted(rest))
 		}
 	}
-	if entries, err := os.ReadDir(filepath.Join(repo.Root, filepath.FromSlash(gemDir))); err == nil {
+	if entries, err := repo.ReadDir(gemDir); err == nil {
 		for _, e := range entries {
 			name := e.Name()
 			if e.IsDir() || !strings.HasSuffix(name, ".gemspec") {

@@ -2,9 +2,7 @@ package rust
 
 import (
 	"bytes"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -271,7 +269,7 @@ func (c *repoCache) targetRoots(ci *crateInfo) map[string]rootInfo {
 		if isDir, _ := c.repo.Stat(d); !isDir {
 			continue // most packages have no benches or examples
 		}
-		ents, err := os.ReadDir(filepath.Join(c.repo.Root, filepath.FromSlash(d)))
+		ents, err := c.repo.ReadDir(d)
 		if err != nil {
 			continue
 		}
@@ -342,7 +340,7 @@ func (c *repoCache) readWorkspace(ws *crateInfo) {
 			continue
 		}
 		if prefix, ok := strings.CutSuffix(m, "/*"); ok {
-			ents, err := os.ReadDir(filepath.Join(c.repo.Root, filepath.FromSlash(prefix)))
+			ents, err := c.repo.ReadDir(prefix)
 			if err != nil {
 				continue
 			}

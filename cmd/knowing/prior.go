@@ -1,0 +1,123 @@
+//go:build cgo
+
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+// What a build leaves for the next build of the same output (an
+// extract.Prior: every file's extraction and what it depended on) is
+// kept under the user's cache folder, in knowing/prior/, named by the
+// first 12 bytes of the SHA-256 of the snapshot's absolute path. It is a
+// cache: a missing, damaged or foreign one only makes the next build a
+// full one.
+
+// priorPath is where the prior build of the snapshot at out is kept; ""
+// when there is no cache folder.
+func priorPath(out string) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(dir, "knowing", "prior", hex.EncodeToString(sum[:12])+".prior")
+}
+
+// priorID names the extractor a prior build came from: this version of
+// knowing, and this very executable (its size and time), so that a
+// rebuilt knowing, whose extraction may differ, starts afresh.
+func priorID() string {
+	id := "knowing " + version
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil {
+			id += fmt.Sprintf(" %d %d", st.Size(), st.ModTime().UnixNano())
+		}
+	}
+	return id
+}
+
+// loadPrior returns the prior build of out, when out is a snapshot built
+// from the repository at root and its prior build is in the cache; else
+// nil, with the reason why not (for --timings).
+func loadPrior(out, root string) (*extract.Prior, string) {
+	s, err := snapshot.Open(out)
+	if err != nil {
+		return nil, "no snapshot to update"
+	}
+	m, err := s.Meta()
+	s.Close()
+	if err != nil {
+		return nil, "no snapshot to update"
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil || m.RepoRoot != abs {
+		return nil, "the snapshot is of another repository"
+	}
+	p := priorPath(out)
+	if p == "" {
+		return nil, "no cache folder"
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, "no prior build in the cache"
+	}
+	prior, err := extract.UnmarshalPrior(b, priorID())
+	if err != nil {
+		return nil, err.Error()
+	}
+	return prior, ""
+}
+
+// savePrior keeps next for the next build of out, atomically; a failure
+// only makes that build a full one.
+func savePrior(out string, next *extract.Prior) error {
+	p := priorPath(out)
+	if p == "" || next == nil {
+		return nil
+	}
+	b, err := next.Marshal(priorID())
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, p)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// dropPrior forgets the prior build of out.
+func dropPrior(out string) {
+	if p := priorPath(out); p != "" {
+		os.Remove(p)
+	}
+}

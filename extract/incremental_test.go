@@ -1,0 +1,182 @@
+package extract_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/snapshot"
+)
+
+// sectionSums writes g and returns the checksum of every section but
+// meta, with the walk's start (when the build ran, like the metadata)
+// zeroed.
+func sectionSums(t *testing.T, g *snapshot.Graph) map[string]uint32 {
+	t.Helper()
+	g.Stamps.WalkStart = 0
+	p := filepath.Join(t.TempDir(), "x.snap")
+	if err := snapshot.Write(p, g, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := snapshot.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out := map[string]uint32{}
+	for _, sec := range s.Sections() {
+		if sec.Name != "meta" {
+			out[sec.Name] = sec.Checksum
+		}
+	}
+	return out
+}
+
+// sourceFiles lists the source files under root, relative, sorted.
+func sourceFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && extract.Supported(p) {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	if len(out) < 4 {
+		t.Fatalf("%s: %d source files", root, len(out))
+	}
+	return out
+}
+
+// TestIncrementalEqualsFull edits, adds, removes and renames files of
+// every test repository, one step after the other, and checks that each
+// incremental build gives the snapshot a full build of the same tree
+// gives (every section's checksum, meta aside), parsing only what it
+// must.
+func TestIncrementalEqualsFull(t *testing.T) {
+	ctx := context.Background()
+	for _, lang := range []string{"go", "python", "javascript", "rust", "java", "csharp", "ruby"} {
+		t.Run(lang, func(t *testing.T) {
+			root := copyTree(t, filepath.Join("..", "testdata", lang))
+			files := sourceFiles(t, root)
+			comment := "// "
+			if lang == "python" || lang == "ruby" {
+				comment = "# "
+			}
+			abs := func(p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
+			_, _, prior, err := extract.BuildIncremental(ctx, extract.Options{Root: root}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if prior.Files() != len(files) {
+				t.Fatalf("the prior holds %d files of %d", prior.Files(), len(files))
+			}
+			steps := []struct {
+				name string
+				do   func() error
+			}{
+				{"nothing", func() error { return nil }},
+				{"edit", func() error {
+					b, err := os.ReadFile(abs(files[0]))
+					if err != nil {
+						return err
+					}
+					return os.WriteFile(abs(files[0]), append([]byte(comment+"a line that moves every symbol\n"), b...), 0o644)
+				}},
+				{"add", func() error {
+					b, err := os.ReadFile(abs(files[1]))
+					if err != nil {
+						return err
+					}
+					ext := filepath.Ext(files[1])
+					return os.WriteFile(abs(strings.TrimSuffix(files[1], ext)+"_copy"+ext), b, 0o644)
+				}},
+				{"remove", func() error { return os.Remove(abs(files[2])) }},
+				{"rename", func() error {
+					ext := filepath.Ext(files[3])
+					return os.Rename(abs(files[3]), abs(strings.TrimSuffix(files[3], ext)+"_renamed"+ext))
+				}},
+			}
+			for _, step := range steps {
+				if err := step.do(); err != nil {
+					t.Fatal(err)
+				}
+				inc, st, next, err := extract.BuildIncremental(ctx, extract.Options{Root: root}, prior)
+				if err != nil {
+					t.Fatal(err)
+				}
+				full, fst, err := extract.Build(ctx, extract.Options{Root: root})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, got := sectionSums(t, full), sectionSums(t, inc)
+				for name, sum := range want {
+					if got[name] != sum {
+						t.Errorf("%s: section %s differs from a full build's", step.name, name)
+					}
+				}
+				if st.Files != fst.Files || st.Nodes != fst.Nodes || st.Edges != fst.Edges || st.SourceBytes != fst.SourceBytes || st.ParseErrors != fst.ParseErrors {
+					t.Errorf("%s: stats %+v, a full build's %+v", step.name, st, fst)
+				}
+				if st.Reused+st.Parsed != st.Files {
+					t.Errorf("%s: %d reused + %d parsed != %d files", step.name, st.Reused, st.Parsed, st.Files)
+				}
+				// Unless an answer the language depends on changed, only
+				// the files touched are parsed.
+				touched := map[string]int{"nothing": 0, "edit": 1, "add": 1, "remove": 0, "rename": 1}[step.name]
+				if len(st.Relanguages) == 0 && st.Parsed != touched {
+					t.Errorf("%s: parsed %d files, want %d", step.name, st.Parsed, touched)
+				}
+				if step.name == "nothing" && (st.Parsed != 0 || len(st.Relanguages) != 0) {
+					t.Errorf("nothing changed, yet %d files were parsed (%v)", st.Parsed, st.Relanguages)
+				}
+				t.Logf("%s: parsed %d, reused %d, languages parsed again: %v", step.name, st.Parsed, st.Reused, st.Relanguages)
+				prior = next
+			}
+		})
+	}
+}
+
+// TestIncrementalManifest: a changed manifest makes the language's files
+// parse again, and the result is a full build's.
+func TestIncrementalManifest(t *testing.T) {
+	ctx := context.Background()
+	root := copyTree(t, filepath.Join("..", "testdata", "go"))
+	_, _, prior, err := extract.BuildIncremental(ctx, extract.Options{Root: root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/renamed\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inc, st, _, err := extract.BuildIncremental(ctx, extract.Options{Root: root}, prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Reused != 0 || len(st.Relanguages) != 1 || !strings.Contains(st.Relanguages[0], "go.mod") {
+		t.Errorf("go.mod changed: reused %d, languages parsed again %v", st.Reused, st.Relanguages)
+	}
+	full, _, err := extract.Build(ctx, extract.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := sectionSums(t, full), sectionSums(t, inc)
+	for name, sum := range want {
+		if got[name] != sum {
+			t.Errorf("section %s differs from a full build's", name)
+		}
+	}
+	found := false
+	for _, n := range inc.Nodes {
+		found = found || strings.HasPrefix(n.QName, "example.com/renamed/")
+	}
+	if !found {
+		t.Error("no symbol under the new module path")
+	}
+}
