@@ -486,3 +486,24 @@ func (r *resolver) included(fi int, name string, fl filter) []uint32 {
 	}
 	return r.keep(out, fl)
 }
+
+// ownUnique is unique, except that a C or C++ file's call is not guessed
+// to be vendored or generated code when the file is neither: a name none
+// of its includes declares and the repository defines once is often the
+// system's (close, socket, pthread_create) defined again by a vendored
+// library for its own platform shims.
+func (r *resolver) ownUnique(fi int, name string, methodsOnly bool) ([]uint32, float32) {
+	ids, c := r.unique(name, methodsOnly)
+	if len(ids) == 0 || r.inc == nil || !includesLang(r.files[fi]) || r.files[fi].Flags&noise != 0 {
+		return ids, c
+	}
+	for _, id := range ids {
+		if r.g.Nodes[id].Flags&noise != 0 {
+			return nil, 0
+		}
+	}
+	return ids, c
+}
+
+// noise are the flags of code that is not the repository's own.
+const noise = snapshot.FlagVendored | snapshot.FlagGenerated

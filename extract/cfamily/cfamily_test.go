@@ -72,6 +72,13 @@ func TestCRepo(t *testing.T) {
 		}
 	}
 
+	// A call no include declares is not guessed into vendored code: the
+	// system's fsync, not the shim deps/ defines for itself.
+	if n := b.Node("fsync"); n.Flags&snapshot.FlagVendored == 0 {
+		t.Errorf("deps/ not vendored: %v", n.Flags)
+	}
+	b.NoEdge("main", "fsync", snapshot.EdgeCalls)
+
 	// Macros: a constant and a function.
 	if n := b.Node("KV_MAX_KEY"); n.Kind != snapshot.KindConstant || n.Signature != "#define KV_MAX_KEY 256" || n.StartLine != n.EndLine {
 		t.Errorf("KV_MAX_KEY: %v %q %d-%d", n.Kind, n.Signature, n.StartLine, n.EndLine)
