@@ -488,21 +488,37 @@ func (r *resolver) included(fi int, name string, fl filter) []uint32 {
 }
 
 // ownUnique is unique, except that a C or C++ file's call is not guessed
-// to be vendored or generated code when the file is neither: a name none
+// to be vendored or generated code when the file is neither (a name none
 // of its includes declares and the repository defines once is often the
-// system's (close, socket, pthread_create) defined again by a vendored
-// library for its own platform shims.
+// system's, close, socket or pthread_create, defined again by a vendored
+// library for its own platform shims), nor a static function of another
+// file.
 func (r *resolver) ownUnique(fi int, name string, methodsOnly bool) ([]uint32, float32) {
 	ids, c := r.unique(name, methodsOnly)
 	if len(ids) == 0 || r.inc == nil || !includesLang(r.files[fi]) || r.files[fi].Flags&noise != 0 {
 		return ids, c
 	}
-	for _, id := range ids {
-		if r.g.Nodes[id].Flags&noise != 0 {
+	// A static function of another file is not in view either.
+	keep := ids
+	for i, id := range ids {
+		n := &r.g.Nodes[id]
+		if n.Flags&noise != 0 {
 			return nil, 0
 		}
+		if static := n.Kind == snapshot.KindFunction && n.Flags&snapshot.FlagExported == 0 && r.symFile[id] != int32(fi); static {
+			if len(keep) == len(ids) {
+				keep = append([]uint32(nil), ids[:i]...)
+			}
+			continue
+		}
+		if len(keep) != len(ids) {
+			keep = append(keep, id)
+		}
 	}
-	return ids, c
+	if len(keep) == 0 {
+		return nil, 0
+	}
+	return keep, c
 }
 
 // noise are the flags of code that is not the repository's own.

@@ -78,6 +78,8 @@ func TestCRepo(t *testing.T) {
 		t.Errorf("deps/ not vendored: %v", n.Flags)
 	}
 	b.NoEdge("main", "fsync", snapshot.EdgeCalls)
+	// Nor into another file's static function.
+	b.NoEdge("test_kv_put_rejects_long_keys", "dictHash", snapshot.EdgeCalls)
 
 	// Macros: a constant and a function.
 	if n := b.Node("KV_MAX_KEY"); n.Kind != snapshot.KindConstant || n.Signature != "#define KV_MAX_KEY 256" || n.StartLine != n.EndLine {
