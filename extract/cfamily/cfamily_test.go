@@ -174,6 +174,14 @@ func TestCPPRepo(t *testing.T) {
 	b.Edge("shop.Server.HandleGet", "shop.Store.Get", snapshot.EdgeCalls)
 	b.Edge("shop.Server.HandleGet", "shop.Status.ok", snapshot.EdgeCalls)
 	b.Edge("shop.PutOpaque", "shop.MemoryStore.Put", snapshot.EdgeCalls) // static_cast<MemoryStore*>(h)->Put
+	// Helpers of two files' anonymous namespaces share a name: each file
+	// calls its own.
+	for _, e := range b.G.Edges {
+		if from, to := b.G.Nodes[e.From], b.G.Nodes[e.To]; e.Type == snapshot.EdgeCalls && to.QName == "shop.Valid" && from.File != to.File {
+			t.Errorf("%s calls the Valid of %s", from.QName, b.G.Files[to.File].Path)
+		}
+	}
+	b.Edge("shop.Index.Insert", "shop.Valid", snapshot.EdgeCalls)
 
 	// A template is its primary template; its methods defined outside it
 	// are its members.
