@@ -219,6 +219,12 @@ func TestHeaderLanguage(t *testing.T) {
 	if n := c.Node("kv_store"); n.Lang != snapshot.LangC {
 		t.Errorf("C header read as %v", n.Lang)
 	}
+	// A header with nothing C++ in it is C++ in a repository of C++
+	// sources.
+	cpp := extracttest.BuildDir(t, "../../testdata/cpp")
+	if n := cpp.Node("SHOP_EXPORT"); n.Lang != snapshot.LangCPP {
+		t.Errorf("header of a C++ repository read as %v", n.Lang)
+	}
 	if !cppSyntax([]byte("#include <x>\nnamespace a {\n}\n")) || !cppSyntax([]byte("  template <typename T>\n")) {
 		t.Errorf("C++ syntax not seen")
 	}
