@@ -76,7 +76,7 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 		if ids := r.lookupScope(scopeOf(f), ref.Name, anyKind); len(ids) > 0 {
 			return nil, 0
 		}
-		return r.unique(ref.Name, false)
+		return r.ownUnique(fi, ref.Name, false)
 	}
 	first, rest, _ := strings.Cut(q, ".")
 	// The object the call is made on, as a type, when it can be known.
@@ -168,7 +168,7 @@ func (r *resolver) resolveCall(fi int, lang *Language, ref Ref) ([]uint32, float
 		// A type or constant that did not resolve: an external one.
 		return nil, 0
 	}
-	return r.unique(ref.Name, true)
+	return r.ownUnique(fi, ref.Name, true)
 }
 
 // parentType returns the type symbol si of file fi belongs to: si itself

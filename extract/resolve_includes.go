@@ -486,3 +486,52 @@ func (r *resolver) included(fi int, name string, fl filter) []uint32 {
 	}
 	return r.keep(out, fl)
 }
+
+// ownUnique is unique, except that a C or C++ file's call is not guessed
+// to be vendored or generated code when the file is neither (a name none
+// of its includes declares and the repository defines once is often the
+// system's, close, socket or pthread_create, defined again by a vendored
+// library for its own platform shims). inView then drops another file's
+// static functions.
+func (r *resolver) ownUnique(fi int, name string, methodsOnly bool) ([]uint32, float32) {
+	ids, c := r.unique(name, methodsOnly)
+	if len(ids) == 0 || r.inc == nil || !includesLang(r.files[fi]) || r.files[fi].Flags&noise != 0 {
+		return ids, c
+	}
+	for _, id := range ids {
+		if r.g.Nodes[id].Flags&noise != 0 {
+			return nil, 0
+		}
+	}
+	return ids, c
+}
+
+// inView drops from what a C or C++ file's call resolved to the static
+// functions (and those of anonymous namespaces) of files it does not
+// include: C names functions bare, and C++ names two files' helpers in
+// one namespace alike, so a lookup by name finds every file's. For other
+// languages' files it returns ids as they are.
+func (r *resolver) inView(fi int, ids []uint32) []uint32 {
+	if len(ids) == 0 || r.inc == nil || fi >= len(r.inc.closure) || r.inc.closure[fi] == nil {
+		return ids
+	}
+	keep := ids
+	for i, id := range ids {
+		n := &r.g.Nodes[id]
+		hidden := n.Kind == snapshot.KindFunction && n.Flags&snapshot.FlagExported == 0 && r.symFile[id] != int32(fi)
+		if hidden {
+			_, included := slices.BinarySearch(r.inc.closure[fi], r.symFile[id])
+			hidden = !included
+		}
+		switch {
+		case hidden && len(keep) == len(ids):
+			keep = append([]uint32(nil), ids[:i]...)
+		case !hidden && len(keep) != len(ids):
+			keep = append(keep, id)
+		}
+	}
+	return keep
+}
+
+// noise are the flags of code that is not the repository's own.
+const noise = snapshot.FlagVendored | snapshot.FlagGenerated

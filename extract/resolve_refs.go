@@ -117,6 +117,7 @@ func (r *resolver) resolveFile(fi int, out []resolvedRef) []resolvedRef {
 		switch ref.Kind {
 		case RefCall:
 			ids, c := r.resolveCall(fi, lang, ref)
+			ids = r.inView(fi, ids)
 			if len(ids) == 0 || r.distinctNames(ids) > maxTargets {
 				continue
 			}

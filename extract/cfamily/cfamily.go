@@ -47,10 +47,21 @@
 //
 // Tests: files named *_test.*, *_unittest.*, *_tests.*, test_*.* or in
 // test folders; in them, functions whose name starts with test (Unity,
-// plain C), and gtest TEST/TEST_F/TEST_P/TYPED_TEST cases, Catch2 and
-// doctest TEST_CASE/SCENARIO blocks anywhere. TEST_F(Fixture, Name) is a
-// method of the fixture (its body calls the fixture's methods),
-// TEST(Suite, Name) is Suite.Name; a Catch2 case is named by its string.
+// plain C), and anywhere gtest TEST/TEST_F/TEST_P/TYPED_TEST cases,
+// Catch2 and doctest TEST_CASE/SCENARIO blocks, and cases of a test macro
+// named by its one argument (jemalloc's TEST_BEGIN(test_x)).
+// TEST_F(Fixture, Name), TEST_CASE_METHOD and TEST_CASE_FIXTURE are
+// methods of the fixture (their bodies call the fixture's methods and
+// read its fields), TEST(Suite, Name) is Suite.Name, a Catch2 case is
+// named by its string.
+//
+// Noise: besides vendor/ and third_party/ (package extract), files under
+// external/, deps/, 3rdparty/ and third-party/ are vendored, and those a
+// parser generator wrote (bison, flex, gperf, re2c) generated; a single
+// amalgamated source over the size limit (sqlite3.c) is not parsed at
+// all. Macros the grammar cannot read are blanked and the file parsed
+// again (macros.go). A #define inside a namespace block takes the
+// namespace's name, as the other declarations there do.
 //
 // It builds on package extract and snapshot's kinds and flags; it
 // imports no other language's package, nor walk, query or cmd.

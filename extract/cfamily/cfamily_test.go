@@ -72,6 +72,15 @@ func TestCRepo(t *testing.T) {
 		}
 	}
 
+	// A call no include declares is not guessed into vendored code: the
+	// system's fsync, not the shim deps/ defines for itself.
+	if n := b.Node("fsync"); n.Flags&snapshot.FlagVendored == 0 {
+		t.Errorf("deps/ not vendored: %v", n.Flags)
+	}
+	b.NoEdge("main", "fsync", snapshot.EdgeCalls)
+	// Nor into another file's static function.
+	b.NoEdge("test_kv_put_rejects_long_keys", "dictHash", snapshot.EdgeCalls)
+
 	// Macros: a constant and a function.
 	if n := b.Node("KV_MAX_KEY"); n.Kind != snapshot.KindConstant || n.Signature != "#define KV_MAX_KEY 256" || n.StartLine != n.EndLine {
 		t.Errorf("KV_MAX_KEY: %v %q %d-%d", n.Kind, n.Signature, n.StartLine, n.EndLine)
@@ -165,6 +174,14 @@ func TestCPPRepo(t *testing.T) {
 	b.Edge("shop.Server.HandleGet", "shop.Store.Get", snapshot.EdgeCalls)
 	b.Edge("shop.Server.HandleGet", "shop.Status.ok", snapshot.EdgeCalls)
 	b.Edge("shop.PutOpaque", "shop.MemoryStore.Put", snapshot.EdgeCalls) // static_cast<MemoryStore*>(h)->Put
+	// Helpers of two files' anonymous namespaces share a name: each file
+	// calls its own.
+	for _, e := range b.G.Edges {
+		if from, to := b.G.Nodes[e.From], b.G.Nodes[e.To]; e.Type == snapshot.EdgeCalls && to.QName == "shop.Valid" && from.File != to.File {
+			t.Errorf("%s calls the Valid of %s", from.QName, b.G.Files[to.File].Path)
+		}
+	}
+	b.Edge("shop.Index.Insert", "shop.Valid", snapshot.EdgeCalls)
 
 	// A template is its primary template; its methods defined outside it
 	// are its members.
@@ -201,6 +218,12 @@ func TestHeaderLanguage(t *testing.T) {
 	c := extracttest.BuildDir(t, "../../testdata/c")
 	if n := c.Node("kv_store"); n.Lang != snapshot.LangC {
 		t.Errorf("C header read as %v", n.Lang)
+	}
+	// A header with nothing C++ in it is C++ in a repository of C++
+	// sources.
+	cpp := extracttest.BuildDir(t, "../../testdata/cpp")
+	if n := cpp.Node("SHOP_EXPORT"); n.Lang != snapshot.LangCPP {
+		t.Errorf("header of a C++ repository read as %v", n.Lang)
 	}
 	if !cppSyntax([]byte("#include <x>\nnamespace a {\n}\n")) || !cppSyntax([]byte("  template <typename T>\n")) {
 		t.Errorf("C++ syntax not seen")

@@ -19,6 +19,7 @@ int serverHandleSet(struct server *srv, const char *key, const char *val) {
 
 int main(void) {
     struct server srv = {0};
+    fsync(1);
     srv.store = kv_open("data.kv");
     serverHandleSet(&srv, "a", "1");
     kv_close(srv.store);

@@ -12,6 +12,7 @@ void test_kv_put_rejects_long_keys(void) {
     memset(key, 'k', KV_MAX_KEY);
     key[KV_MAX_KEY] = '\0';
     TEST_ASSERT_EQUAL(-1, kv_put(store, key, "v"));
+    TEST_ASSERT_EQUAL(0, dictHash("k") == 0); /* static in dict.c: not in view */
 }
 
 int main(void) {

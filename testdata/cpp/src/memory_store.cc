@@ -4,6 +4,11 @@
 
 namespace shop {
 
+namespace {
+// Valid rejects keys too long for the map.
+bool Valid(const std::string& key) { return key.size() < 256; }
+}  // namespace
+
 MemoryStore::MemoryStore() : index_(new Index), cache_(64) {}
 
 MemoryStore::~MemoryStore() = default;
@@ -20,6 +25,9 @@ Status MemoryStore::Get(const std::string& key, std::string* value) {
 }
 
 Status MemoryStore::Put(const std::string& key, const std::string& value) {
+  if (!Valid(key)) {
+    return Status::NotFound();
+  }
   items_[key] = value;
   index_->Insert(key);
   cache_.Insert(key, value);
