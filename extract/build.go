@@ -252,7 +252,9 @@ func ExtractFiles(root string, paths []string) (*snapshot.Graph, error) {
 		}
 		files = append(files, fswalk.File{Path: p, Abs: abs, Size: st.Size()})
 	}
-	results, _, err := parseAll(context.Background(), newRepoSet(root), files, Options{})
+	repos := newRepoSet(root)
+	repos.base.countExts(files)
+	results, _, err := parseAll(context.Background(), repos, files, Options{})
 	if err != nil {
 		return nil, err
 	}
