@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -109,15 +110,14 @@ func readHistory(ctx context.Context, root string, opt HistoryOptions) (*history
 	if opt.Since > 0 {
 		args = append(args, "--since="+strconv.FormatInt(time.Now().Add(-opt.Since).Unix(), 10))
 	}
-	cmd := exec.CommandContext(ctx, "git", args...)
-	out, err := cmd.StdoutPipe()
+	data, err := gitLog(ctx, root, args)
 	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, nil
 	}
-	r := io.LimitReader(out, maxHistoryBytes)
+	r := bytes.NewReader(data)
 	cur := int32(-1)
 	parseLog(r, func(c *Commit) {
 		h.commits = append(h.commits, *c)
@@ -141,10 +141,6 @@ func readHistory(ctx context.Context, root string, opt HistoryOptions) (*history
 		}
 		maps[path] = stepBack(m, hs, added)
 	})
-	io.Copy(io.Discard, out) // past the byte limit: let git finish
-	if err := cmd.Wait(); err != nil && ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
 	return h, nil
 }
 
@@ -451,4 +447,51 @@ func uniqueSorted(a []int32) []int32 {
 		}
 	}
 	return out
+}
+
+// logCache keeps the last git log output this process read, by work tree,
+// HEAD and arguments: watch and the MCP server rebuild after every save,
+// and the log of commits does not change until HEAD moves.
+var logCache struct {
+	sync.Mutex
+	key  string
+	data []byte
+}
+
+// gitLog runs git with args at root and returns its output, at most
+// maxHistoryBytes of it, from logCache when HEAD has not moved.
+func gitLog(ctx context.Context, root string, args []string) ([]byte, error) {
+	key := ""
+	if head := gitHead(root); head != "" {
+		key = root + "\x00" + head + "\x00" + strings.Join(args, "\x00")
+		logCache.Lock()
+		if logCache.key == key {
+			data := logCache.data
+			logCache.Unlock()
+			return data, nil
+		}
+		logCache.Unlock()
+	}
+	cmd := exec.CommandContext(ctx, "git", args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	data, rerr := io.ReadAll(io.LimitReader(out, maxHistoryBytes))
+	io.Copy(io.Discard, out) // past the byte limit: let git finish
+	if err := cmd.Wait(); err != nil && (ctx.Err() != nil || len(data) == 0) {
+		return nil, err
+	}
+	if rerr != nil {
+		return nil, rerr
+	}
+	if key != "" {
+		logCache.Lock()
+		logCache.key, logCache.data = key, data
+		logCache.Unlock()
+	}
+	return data, nil
 }

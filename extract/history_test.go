@@ -133,6 +133,19 @@ func TestHistory(t *testing.T) {
 		t.Errorf("a co-change edge between Alpha and Beta, changed together once")
 	}
 
+	// A new commit moves HEAD: the next build reads it (the log of the
+	// last build is not reused).
+	commit(map[string]string{"p.go": goFile(7, funcs, body)}, "alpha returns a hundred")
+	g3, _, err := Build(context.Background(), Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range g3.Nodes {
+		if n.Name == "Alpha" && n.History != "alpha returns a hundred\nstart the package" {
+			t.Errorf("Alpha after a new commit: history %q", n.History)
+		}
+	}
+
 	// Without history, no node has any and there is no co-change edge.
 	g2, _, err := Build(context.Background(), Options{Root: dir, History: HistoryOptions{MaxCommits: -1}})
 	if err != nil {
