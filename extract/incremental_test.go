@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/extract/extracttest"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -63,7 +64,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	ctx := context.Background()
 	for _, lang := range []string{"go", "python", "javascript", "rust", "java", "csharp", "ruby"} {
 		t.Run(lang, func(t *testing.T) {
-			root := copyTree(t, filepath.Join("..", "testdata", lang))
+			root := extracttest.CopyTree(t, filepath.Join("..", "testdata", lang))
 			files := sourceFiles(t, root)
 			comment := "// "
 			if lang == "python" || lang == "ruby" {
@@ -147,7 +148,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 // parse again, and the result is a full build's.
 func TestIncrementalManifest(t *testing.T) {
 	ctx := context.Background()
-	root := copyTree(t, filepath.Join("..", "testdata", "go"))
+	root := extracttest.CopyTree(t, filepath.Join("..", "testdata", "go"))
 	_, _, prior, err := extract.BuildIncremental(ctx, extract.Options{Root: root}, nil)
 	if err != nil {
 		t.Fatal(err)

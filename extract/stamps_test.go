@@ -2,7 +2,6 @@ package extract_test
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,34 +9,10 @@ import (
 	"testing"
 
 	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/extract/extracttest"
 	_ "github.com/knowing-dev/knowing/extract/langs"
 	"github.com/knowing-dev/knowing/snapshot"
 )
-
-// copyTree copies the folder src to a new temporary folder.
-func copyTree(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // TestBuildStamps: a build stamps every file with the time and the
 // fingerprint of the bytes on disk, records every folder it entered, and
@@ -48,7 +23,7 @@ func TestBuildStamps(t *testing.T) {
 		"javascript": {".gitignore", "package.json", "tsconfig.json"},
 		"rust":       {"Cargo.toml"},
 	} {
-		root := copyTree(t, filepath.Join("..", "testdata", lang))
+		root := extracttest.CopyTree(t, filepath.Join("..", "testdata", lang))
 		if lang == "javascript" {
 			if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("dist/\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -107,7 +82,7 @@ func TestBuildGitDirty(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	root := copyTree(t, filepath.Join("..", "testdata", "go"))
+	root := extracttest.CopyTree(t, filepath.Join("..", "testdata", "go"))
 	home := t.TempDir()
 	git := func(args ...string) {
 		t.Helper()

@@ -66,16 +66,5 @@ func (e *Engine) bodyChannel(ws *workspace, kw *Keywords) []uint32 {
 		return nil
 	}
 	ws.terms = q
-	hits := ws.bodySrch.Search(q, bodyCap*2)
-	var out []uint32
-	allow := kw.aux()
-	for _, h := range hits {
-		if len(out) == bodyCap {
-			break
-		}
-		if e.keep(h.Doc, allow) {
-			out = append(out, h.Doc)
-		}
-	}
-	return out
+	return e.searchKept(ws.bodySrch, q, bodyCap, kw.aux())
 }

@@ -475,11 +475,15 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 		q = q[:32]
 	}
 	ws.terms = q
-	hits := ws.searcher.Search(q, bm25Cap*2)
+	return e.searchKept(ws.searcher, q, bm25Cap, kw.aux())
+}
+
+// searchKept runs q on a searcher and returns the first limit hits that
+// keep allows (it searches twice as deep, for the hits it drops).
+func (e *Engine) searchKept(s *bm25.Searcher, q []bm25.QueryTerm, limit int, allow snapshot.Flags) []uint32 {
 	var out []uint32
-	allow := kw.aux()
-	for _, h := range hits {
-		if len(out) == bm25Cap {
+	for _, h := range s.Search(q, limit*2) {
+		if len(out) == limit {
 			break
 		}
 		if e.keep(h.Doc, allow) {

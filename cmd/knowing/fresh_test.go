@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,33 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowing-dev/knowing/extract/extracttest"
 	"github.com/knowing-dev/knowing/snapshot"
 )
-
-// copyTree copies the folder src to a new temporary folder.
-func copyTree(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // freshnessOf runs a command with --json and a budget that covers the
 // small test repositories, and returns its freshness field, its whole
@@ -86,7 +61,7 @@ func fileStates(v any, into map[string]string) {
 // snapshot says: the counts on stderr and in JSON, and the marks on
 // results from changed or removed files.
 func TestStaleness(t *testing.T) {
-	repo := copyTree(t, "../../testdata/go")
+	repo := extracttest.CopyTree(t, "../../testdata/go")
 	snap := filepath.Join(t.TempDir(), "shop.snap")
 	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", repo, snap); code != 0 {
 		t.Fatalf("build: %s", errs)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/knowing-dev/knowing/extract/extracttest"
 )
 
 // buildJSON runs knowing build --json and decodes its summary.
@@ -29,7 +31,7 @@ func buildJSON(t *testing.T, args ...string) buildSummary {
 // tree, and --full, another repository or a damaged prior make a full
 // build.
 func TestIncrementalBuild(t *testing.T) {
-	repo := copyTree(t, "../../testdata/go")
+	repo := extracttest.CopyTree(t, "../../testdata/go")
 	snap := filepath.Join(t.TempDir(), "shop.snap")
 	if s := buildJSON(t, "--repo", repo, snap); s.Incremental != nil {
 		t.Fatalf("the first build is incremental: %+v", s.Incremental)
@@ -53,7 +55,7 @@ func TestIncrementalBuild(t *testing.T) {
 		t.Errorf("--full reused: %+v", s.Incremental)
 	}
 	// The output built from another repository: a full build.
-	other := copyTree(t, "../../testdata/go")
+	other := extracttest.CopyTree(t, "../../testdata/go")
 	if s := buildJSON(t, "--repo", other, snap); s.Incremental != nil {
 		t.Errorf("another repository reused: %+v", s.Incremental)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knowing-dev/knowing/extract/extracttest"
 	"github.com/knowing-dev/knowing/query"
 	"github.com/knowing-dev/knowing/snapshot"
 )
@@ -88,7 +89,7 @@ func eventually(t *testing.T, limit time.Duration, what string, cond func() bool
 // new folder with a file, and a removal each show in the snapshot file
 // within seconds, and each rebuild prints a line.
 func TestWatch(t *testing.T) {
-	repo := copyTree(t, "../../testdata/go")
+	repo := extracttest.CopyTree(t, "../../testdata/go")
 	snap := filepath.Join(t.TempDir(), "shop.snap")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -163,7 +164,7 @@ func TestWatch(t *testing.T) {
 // from it while rebuilds publish new ones; its mapping goes when the last
 // of them lets go. Run with -race.
 func TestLiveReaders(t *testing.T) {
-	repo := copyTree(t, "../../testdata/go")
+	repo := extracttest.CopyTree(t, "../../testdata/go")
 	snap := filepath.Join(t.TempDir(), "shop.snap")
 	l, err := newLive(repo, snap, nil)
 	if err != nil {
@@ -240,7 +241,7 @@ func TestLiveReaders(t *testing.T) {
 // memory and on disk; a file saved with a syntax error keeps its previous
 // symbols, is reported, and shows as stale until it parses again.
 func TestLiveFailures(t *testing.T) {
-	repo := copyTree(t, "../../testdata/go")
+	repo := extracttest.CopyTree(t, "../../testdata/go")
 	snap := filepath.Join(t.TempDir(), "shop.snap")
 	l, err := newLive(repo, snap, nil)
 	if err != nil {
@@ -327,7 +328,7 @@ func TestLiveFailures(t *testing.T) {
 // TestMCPFollowsEdits: the MCP server answers from the tree as it is
 // when the call comes, an edit made between two calls included.
 func TestMCPFollowsEdits(t *testing.T) {
-	repo := copyTree(t, "../../testdata/go")
+	repo := extracttest.CopyTree(t, "../../testdata/go")
 	cs, _ := mcpClientFor(t, repo)
 	var def struct{ Symbol, File string }
 	if msg := call(t, cs, "symbol", map[string]any{"symbol": "MemoryStore.Get"}, &def); msg != "" {

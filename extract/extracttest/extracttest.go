@@ -206,3 +206,29 @@ func (b *Built) ExpectNodes(qnames ...string) {
 
 // SetT attaches a test to a Built made from a graph directly.
 func (b *Built) SetT(t *testing.T) { b.t = t }
+
+// CopyTree copies the folder src to a new temporary folder and returns
+// it: tests that edit a repository work on a copy.
+func CopyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(out, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
