@@ -62,7 +62,7 @@ func sourceFiles(t *testing.T, root string) []string {
 // must.
 func TestIncrementalEqualsFull(t *testing.T) {
 	ctx := context.Background()
-	for _, lang := range []string{"go", "python", "javascript", "rust", "java", "csharp", "ruby"} {
+	for _, lang := range []string{"go", "python", "javascript", "rust", "java", "csharp", "ruby", "c", "cpp"} {
 		t.Run(lang, func(t *testing.T) {
 			root := extracttest.CopyTree(t, filepath.Join("..", "testdata", lang))
 			files := sourceFiles(t, root)

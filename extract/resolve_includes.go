@@ -70,6 +70,14 @@ func (r *resolver) mergeDecls() {
 	if len(files) == 0 {
 		return
 	}
+	// The merge edits symbols and references: it edits copies, so that
+	// the results an incremental build keeps for the next build stay as
+	// extraction made them.
+	for _, fi := range files {
+		c := *r.files[fi]
+		c.Symbols, c.Refs = slices.Clone(c.Symbols), slices.Clone(c.Refs)
+		r.files[fi] = &c
+	}
 	r.inc = &includes{}
 	qn := make([][]string, len(r.files))
 	defs := map[string][]at{}
