@@ -53,11 +53,7 @@ func (e *Engine) bodyChannel(ws *workspace, kw *Keywords) []uint32 {
 		add(c, 2)
 	}
 	for _, c := range kw.Components {
-		boost := float32(1)
-		if e.tune.Late > 0 {
-			boost = float32(1 / (1 + e.tune.Late*float64(kw.Pos[c])/10))
-		}
-		add(c, boost)
+		add(c, e.lateBoost(kw, c))
 	}
 	if len(q) > 48 {
 		q = q[:48]

@@ -417,12 +417,7 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 		}
 	}
 	for _, c := range kw.Components {
-		boost := float32(1)
-		if e.tune.Late > 0 {
-			// Words far into a long task weigh less than its opening.
-			boost = float32(1 / (1 + e.tune.Late*float64(kw.Pos[c])/10))
-		}
-		addTerms(c, 0, boost)
+		addTerms(c, 0, e.lateBoost(kw, c))
 	}
 	for _, p := range kw.Paths {
 		addTerms(p, 1<<bm25.FieldPath|1<<bm25.FieldConcepts, 1)
@@ -476,6 +471,15 @@ func (e *Engine) bm25Channel(ws *workspace, kw *Keywords) []uint32 {
 	}
 	ws.terms = q
 	return e.searchKept(ws.searcher, q, bm25Cap, kw.aux())
+}
+
+// lateBoost is a component's BM25 boost: words far into a long task
+// weigh less than its opening, 1/(1 + Late·pos/10).
+func (e *Engine) lateBoost(kw *Keywords, c string) float32 {
+	if e.tune.Late <= 0 {
+		return 1
+	}
+	return float32(1 / (1 + e.tune.Late*float64(kw.Pos[c])/10))
 }
 
 // searchKept runs q on a searcher and returns the first limit hits that
