@@ -15,6 +15,9 @@ const bodyCap = 15
 // tenth, the dev set's P@10 fell from 0.243 to 0.238.
 const bodyCommon = 3
 
+// maxBodyTerms caps the body channel's query terms.
+const maxBodyTerms = 48
+
 // bodyChannel finds callables by what their bodies use: the task's
 // identifiers and words against the identifiers, string literals and
 // comments of each callable (the snapshot's body index). A bug report
@@ -31,6 +34,9 @@ func (e *Engine) bodyChannel(ws *workspace, kw *Keywords) []uint32 {
 	add := func(s string, boost float32) {
 		ws.toks = bm25.AppendTokens(ws.toks[:0], s)
 		for _, t := range ws.toks {
+			if len(q) >= maxBodyTerms {
+				return // the query keeps its first maxBodyTerms terms
+			}
 			if seen[t] || IsStopWord(t) || e.body.DocFreq(t) > maxDF {
 				continue
 			}
@@ -55,8 +61,8 @@ func (e *Engine) bodyChannel(ws *workspace, kw *Keywords) []uint32 {
 	for _, c := range kw.Components {
 		add(c, e.lateBoost(kw, c))
 	}
-	if len(q) > 48 {
-		q = q[:48]
+	if len(q) > maxBodyTerms {
+		q = q[:maxBodyTerms]
 	}
 	if len(q) == 0 {
 		return nil

@@ -352,7 +352,7 @@ func parseNative(t string) (fn, path string, line int, args [2]int, ok bool) {
 		}
 	}
 	fn = nativeName(name)
-	if fn == "" || strings.HasPrefix(fn, "__") || strings.HasPrefix(fn, "std.") || !isIdent(strings.NewReplacer(".", "_", "~", "_").Replace(fn)) {
+	if fn == "" || strings.HasPrefix(fn, "__") || strings.HasPrefix(fn, "std.") || !isIdent(nativeNameDots.Replace(fn)) {
 		return "", "", 0, args, false
 	}
 	return fn, path, line, args, true
@@ -459,3 +459,7 @@ func matchParen(s string, open int) int {
 	}
 	return -1
 }
+
+// nativeNameDots maps the separators a native frame's name may hold
+// (leveldb.DBImpl.~DBImpl) to an identifier byte, for isIdent.
+var nativeNameDots = strings.NewReplacer(".", "_", "~", "_")

@@ -77,12 +77,18 @@ func (e *Engine) Resolve(ref string) (uint32, error) {
 	case 0:
 		return 0, &ErrNoSymbol{Ref: ref, Near: e.nearNames(ref)}
 	}
+	return 0, e.ambiguous(ref, ids)
+}
+
+// ambiguous is the error for a reference that names every node of ids:
+// the first maxCandidates qualified names, sorted, and how many more.
+func (e *Engine) ambiguous(ref string, ids []uint32) *ErrAmbiguous {
 	names := make([]string, 0, min(len(ids), maxCandidates))
 	for _, id := range ids[:min(len(ids), maxCandidates)] {
 		names = append(names, strings.Clone(e.s.QName(id)))
 	}
 	slices.Sort(names)
-	return 0, &ErrAmbiguous{Ref: ref, Candidates: names, More: max(0, len(ids)-maxCandidates)}
+	return &ErrAmbiguous{Ref: ref, Candidates: names, More: max(0, len(ids)-maxCandidates)}
 }
 
 // position reads "path:line".
@@ -301,12 +307,7 @@ func (e *Engine) FileNode(file string) (uint32, error) {
 	case 0:
 		return 0, &ErrNoSymbol{Ref: file}
 	}
-	names := make([]string, 0, min(len(hits), maxCandidates))
-	for _, id := range hits[:min(len(hits), maxCandidates)] {
-		names = append(names, strings.Clone(e.s.QName(id)))
-	}
-	slices.Sort(names)
-	return 0, &ErrAmbiguous{Ref: file, Candidates: names, More: max(0, len(hits)-maxCandidates)}
+	return 0, e.ambiguous(file, hits)
 }
 
 // Outline lists the symbols a file node contains, nested: each symbol

@@ -38,6 +38,7 @@ func (e *Engine) Impact(ids []uint32, depth, limit, budget int, nearestFirst boo
 		id, from uint32
 		depth    int
 		via      snapshot.EdgeType
+		mass     float32 // the walk's mass on id
 	}
 	seen := map[uint32]bool{}
 	for _, id := range ids {
@@ -51,31 +52,34 @@ func (e *Engine) Impact(ids []uint32, depth, limit, budget int, nearestFirst boo
 			it := e.s.Neighbors(u, snapshot.In)
 			for it.Next() {
 				v, t := it.Node(), it.Type()
-				if int(t) >= len(impactEdges) || !impactEdges[t] || seen[v] || e.s.Kind(v) == snapshot.KindFile || e.s.Kind(v) == snapshot.KindPackage {
+				if int(t) >= len(impactEdges) || !impactEdges[t] || seen[v] {
+					continue
+				}
+				if k := e.s.Kind(v); k == snapshot.KindFile || k == snapshot.KindPackage {
 					continue
 				}
 				seen[v] = true
-				hits = append(hits, hit{v, u, d, t})
+				hits = append(hits, hit{id: v, from: u, depth: d, via: t})
 				next = append(next, v)
 			}
 		}
 		frontier = next
 	}
-	// The tests of the subjects and of everything reached.
-	reached := append(slices.Clone(ids), make([]uint32, 0, len(hits))...)
-	depthOf := map[uint32]int{}
-	for _, h := range hits {
-		reached = append(reached, h.id)
-		depthOf[h.id] = h.depth
-	}
-	for _, u := range reached {
+	// The tests of the subjects (depth 0) and of everything reached.
+	tests := func(u uint32, d int) {
 		it := e.s.Neighbors(u, snapshot.Out)
 		for it.Next() {
 			if v := it.Node(); it.Type() == snapshot.EdgeTestedBy && !seen[v] {
 				seen[v] = true
-				hits = append(hits, hit{v, u, depthOf[u] + 1, snapshot.EdgeTests})
+				hits = append(hits, hit{id: v, from: u, depth: d + 1, via: snapshot.EdgeTests})
 			}
 		}
+	}
+	for _, u := range ids {
+		tests(u, 0)
+	}
+	for i, n := 0, len(hits); i < n; i++ {
+		tests(hits[i].id, hits[i].depth)
 	}
 	ws := e.pool.Get().(*workspace)
 	defer e.pool.Put(ws)
@@ -83,19 +87,17 @@ func (e *Engine) Impact(ids []uint32, depth, limit, budget int, nearestFirst boo
 	for i, id := range ids {
 		seeds[i] = walk.Seed{Node: id, Weight: 1}
 	}
-	ws.walk.RWR(e.s.Graph(), e.weights, seeds, walk.Options{Alpha: 0.2, TopK: 1})
-	mass := make(map[uint32]float32, len(hits))
+	ws.walk.RWR(e.s.Graph(), e.weights, seeds, walk.Options{Alpha: walkAlpha, TopK: 1})
 	best := float32(0)
-	for _, h := range hits {
-		m := ws.walk.Score(h.id)
-		mass[h.id] = m
-		best = max(best, m)
+	for i := range hits {
+		hits[i].mass = ws.walk.Score(hits[i].id)
+		best = max(best, hits[i].mass)
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int {
 		if nearestFirst && a.depth != b.depth {
 			return cmp.Compare(a.depth, b.depth)
 		}
-		return cmp.Or(cmp.Compare(mass[b.id], mass[a.id]), cmp.Compare(a.depth, b.depth), cmp.Compare(e.s.QName(a.id), e.s.QName(b.id)))
+		return cmp.Or(cmp.Compare(b.mass, a.mass), cmp.Compare(a.depth, b.depth), cmp.Compare(e.s.QName(a.id), e.s.QName(b.id)))
 	})
 	out = []Impacted{}
 	used := 0
@@ -103,16 +105,16 @@ func (e *Engine) Impact(ids []uint32, depth, limit, budget int, nearestFirst boo
 		if limit > 0 && len(out) == limit {
 			break
 		}
-		it := e.Item(h.id, 0)
-		if used+it.Tokens > budget {
+		tok := e.tokens(h.id) // what Item charges, without decoding the signature
+		if used+tok > budget {
 			continue
 		}
-		used += it.Tokens
+		used += tok
 		w := 0.0
 		if best > 0 {
-			w = float64(mass[h.id] / best)
+			w = float64(h.mass / best)
 		}
-		out = append(out, Impacted{Item: it, Depth: h.depth, Via: h.via.String(), From: e.s.QName(h.from), Walk: w})
+		out = append(out, Impacted{Item: e.Item(h.id, 0), Depth: h.depth, Via: h.via.String(), From: e.s.QName(h.from), Walk: w})
 	}
 	return out, len(hits)
 }

@@ -11,6 +11,10 @@ const hitsSize = 200
 // HITS on the walk's top hitsSize nodes. Each node reached gets its walk
 // score, authority and hub. It returns how many nodes the walk ranked and
 // how many pushes it made.
+// walkAlpha is the restart probability of the pipeline's walk, and of
+// Impact's, which ranks by the same walk.
+const walkAlpha = 0.2
+
 func (e *Engine) walkFrom(ws *workspace, seeds, pathContext []uint32) (walked, pushes int) {
 	// Path context joins the walk as low-weight seeds.
 	walkSeeds := make([]walk.Seed, 0, len(seeds)+len(pathContext))
@@ -21,7 +25,7 @@ func (e *Engine) walkFrom(ws *workspace, seeds, pathContext []uint32) (walked, p
 	for _, id := range pathContext {
 		walkSeeds = append(walkSeeds, walk.Seed{Node: id, Weight: 0.3})
 	}
-	top := ws.walk.RWR(e.s.Graph(), e.weights, walkSeeds, walk.Options{Alpha: 0.2, TopK: hitsSize})
+	top := ws.walk.RWR(e.s.Graph(), e.weights, walkSeeds, walk.Options{Alpha: walkAlpha, TopK: hitsSize})
 	nodes := make([]uint32, len(top))
 	for i, sc := range top {
 		nodes[i] = sc.Node
