@@ -118,10 +118,8 @@ func Score(f Fixture, names []string, m Matcher, latency time.Duration) FixtureR
 			}
 		}
 	}
-	nfound := 0
 	for j, ok := range found {
 		if ok {
-			nfound++
 			r.Found = append(r.Found, gt[j])
 		} else {
 			r.Missed = append(r.Missed, gt[j])
@@ -131,7 +129,7 @@ func Score(f Fixture, names []string, m Matcher, latency time.Duration) FixtureR
 		r.P10 = float64(relevant) / float64(len(top))
 	}
 	if len(gt) > 0 {
-		r.R10 = float64(nfound) / float64(len(gt))
+		r.R10 = float64(nfoundAt) / float64(len(gt))
 	}
 	ideal := min(K, max(len(gt), relevant))
 	idcg := 0.0

@@ -47,12 +47,8 @@ type Snapshot struct {
 	coldRanks          []byte // the rank groups at the end of cold.index
 	stamps             stampsView
 
-	bm25Once sync.Once
-	bm25Ix   *bm25.Index
-	bm25Err  error
-	bodyOnce sync.Once
-	bodyIx   *bm25.Index
-	bodyErr  error
+	bm25, body lazyIndex // the two BM25 indexes, opened on first use
+	history    []byte    // the history section (4 bytes a node), or nil
 
 	infoOnce sync.Once
 	info     *Info
@@ -240,7 +236,8 @@ func openBytes(data []byte) (*Snapshot, error) {
 	if uint64(len(s.files)) != uint64(s.nFiles)*fileRecSize {
 		return nil, corruptf("files section of %d bytes for %d files", len(s.files), s.nFiles)
 	}
-	if h := uint64(len(s.sec(secHistory))); h != 0 && h != 4*uint64(s.nNodes) {
+	s.history = s.sec(secHistory)
+	if h := uint64(len(s.history)); h != 0 && h != 4*uint64(s.nNodes) {
 		return nil, corruptf("history section of %d bytes for %d nodes", h, s.nNodes)
 	}
 	out, in := s.sec(secGraphOut), s.sec(secGraphIn)
@@ -302,10 +299,9 @@ func (s *Snapshot) Close() error {
 	s.nNodes, s.nFiles, s.nEdges = 0, 0, 0
 	s.graph = &csr.Graph{}
 	s.cold.clear()
-	s.bm25Once.Do(func() {})
-	s.bm25Ix, s.bm25Err = nil, ErrClosed
-	s.bodyOnce.Do(func() {})
-	s.bodyIx, s.bodyErr = nil, ErrClosed
+	s.bm25.close()
+	s.body.close()
+	s.history = nil
 	return err
 }
 
@@ -453,7 +449,7 @@ func (s *Snapshot) Kind(id uint32) Kind {
 // Node.Changed and Node.Churn): zeros when no commit of the window
 // changed it, or when the build read no history (HasHistory).
 func (s *Snapshot) History(id uint32) (changed, churn uint16) {
-	b := s.sec(secHistory)
+	b := s.history
 	if i := 4 * uint64(id); i+4 <= uint64(len(b)) {
 		return le.Uint16(b[i:]), le.Uint16(b[i+2:])
 	}
@@ -461,7 +457,7 @@ func (s *Snapshot) History(id uint32) (changed, churn uint16) {
 }
 
 // HasHistory reports whether the build read git history.
-func (s *Snapshot) HasHistory() bool { return len(s.sec(secHistory)) > 0 }
+func (s *Snapshot) HasHistory() bool { return len(s.history) > 0 }
 
 // Lang is node id's language.
 func (s *Snapshot) Lang(id uint32) Lang {
@@ -681,38 +677,48 @@ func (it *NeighborIter) Err() error {
 // error about the index's bytes matches ErrCorrupt and bm25.ErrCorrupt; a
 // Searcher reports what it meets through its Err, as bm25.ErrCorrupt.
 func (s *Snapshot) BM25() (*bm25.Index, error) {
-	s.bm25Once.Do(func() {
-		if s.flags&flagNoBM25 != 0 {
-			s.bm25Err = ErrNoBM25
-			return
-		}
-		s.bm25Ix, s.bm25Err = openBM25(s.sec(secBM25Terms), s.sec(secBM25Postings), s.sec(secBM25Stats))
-	})
-	return s.bm25Ix, s.bm25Err
+	return s.bm25.open(s, "BM25 index", secBM25Terms, secBM25Postings, secBM25Stats)
 }
 
 // Body opens the body index on first use: the words callables' bodies use
 // (fields BodyFieldCode and BodyFieldText), read in place like BM25's.
 func (s *Snapshot) Body() (*bm25.Index, error) {
-	s.bodyOnce.Do(func() {
-		if s.flags&flagNoBM25 != 0 {
-			s.bodyErr = ErrNoBM25
-			return
-		}
-		s.bodyIx, s.bodyErr = openBM25(s.sec(secBodyTerms), s.sec(secBodyPostings), s.sec(secBodyStats))
-	})
-	return s.bodyIx, s.bodyErr
+	return s.body.open(s, "body index", secBodyTerms, secBodyPostings, secBodyStats)
 }
 
-func openBM25(terms, postings, stats []byte) (ix *bm25.Index, err error) {
+// lazyIndex is a BM25 index of the snapshot, opened once, on first use.
+type lazyIndex struct {
+	once sync.Once
+	ix   *bm25.Index
+	err  error
+}
+
+func (l *lazyIndex) open(s *Snapshot, what string, terms, postings, stats sectionID) (*bm25.Index, error) {
+	l.once.Do(func() {
+		if s.flags&flagNoBM25 != 0 {
+			l.err = ErrNoBM25
+			return
+		}
+		l.ix, l.err = openBM25(what, s.sec(terms), s.sec(postings), s.sec(stats))
+	})
+	return l.ix, l.err
+}
+
+// close makes every later open fail with ErrClosed.
+func (l *lazyIndex) close() {
+	l.once.Do(func() {})
+	l.ix, l.err = nil, ErrClosed
+}
+
+func openBM25(what string, terms, postings, stats []byte) (ix *bm25.Index, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			ix, err = nil, corruptWrap(fmt.Errorf("%w: %v", bm25.ErrCorrupt, r), "BM25 index")
+			ix, err = nil, corruptWrap(fmt.Errorf("%w: %v", bm25.ErrCorrupt, r), what)
 		}
 	}()
 	ix, err = bm25.Open(terms, postings, stats)
 	if err != nil {
-		return nil, corruptWrap(err, "BM25 index")
+		return nil, corruptWrap(err, what)
 	}
 	return ix, nil
 }

@@ -322,7 +322,7 @@ func (s *Snapshot) verifyBM25() error {
 		{"BM25 index", secBM25Terms, secBM25Postings, secBM25Stats},
 		{"body index", secBodyTerms, secBodyPostings, secBodyStats},
 	} {
-		ix, err := openBM25(s.sec(x.terms), s.sec(x.postings), s.sec(x.stats))
+		ix, err := openBM25(x.name, s.sec(x.terms), s.sec(x.postings), s.sec(x.stats))
 		if err != nil {
 			return err
 		}
