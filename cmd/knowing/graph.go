@@ -225,11 +225,11 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *depth < 1 || *depth > 10 {
-		return usagef("--depth must be 1 to 10 (got %d)", *depth)
+	if err := checkDepth(*depth); err != nil {
+		return err
 	}
-	if *limit < 1 {
-		return usagef("--limit must be at least 1 (got %d)", *limit)
+	if err := checkLimit(*limit); err != nil {
+		return err
 	}
 	s, e, id, err := openSymbol(pos[0], pos[1])
 	if err != nil {
@@ -279,6 +279,22 @@ func stdoutOrNil(format string, w io.Writer) io.Writer {
 	return io.Discard
 }
 
+// checkDepth is the usage error for a --depth outside 1 to 10.
+func checkDepth(depth int) error {
+	if depth < 1 || depth > 10 {
+		return usagef("--depth must be 1 to 10 (got %d)", depth)
+	}
+	return nil
+}
+
+// checkLimit is the usage error for a --limit below 1.
+func checkLimit(limit int) error {
+	if limit < 1 {
+		return usagef("--limit must be at least 1 (got %d)", limit)
+	}
+	return nil
+}
+
 const refsHelp = `Usage: knowing refs [flags] SNAP SYMBOL
 
 Lists every edge into SYMBOL (see knowing def --help for how to name it),
@@ -325,8 +341,8 @@ func cmdRefs(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *limit < 1 {
-		return usagef("--limit must be at least 1 (got %d)", *limit)
+	if err := checkLimit(*limit); err != nil {
+		return err
 	}
 	s, e, id, err := openSymbol(pos[0], pos[1])
 	if err != nil {
@@ -489,8 +505,8 @@ func cmdImpact(args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(asJSON, format); err != nil {
 		return err
 	}
-	if *depth < 1 || *depth > 10 {
-		return usagef("--depth must be 1 to 10 (got %d)", *depth)
+	if err := checkDepth(*depth); err != nil {
+		return err
 	}
 	if *limit < 1 || *budget < 1 {
 		return usagef("--limit and --budget must be at least 1")
