@@ -251,32 +251,29 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 		for _, h := range rep.Results {
 			fmt.Fprintf(stdout, "- `%s` (%s) — `%s:%d`%s, depth %d\n", clean(h.Symbol), h.Kind, clean(h.File), h.Line, fileMark(&h.Item), h.Depth)
 		}
-	default:
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		for _, h := range rep.Results {
-			via := ""
-			if h.Depth > 1 {
-				via = "via " + clean(h.From)
-			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s:%d%s\t%s\n", h.Depth, h.Kind, clean(h.Symbol), clean(h.File), h.Line, fileMark(&h.Item), via)
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, h := range rep.Results {
+		via := ""
+		if h.Depth > 1 {
+			via = "via " + clean(h.From)
 		}
-		tw.Flush()
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s:%d%s\t%s\n", h.Depth, h.Kind, clean(h.Symbol), clean(h.File), h.Line, fileMark(&h.Item), via)
 	}
-	fmt.Fprintf(stdoutOrNil(*format, stdout), "# %d %s of %s", len(rep.Results), name, clean(rep.Symbol))
-	if rep.Cut > 0 {
-		fmt.Fprintf(stdoutOrNil(*format, stdout), " (%d more cut by --limit)", rep.Cut)
-	}
-	fmt.Fprintln(stdoutOrNil(*format, stdout))
+	tw.Flush()
+	limitFooterf(stdout, rep.Cut, "# %d %s of %s", len(rep.Results), name, clean(rep.Symbol))
 	return nil
 }
 
-// stdoutOrNil is w for the text format, where a closing count line helps
-// a reader, and io.Discard for formats a program reads.
-func stdoutOrNil(format string, w io.Writer) io.Writer {
-	if format == "text" {
-		return w
+// limitFooterf writes the text format's closing count line, and how many
+// results --limit cut when it cut any.
+func limitFooterf(w io.Writer, cut int, format string, args ...any) {
+	fmt.Fprintf(w, format, args...)
+	if cut > 0 {
+		fmt.Fprintf(w, " (%d more cut by --limit)", cut)
 	}
-	return io.Discard
+	fmt.Fprintln(w)
 }
 
 // checkDepth is the usage error for a --depth outside 1 to 10.
@@ -372,11 +369,7 @@ func cmdRefs(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s:%d%s\n", r.Edge, r.Kind, clean(r.Symbol), clean(r.File), r.Line, fileMark(&r.Item))
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "# %d edges into %s", len(rep.Results), clean(rep.Symbol))
-	if rep.Cut > 0 {
-		fmt.Fprintf(stdout, " (%d more cut by --limit)", rep.Cut)
-	}
-	fmt.Fprintln(stdout)
+	limitFooterf(stdout, rep.Cut, "# %d edges into %s", len(rep.Results), clean(rep.Symbol))
 	return nil
 }
 
