@@ -525,7 +525,7 @@ func cmdImpact(args []string, stdout, stderr io.Writer) error {
 	case "markdown":
 		fmt.Fprintf(stdout, "## Impact of changing `%s`\n\n", clean(strings.Join(rep.Symbols, "`, `")))
 		for _, r := range rep.Results {
-			fmt.Fprintf(stdout, "- `%s` (%s, %s `%s`) — `%s:%d`%s\n", clean(r.Symbol), r.Kind, r.Via, clean(r.From), clean(r.File), r.Line, fileMark(&r.Item))
+			writeImpactedMD(stdout, &r)
 		}
 		return nil
 	}
@@ -661,7 +661,7 @@ func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		}
 		fmt.Fprintf(stdout, "\n## May break\n\n")
 		for _, r := range rep.Impact {
-			fmt.Fprintf(stdout, "- `%s` (%s, %s `%s`) — `%s:%d`%s\n", clean(r.Symbol), r.Kind, r.Via, clean(r.From), clean(r.File), r.Line, fileMark(&r.Item))
+			writeImpactedMD(stdout, &r)
 		}
 		return nil
 	}
@@ -703,6 +703,11 @@ func gitDiff(root, rng string) (string, error) {
 		return "", fmt.Errorf("git diff %s in %s: %v: %s", rng, root, err, strings.TrimSpace(errb.String()))
 	}
 	return string(out), nil
+}
+
+// writeImpactedMD writes r as a markdown list line.
+func writeImpactedMD(w io.Writer, r *query.Impacted) {
+	fmt.Fprintf(w, "- `%s` (%s, %s `%s`) — `%s:%d`%s\n", clean(r.Symbol), r.Kind, r.Via, clean(r.From), clean(r.File), r.Line, fileMark(&r.Item))
 }
 
 // changesContext is what changes answers for hunks: the symbols they
