@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -195,7 +196,7 @@ func runEval(fx []eval.Fixture, src snapSource, cfg evalFlags, stdout, stderr io
 	}
 	// One snapshot for every fixture: one that cannot be opened fails
 	// the run at once.
-	if k := src.key(fx[0]); slicesAll(fx, func(f eval.Fixture) bool { return src.key(f) == k }) {
+	if k := src.key(fx[0]); !slices.ContainsFunc(fx, func(f eval.Fixture) bool { return src.key(f) != k }) {
 		if t := target(fx[0]); t.err != nil {
 			return t.err
 		}
@@ -270,15 +271,6 @@ func runEval(fx []eval.Fixture, src snapSource, cfg evalFlags, stdout, stderr io
 		return err
 	}
 	return writeEval(rep, cfg, stdout, stderr)
-}
-
-func slicesAll[T any](xs []T, f func(T) bool) bool {
-	for _, x := range xs {
-		if !f(x) {
-			return false
-		}
-	}
-	return true
 }
 
 // writeEval prints the report as cfg says and checks the floor.

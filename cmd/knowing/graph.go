@@ -225,11 +225,11 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *depth < 1 || *depth > 10 {
-		return usagef("--depth must be 1 to 10 (got %d)", *depth)
+	if err := checkDepth(*depth); err != nil {
+		return err
 	}
-	if *limit < 1 {
-		return usagef("--limit must be at least 1 (got %d)", *limit)
+	if err := checkLimit(*limit); err != nil {
+		return err
 	}
 	s, e, id, err := openSymbol(pos[0], pos[1])
 	if err != nil {
@@ -251,32 +251,45 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 		for _, h := range rep.Results {
 			fmt.Fprintf(stdout, "- `%s` (%s) — `%s:%d`%s, depth %d\n", clean(h.Symbol), h.Kind, clean(h.File), h.Line, fileMark(&h.Item), h.Depth)
 		}
-	default:
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		for _, h := range rep.Results {
-			via := ""
-			if h.Depth > 1 {
-				via = "via " + clean(h.From)
-			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s:%d%s\t%s\n", h.Depth, h.Kind, clean(h.Symbol), clean(h.File), h.Line, fileMark(&h.Item), via)
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, h := range rep.Results {
+		via := ""
+		if h.Depth > 1 {
+			via = "via " + clean(h.From)
 		}
-		tw.Flush()
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s:%d%s\t%s\n", h.Depth, h.Kind, clean(h.Symbol), clean(h.File), h.Line, fileMark(&h.Item), via)
 	}
-	fmt.Fprintf(stdoutOrNil(*format, stdout), "# %d %s of %s", len(rep.Results), name, clean(rep.Symbol))
-	if rep.Cut > 0 {
-		fmt.Fprintf(stdoutOrNil(*format, stdout), " (%d more cut by --limit)", rep.Cut)
-	}
-	fmt.Fprintln(stdoutOrNil(*format, stdout))
+	tw.Flush()
+	limitFooterf(stdout, rep.Cut, "# %d %s of %s", len(rep.Results), name, clean(rep.Symbol))
 	return nil
 }
 
-// stdoutOrNil is w for the text format, where a closing count line helps
-// a reader, and io.Discard for formats a program reads.
-func stdoutOrNil(format string, w io.Writer) io.Writer {
-	if format == "text" {
-		return w
+// limitFooterf writes the text format's closing count line, and how many
+// results --limit cut when it cut any.
+func limitFooterf(w io.Writer, cut int, format string, args ...any) {
+	fmt.Fprintf(w, format, args...)
+	if cut > 0 {
+		fmt.Fprintf(w, " (%d more cut by --limit)", cut)
 	}
-	return io.Discard
+	fmt.Fprintln(w)
+}
+
+// checkDepth is the usage error for a --depth outside 1 to 10.
+func checkDepth(depth int) error {
+	if depth < 1 || depth > 10 {
+		return usagef("--depth must be 1 to 10 (got %d)", depth)
+	}
+	return nil
+}
+
+// checkLimit is the usage error for a --limit below 1.
+func checkLimit(limit int) error {
+	if limit < 1 {
+		return usagef("--limit must be at least 1 (got %d)", limit)
+	}
+	return nil
 }
 
 const refsHelp = `Usage: knowing refs [flags] SNAP SYMBOL
@@ -325,8 +338,8 @@ func cmdRefs(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *limit < 1 {
-		return usagef("--limit must be at least 1 (got %d)", *limit)
+	if err := checkLimit(*limit); err != nil {
+		return err
 	}
 	s, e, id, err := openSymbol(pos[0], pos[1])
 	if err != nil {
@@ -356,11 +369,7 @@ func cmdRefs(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s:%d%s\n", r.Edge, r.Kind, clean(r.Symbol), clean(r.File), r.Line, fileMark(&r.Item))
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "# %d edges into %s", len(rep.Results), clean(rep.Symbol))
-	if rep.Cut > 0 {
-		fmt.Fprintf(stdout, " (%d more cut by --limit)", rep.Cut)
-	}
-	fmt.Fprintln(stdout)
+	limitFooterf(stdout, rep.Cut, "# %d edges into %s", len(rep.Results), clean(rep.Symbol))
 	return nil
 }
 
@@ -489,8 +498,8 @@ func cmdImpact(args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(asJSON, format); err != nil {
 		return err
 	}
-	if *depth < 1 || *depth > 10 {
-		return usagef("--depth must be 1 to 10 (got %d)", *depth)
+	if err := checkDepth(*depth); err != nil {
+		return err
 	}
 	if *limit < 1 || *budget < 1 {
 		return usagef("--limit and --budget must be at least 1")
@@ -516,7 +525,7 @@ func cmdImpact(args []string, stdout, stderr io.Writer) error {
 	case "markdown":
 		fmt.Fprintf(stdout, "## Impact of changing `%s`\n\n", clean(strings.Join(rep.Symbols, "`, `")))
 		for _, r := range rep.Results {
-			fmt.Fprintf(stdout, "- `%s` (%s, %s `%s`) — `%s:%d`%s\n", clean(r.Symbol), r.Kind, r.Via, clean(r.From), clean(r.File), r.Line, fileMark(&r.Item))
+			writeImpactedMD(stdout, &r)
 		}
 		return nil
 	}
@@ -652,7 +661,7 @@ func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		}
 		fmt.Fprintf(stdout, "\n## May break\n\n")
 		for _, r := range rep.Impact {
-			fmt.Fprintf(stdout, "- `%s` (%s, %s `%s`) — `%s:%d`%s\n", clean(r.Symbol), r.Kind, r.Via, clean(r.From), clean(r.File), r.Line, fileMark(&r.Item))
+			writeImpactedMD(stdout, &r)
 		}
 		return nil
 	}
@@ -694,6 +703,11 @@ func gitDiff(root, rng string) (string, error) {
 		return "", fmt.Errorf("git diff %s in %s: %v: %s", rng, root, err, strings.TrimSpace(errb.String()))
 	}
 	return string(out), nil
+}
+
+// writeImpactedMD writes r as a markdown list line.
+func writeImpactedMD(w io.Writer, r *query.Impacted) {
+	fmt.Fprintf(w, "- `%s` (%s, %s `%s`) — `%s:%d`%s\n", clean(r.Symbol), r.Kind, r.Via, clean(r.From), clean(r.File), r.Line, fileMark(&r.Item))
 }
 
 // changesContext is what changes answers for hunks: the symbols they

@@ -108,7 +108,7 @@ func (l *live) start(ctx context.Context) (*rebuildReport, error) {
 		if m, err := s.Meta(); err == nil && m.RepoRoot == l.repo {
 			if e, err := newEngine(s); err == nil {
 				l.cur = newLiveSnap(s, e)
-				l.prior, _ = loadPrior(l.snap, l.repo)
+				l.prior, _ = readPrior(l.snap)
 			}
 		}
 		if l.cur == nil {

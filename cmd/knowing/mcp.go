@@ -153,109 +153,86 @@ func or(v, def int) int {
 	return def
 }
 
+// onEngine is a tool handler answering with f from the engine of the
+// live snapshot, acquired for the call and released after it.
+func onEngine[In, Out any](k *mcpServer, f func(ctx context.Context, e *query.Engine, in In) (Out, error)) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		ls, err := k.acquire(ctx)
+		if err != nil {
+			var zero Out
+			return nil, zero, err
+		}
+		defer ls.release()
+		out, err := f(ctx, ls.e, in)
+		return nil, out, err
+	}
+}
+
 // newMCPServer makes the MCP server of k's repository with its tools.
 func newMCPServer(k *mcpServer) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "knowing", Version: version}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "context", Description: "Find the code a task needs: give the task in plain words (or a bug report, stack trace, error message); get the symbols to read, best first, with signatures and doc summaries, within a token budget."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, contextOut, error) {
-			ls, err := k.acquire(ctx)
-			if err != nil {
-				return nil, contextOut{}, err
-			}
-			defer ls.release()
-			e := ls.e
+		onEngine(k, func(ctx context.Context, e *query.Engine, in contextIn) (contextOut, error) {
 			budget := or(in.Budget, mcpBudget)
 			res, err := e.Query(ctx, in.Task, query.Options{Limit: or(in.Limit, 20), Budget: budget, Docs: true})
 			if err != nil {
-				return nil, contextOut{}, err
+				return contextOut{}, err
 			}
 			out := contextOut{Results: res.Results, Message: res.Stats.Message}
 			if in.Source {
 				m, err := e.Snapshot().Meta()
 				if err != nil {
-					return nil, contextOut{}, err
+					return contextOut{}, err
 				}
 				out.Sources = sourcesFor(e.Snapshot(), m.RepoRoot, res.Results, budget-res.Stats.Tokens)
 			}
-			return nil, out, nil
-		})
+			return out, nil
+		}))
 	mcp.AddTool(srv, &mcp.Tool{Name: "symbol", Description: "A symbol's definition: kind, file and line span, signature, doc summary."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in symbolIn) (*mcp.CallToolResult, defReport, error) {
-			ls, err := k.acquire(ctx)
-			if err != nil {
-				return nil, defReport{}, err
-			}
-			defer ls.release()
-			e := ls.e
+		onEngine(k, func(_ context.Context, e *query.Engine, in symbolIn) (defReport, error) {
 			id, err := e.Resolve(in.Symbol)
 			if err != nil {
-				return nil, defReport{}, err
+				return defReport{}, err
 			}
-			rep, err := definitionOf(e, id, in.Source)
-			return nil, rep, err
-		})
+			return definitionOf(e, id, in.Source)
+		}))
 	calls := func(name, desc string) {
 		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: desc},
-			func(ctx context.Context, _ *mcp.CallToolRequest, in callsIn) (*mcp.CallToolResult, callsReport, error) {
-				ls, err := k.acquire(ctx)
-				if err != nil {
-					return nil, callsReport{}, err
-				}
-				defer ls.release()
-				e := ls.e
+			onEngine(k, func(_ context.Context, e *query.Engine, in callsIn) (callsReport, error) {
 				id, err := e.Resolve(in.Symbol)
 				if err != nil {
-					return nil, callsReport{}, err
+					return callsReport{}, err
 				}
-				return nil, callsOf(e, id, name, min(or(in.Depth, 1), 10), or(in.Limit, 100)), nil
-			})
+				return callsOf(e, id, name, min(or(in.Depth, 1), 10), or(in.Limit, 100)), nil
+			}))
 	}
 	calls("callers", "Who calls a symbol: direct callers (depth 1) and, with depth, their callers.")
 	calls("callees", "What a symbol calls, directly (depth 1) or further.")
 	mcp.AddTool(srv, &mcp.Tool{Name: "impact", Description: "What a change to some symbols may break: callers, overriders, implementers, users and the tests that exercise them, ranked by how close they are in the code graph."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in impactIn) (*mcp.CallToolResult, impactReport, error) {
-			ls, err := k.acquire(ctx)
-			if err != nil {
-				return nil, impactReport{}, err
-			}
-			defer ls.release()
-			e := ls.e
-			rep, err := impactOf(e, in.Symbols, min(or(in.Depth, 3), 10), 100, or(in.Budget, mcpBudget))
-			return nil, rep, err
-		})
+		onEngine(k, func(_ context.Context, e *query.Engine, in impactIn) (impactReport, error) {
+			return impactOf(e, in.Symbols, min(or(in.Depth, 3), 10), 100, or(in.Budget, mcpBudget))
+		}))
 	mcp.AddTool(srv, &mcp.Tool{Name: "outline", Description: "A file's symbols, nested as the code nests them, in line order."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in outlineIn) (*mcp.CallToolResult, outlineReport, error) {
-			ls, err := k.acquire(ctx)
-			if err != nil {
-				return nil, outlineReport{}, err
-			}
-			defer ls.release()
-			e := ls.e
-			rep, err := outlineOf(e, in.File)
-			return nil, rep, err
-		})
+		onEngine(k, func(_ context.Context, e *query.Engine, in outlineIn) (outlineReport, error) {
+			return outlineOf(e, in.File)
+		}))
 	mcp.AddTool(srv, &mcp.Tool{Name: "changes", Description: "Context for a change: from a unified diff or a list of changed files, the symbols it touches, then their direct callers and what else they may break, within a token budget."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in changesIn) (*mcp.CallToolResult, changesReport, error) {
-			ls, err := k.acquire(ctx)
-			if err != nil {
-				return nil, changesReport{}, err
-			}
-			defer ls.release()
-			e := ls.e
+		onEngine(k, func(_ context.Context, e *query.Engine, in changesIn) (changesReport, error) {
 			var hunks []query.Hunk
 			switch {
 			case in.Diff != "":
+				var err error
 				if hunks, err = query.ParseDiff(strings.NewReader(in.Diff)); err != nil {
-					return nil, changesReport{}, err
+					return changesReport{}, err
 				}
 			case len(in.Files) > 0:
 				for _, f := range in.Files {
 					hunks = append(hunks, query.Hunk{Path: f})
 				}
 			default:
-				return nil, changesReport{}, errors.New("give a diff or a list of files")
+				return changesReport{}, errors.New("give a diff or a list of files")
 			}
-			return nil, changesContext(e, hunks, 2, 300, or(in.Budget, mcpBudget)), nil
-		})
+			return changesContext(e, hunks, 2, 300, or(in.Budget, mcpBudget)), nil
+		}))
 	return srv
 }

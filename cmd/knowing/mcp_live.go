@@ -4,8 +4,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -29,10 +27,6 @@ const mcpStaleBudget = 20 * time.Millisecond
 func (k *mcpServer) acquire(ctx context.Context) (*liveSnap, error) {
 	k.mu.Lock()
 	if k.st.l == nil {
-		if err := os.MkdirAll(filepath.Dir(k.snap), 0o755); err != nil {
-			k.mu.Unlock()
-			return nil, err
-		}
 		l, err := newLive(k.repo, k.snap, k.log)
 		if err != nil {
 			k.mu.Unlock()

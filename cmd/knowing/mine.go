@@ -611,5 +611,6 @@ func (m *minedSource) open(tree string) (string, string, func(), error) {
 	if err := snapshot.Write(snap, g, nil); err != nil {
 		return "", "", nil, err
 	}
+	snapshot.MarkChecked(snap) // the writer computed its checksums
 	return snap, m.td.dir, func() { os.Remove(snap) }, nil
 }

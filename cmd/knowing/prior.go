@@ -68,6 +68,13 @@ func loadPrior(out, root string) (*extract.Prior, string) {
 	if err != nil || m.RepoRoot != abs {
 		return nil, "the snapshot is of another repository"
 	}
+	return readPrior(out)
+}
+
+// readPrior returns the prior build of out kept in the cache, or nil
+// with the reason why not; the caller knows out is a snapshot of the
+// repository being built.
+func readPrior(out string) (*extract.Prior, string) {
 	p := priorPath(out)
 	if p == "" {
 		return nil, "no cache folder"

@@ -269,12 +269,18 @@ func sourcesFor(s *snapshot.Snapshot, root string, results []query.Item, left in
 		if err != nil || src.Code == "" {
 			continue
 		}
-		if t := (len(src.Code) + 3) / 4; t <= left {
+		if t := codeTokens(src.Code); t <= left {
 			left -= t
 			out = append(out, RankedSource{Rank: i + 1, Symbol: it.Symbol, Source: src})
 		}
 	}
 	return out
+}
+
+// codeTokens is what code costs of a token budget: a token is about four
+// bytes.
+func codeTokens(code string) int {
+	return (len(code) + 3) / 4
 }
 
 // sourceOf returns the code given for rank (1-based), or nil.
@@ -307,7 +313,7 @@ func writeText(w io.Writer, res *query.Result, sources []RankedSource) {
 	tw.Flush()
 	code := 0
 	for _, src := range sources {
-		code += (len(src.Code) + 3) / 4
+		code += codeTokens(src.Code)
 	}
 	fmt.Fprintf(w, "# %d results, %d tokens", len(res.Results), res.Stats.Tokens)
 	if len(sources) > 0 {
