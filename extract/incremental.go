@@ -158,7 +158,7 @@ func (p *Prior) plan(root string, opt Options, files []fswalk.File, repos *repoS
 		if pf.kept {
 			continue // extracted from earlier bytes: parse the file again
 		}
-		if f.Size == r.Size && f.ModTime == r.ModTime && r.ModTime <= p.walkStart-snapshot.RacyWindow {
+		if p.known(f.Path, f.Size, f.ModTime) {
 			pl.keep[i], same[f.Path] = pf, true
 		} else if b, err := fileread.Regular(f.Abs, max(maxSize, f.Size)); err == nil && int64(len(b)) == r.Size && snapshot.Fingerprint(b) == r.Hash {
 			nr := *r
