@@ -120,6 +120,9 @@ func BuildIncremental(ctx context.Context, opt Options, prior *Prior) (*snapshot
 	if !st.IsDir() {
 		return nil, nil, nil, fmt.Errorf("repository %s is not a directory", opt.Root)
 	}
+	if opt.MaxFileSize == 0 { // the limit the walk, the Prior and the stamps record
+		opt.MaxFileSize = fswalk.DefaultMaxFileSize
+	}
 	exts := map[string]bool{}
 	for e := range byExt {
 		exts[e] = true

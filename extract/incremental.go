@@ -137,9 +137,6 @@ func (p *Prior) plan(root string, opt Options, files []fswalk.File, repos *repoS
 	pl := &buildPlan{prior: p, repos: repos, files: files, keep: make([]*priorFile, len(files)),
 		valid: map[snapshot.Lang]bool{}, reason: map[snapshot.Lang]string{}}
 	maxSize := opt.MaxFileSize
-	if maxSize == 0 {
-		maxSize = fswalk.DefaultMaxFileSize
-	}
 	if p == nil || p.root != root || p.maxFileSize != maxSize || p.exts != extsKey() {
 		pl.prior = nil
 		pl.parse = files
@@ -251,9 +248,6 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 	results := make([]*FileResult, 0, len(pl.files))
 	next := &Prior{root: pl.repos.base.Root, maxFileSize: opt.MaxFileSize, exts: extsKey(),
 		files: make(map[string]*priorFile, len(pl.files)), langs: map[snapshot.Lang]*priorLang{}}
-	if next.maxFileSize == 0 {
-		next.maxFileSize = fswalk.DefaultMaxFileSize
-	}
 	j := 0
 	langs := map[snapshot.Lang]bool{}
 	for i, f := range pl.files {
