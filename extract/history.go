@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/knowing-dev/knowing/internal/gitdiff"
 )
 
 // History evidence: what the commits that changed a symbol said, and which
@@ -255,17 +257,17 @@ func parseLog(r io.Reader, commit func(*Commit), file func(path string, hs []hun
 			case bytes.HasPrefix(line, []byte("deleted file mode")):
 				deleted = true
 			case bytes.HasPrefix(line, []byte("+++ ")):
-				p := string(line[4:])
-				if p != "/dev/null" {
-					path = unquotePath(p, "b/")
+				// Not gitdiff.Path: no cut at a tab, as this reader never made one.
+				if p := string(line[4:]); p != "/dev/null" {
+					path = strings.TrimPrefix(gitdiff.Unquote(p), "b/")
 				}
 			case bytes.HasPrefix(line, []byte("--- ")):
 				if deleted {
-					path = unquotePath(string(line[4:]), "a/")
+					path = strings.TrimPrefix(gitdiff.Unquote(string(line[4:])), "a/")
 				}
 			case bytes.HasPrefix(line, []byte("@@ -")):
-				if x, ok := parseHunk(line); ok {
-					hs = append(hs, x)
+				if a, b, c, d, ok := gitdiff.Hunk(string(line)); ok {
+					hs = append(hs, hunk{uint32(a), uint32(b), uint32(c), uint32(d)})
 				}
 			}
 		}
@@ -288,46 +290,6 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 		return line[:0:0], err
 	}
 	return bytes.TrimSuffix(line, []byte("\n")), err
-}
-
-func unquotePath(p, prefix string) string {
-	if strings.HasPrefix(p, `"`) {
-		if u, err := strconv.Unquote(p); err == nil {
-			p = u
-		}
-	}
-	return strings.TrimPrefix(p, prefix)
-}
-
-// parseHunk reads "@@ -a[,b] +c[,d] @@".
-func parseHunk(line []byte) (hunk, bool) {
-	s := string(line[4:])
-	old, rest, ok := strings.Cut(s, " +")
-	if !ok {
-		return hunk{}, false
-	}
-	nw, _, ok := strings.Cut(rest, " @@")
-	if !ok {
-		return hunk{}, false
-	}
-	a, b, ok1 := hunkRange(old)
-	c, d, ok2 := hunkRange(nw)
-	return hunk{a, b, c, d}, ok1 && ok2
-}
-
-func hunkRange(s string) (uint32, uint32, bool) {
-	start, count, hasCount := strings.Cut(s, ",")
-	a, err := strconv.ParseUint(start, 10, 31)
-	if err != nil {
-		return 0, 0, false
-	}
-	n := uint64(1)
-	if hasCount {
-		if n, err = strconv.ParseUint(count, 10, 31); err != nil {
-			return 0, 0, false
-		}
-	}
-	return uint32(a), uint32(n), true
 }
 
 // String describes the window, for build statistics.
