@@ -81,9 +81,10 @@ var identity = lineMap{{1, 1 << 31, 0}}
 // its last new line; the rest are gone.
 const maxSurplus = 64
 
-// readHistory runs git at root and reads the window. It returns nil, nil
-// when root is not in a git work tree or git is not installed.
-func readHistory(ctx context.Context, root string, opt HistoryOptions) (*history, error) {
+// readHistory runs git at root, whose checked-out commit is head (gitHead),
+// and reads the window. It returns nil, nil when root is not in a git work
+// tree or git is not installed.
+func readHistory(ctx context.Context, root, head string, opt HistoryOptions) (*history, error) {
 	n := opt.MaxCommits
 	if n == 0 {
 		n = DefaultHistoryCommits
@@ -112,7 +113,7 @@ func readHistory(ctx context.Context, root string, opt HistoryOptions) (*history
 	if opt.Since > 0 {
 		args = append(args, "--since="+strconv.FormatInt(time.Now().Add(-opt.Since).Unix(), 10))
 	}
-	data, err := gitLog(ctx, root, args)
+	data, err := gitLog(ctx, root, head, args)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -421,10 +422,11 @@ var logCache struct {
 }
 
 // gitLog runs git with args at root and returns its output, at most
-// maxHistoryBytes of it, from logCache when HEAD has not moved.
-func gitLog(ctx context.Context, root string, args []string) ([]byte, error) {
+// maxHistoryBytes of it, from logCache when HEAD (head, "" when unknown)
+// has not moved.
+func gitLog(ctx context.Context, root, head string, args []string) ([]byte, error) {
 	key := ""
-	if head := gitHead(root); head != "" {
+	if head != "" {
 		key = root + "\x00" + head + "\x00" + strings.Join(args, "\x00")
 		logCache.Lock()
 		if logCache.key == key {
