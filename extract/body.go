@@ -236,13 +236,10 @@ func keyword(w []byte) bool {
 	if len(w) < 2 || len(w) > 10 {
 		return len(w) < 2
 	}
-	_, ok := keywords[string(w)]
-	return ok
+	return keywords[string(w)]
 }
 
-var keywords = func() map[string]struct{} {
-	m := map[string]struct{}{}
-	for _, w := range strings.Fields(`
+var keywords = WordSet(`
 		if else elif elsif for while do loop break continue return yield
 		switch case default when try catch except finally raise throw
 		throws rescue ensure begin end then unless until in is not and or
@@ -253,8 +250,4 @@ var keywords = func() map[string]struct{} {
 		True False undefined void async await go defer chan select range
 		mut ref where as with pass global nonlocal del assert readonly
 		override virtual abstract sealed unsafe dyn crate extern
-		goto sizeof volatile register signed unsigned auto inline`) {
-		m[w] = struct{}{}
-	}
-	return m
-}()
+		goto sizeof volatile register signed unsigned auto inline`)

@@ -120,6 +120,10 @@ func BuildIncremental(ctx context.Context, opt Options, prior *Prior) (*snapshot
 	if !st.IsDir() {
 		return nil, nil, nil, fmt.Errorf("repository %s is not a directory", opt.Root)
 	}
+	if opt.MaxFileSize == 0 { // the limit the walk, the Prior and the stamps record
+		opt.MaxFileSize = fswalk.DefaultMaxFileSize
+	}
+	head := gitHead(root) // read once: the dirty check, the history and Meta agree
 	exts := map[string]bool{}
 	for e := range byExt {
 		exts[e] = true
@@ -135,7 +139,7 @@ func BuildIncremental(ctx context.Context, opt Options, prior *Prior) (*snapshot
 	var dirty func() *bool
 	if !opt.ParseOnly {
 		// Parsing alone looks nothing up and records nothing.
-		dirty = gitDirty(ctx, root)
+		dirty = gitDirty(ctx, root, head)
 		wopt.Listed = func(rel string, entries []fs.DirEntry) {
 			repos.base.Listed(rel, entries)
 			tree.listed(rel, entries)
@@ -187,7 +191,7 @@ func BuildIncremental(ctx context.Context, opt Options, prior *Prior) (*snapshot
 	} else {
 		go func() {
 			defer close(histDone)
-			hist, histErr = readHistory(ctx, root, opt.History)
+			hist, histErr = readHistory(ctx, root, head, opt.History)
 		}()
 	}
 	parsed, errLines, perr := parseAll(ctx, repos, plan.parse, opt)
@@ -221,7 +225,7 @@ func BuildIncremental(ctx context.Context, opt Options, prior *Prior) (*snapshot
 	stats.Resolve = time.Since(start) - stats.Parse
 	stats.ResolveCPU = ProcessCPU() - cpu1
 	g.Meta.RepoRoot = root
-	g.Meta.GitCommit = gitHead(root)
+	g.Meta.GitCommit = head
 	g.Meta.GitDirty = dirty()
 	g.Stamps = tree.stamps(g, opt.MaxFileSize, next.readFiles())
 	next.walkStart = g.Stamps.WalkStart

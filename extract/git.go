@@ -77,11 +77,11 @@ func validRef(ref string) bool {
 }
 
 // gitDirty starts asking git whether the work tree at root differs from
-// its checked-out commit (modified, staged or untracked files) and
+// its checked-out commit head (modified, staged or untracked files) and
 // returns a function that waits for the answer: nil when root is not the
 // top of a git work tree, git is not installed, or it failed.
-func gitDirty(ctx context.Context, root string) func() *bool {
-	if gitHead(root) == "" {
+func gitDirty(ctx context.Context, root, head string) func() *bool {
+	if head == "" {
 		return func() *bool { return nil }
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/knowing-dev/knowing/internal/gitdiff"
 )
 
 // History evidence: what the commits that changed a symbol said, and which
@@ -79,9 +81,10 @@ var identity = lineMap{{1, 1 << 31, 0}}
 // its last new line; the rest are gone.
 const maxSurplus = 64
 
-// readHistory runs git at root and reads the window. It returns nil, nil
-// when root is not in a git work tree or git is not installed.
-func readHistory(ctx context.Context, root string, opt HistoryOptions) (*history, error) {
+// readHistory runs git at root, whose checked-out commit is head (gitHead),
+// and reads the window. It returns nil, nil when root is not in a git work
+// tree or git is not installed.
+func readHistory(ctx context.Context, root, head string, opt HistoryOptions) (*history, error) {
 	n := opt.MaxCommits
 	if n == 0 {
 		n = DefaultHistoryCommits
@@ -110,7 +113,7 @@ func readHistory(ctx context.Context, root string, opt HistoryOptions) (*history
 	if opt.Since > 0 {
 		args = append(args, "--since="+strconv.FormatInt(time.Now().Add(-opt.Since).Unix(), 10))
 	}
-	data, err := gitLog(ctx, root, args)
+	data, err := gitLog(ctx, root, head, args)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -255,17 +258,17 @@ func parseLog(r io.Reader, commit func(*Commit), file func(path string, hs []hun
 			case bytes.HasPrefix(line, []byte("deleted file mode")):
 				deleted = true
 			case bytes.HasPrefix(line, []byte("+++ ")):
-				p := string(line[4:])
-				if p != "/dev/null" {
-					path = unquotePath(p, "b/")
+				// Not gitdiff.Path: no cut at a tab, as this reader never made one.
+				if p := string(line[4:]); p != "/dev/null" {
+					path = strings.TrimPrefix(gitdiff.Unquote(p), "b/")
 				}
 			case bytes.HasPrefix(line, []byte("--- ")):
 				if deleted {
-					path = unquotePath(string(line[4:]), "a/")
+					path = strings.TrimPrefix(gitdiff.Unquote(string(line[4:])), "a/")
 				}
 			case bytes.HasPrefix(line, []byte("@@ -")):
-				if x, ok := parseHunk(line); ok {
-					hs = append(hs, x)
+				if a, b, c, d, ok := gitdiff.Hunk(string(line)); ok {
+					hs = append(hs, hunk{uint32(a), uint32(b), uint32(c), uint32(d)})
 				}
 			}
 		}
@@ -288,46 +291,6 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 		return line[:0:0], err
 	}
 	return bytes.TrimSuffix(line, []byte("\n")), err
-}
-
-func unquotePath(p, prefix string) string {
-	if strings.HasPrefix(p, `"`) {
-		if u, err := strconv.Unquote(p); err == nil {
-			p = u
-		}
-	}
-	return strings.TrimPrefix(p, prefix)
-}
-
-// parseHunk reads "@@ -a[,b] +c[,d] @@".
-func parseHunk(line []byte) (hunk, bool) {
-	s := string(line[4:])
-	old, rest, ok := strings.Cut(s, " +")
-	if !ok {
-		return hunk{}, false
-	}
-	nw, _, ok := strings.Cut(rest, " @@")
-	if !ok {
-		return hunk{}, false
-	}
-	a, b, ok1 := hunkRange(old)
-	c, d, ok2 := hunkRange(nw)
-	return hunk{a, b, c, d}, ok1 && ok2
-}
-
-func hunkRange(s string) (uint32, uint32, bool) {
-	start, count, hasCount := strings.Cut(s, ",")
-	a, err := strconv.ParseUint(start, 10, 31)
-	if err != nil {
-		return 0, 0, false
-	}
-	n := uint64(1)
-	if hasCount {
-		if n, err = strconv.ParseUint(count, 10, 31); err != nil {
-			return 0, 0, false
-		}
-	}
-	return uint32(a), uint32(n), true
 }
 
 // String describes the window, for build statistics.
@@ -459,10 +422,11 @@ var logCache struct {
 }
 
 // gitLog runs git with args at root and returns its output, at most
-// maxHistoryBytes of it, from logCache when HEAD has not moved.
-func gitLog(ctx context.Context, root string, args []string) ([]byte, error) {
+// maxHistoryBytes of it, from logCache when HEAD (head, "" when unknown)
+// has not moved.
+func gitLog(ctx context.Context, root, head string, args []string) ([]byte, error) {
 	key := ""
-	if head := gitHead(root); head != "" {
+	if head != "" {
 		key = root + "\x00" + head + "\x00" + strings.Join(args, "\x00")
 		logCache.Lock()
 		if logCache.key == key {

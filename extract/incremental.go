@@ -137,9 +137,6 @@ func (p *Prior) plan(root string, opt Options, files []fswalk.File, repos *repoS
 	pl := &buildPlan{prior: p, repos: repos, files: files, keep: make([]*priorFile, len(files)),
 		valid: map[snapshot.Lang]bool{}, reason: map[snapshot.Lang]string{}}
 	maxSize := opt.MaxFileSize
-	if maxSize == 0 {
-		maxSize = fswalk.DefaultMaxFileSize
-	}
 	if p == nil || p.root != root || p.maxFileSize != maxSize || p.exts != extsKey() {
 		pl.prior = nil
 		pl.parse = files
@@ -158,7 +155,7 @@ func (p *Prior) plan(root string, opt Options, files []fswalk.File, repos *repoS
 		if pf.kept {
 			continue // extracted from earlier bytes: parse the file again
 		}
-		if f.Size == r.Size && f.ModTime == r.ModTime && r.ModTime <= p.walkStart-snapshot.RacyWindow {
+		if p.known(f.Path, f.Size, f.ModTime) {
 			pl.keep[i], same[f.Path] = pf, true
 		} else if b, err := fileread.Regular(f.Abs, max(maxSize, f.Size)); err == nil && int64(len(b)) == r.Size && snapshot.Fingerprint(b) == r.Hash {
 			nr := *r
@@ -251,9 +248,6 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 	results := make([]*FileResult, 0, len(pl.files))
 	next := &Prior{root: pl.repos.base.Root, maxFileSize: opt.MaxFileSize, exts: extsKey(),
 		files: make(map[string]*priorFile, len(pl.files)), langs: map[snapshot.Lang]*priorLang{}}
-	if next.maxFileSize == 0 {
-		next.maxFileSize = fswalk.DefaultMaxFileSize
-	}
 	j := 0
 	langs := map[snapshot.Lang]bool{}
 	for i, f := range pl.files {

@@ -36,6 +36,19 @@ func LastName(s string) string {
 	return name
 }
 
+// CommonPrefix is the longest dotted name that each of names (one at
+// least) equals or starts with, in whole parts: that of "a.b.c" and
+// "a.bc.d" is "a".
+func CommonPrefix(names []string) string {
+	p := names[0]
+	for _, n := range names[1:] {
+		for p != "" && n != p && !strings.HasPrefix(n, p+".") {
+			p, _ = SplitName(p)
+		}
+	}
+	return p
+}
+
 // WordSet is the set of the words given; an argument may hold several,
 // separated by white space:
 //

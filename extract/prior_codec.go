@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"unsafe"
 
 	"github.com/knowing-dev/knowing/snapshot"
@@ -61,7 +62,7 @@ func (p *Prior) Marshal(id string) ([]byte, error) {
 	e.str(p.exts)
 	e.varint(p.walkStart)
 	e.uvarint(uint64(len(p.langs)))
-	for _, l := range sortedLangs(p.langs) {
+	for _, l := range slices.Sorted(maps.Keys(p.langs)) {
 		pl := p.langs[l]
 		e.b = append(e.b, byte(l))
 		e.uvarint(uint64(len(pl.deps)))
@@ -71,7 +72,7 @@ func (p *Prior) Marshal(id string) ([]byte, error) {
 			e.b = binary.LittleEndian.AppendUint64(e.b, pl.deps[k])
 		}
 		e.uvarint(uint64(len(pl.read)))
-		for _, f := range sortedKeys(pl.read) {
+		for _, f := range slices.Sorted(maps.Keys(pl.read)) {
 			e.str(f)
 			e.b = binary.LittleEndian.AppendUint64(e.b, pl.read[f])
 		}
@@ -84,7 +85,7 @@ func (p *Prior) Marshal(id string) ([]byte, error) {
 	e.uvarint(uint64(refs))
 	e.uvarint(uint64(imps))
 	e.uvarint(uint64(len(p.files)))
-	for _, f := range sortedKeys(p.files) {
+	for _, f := range slices.Sorted(maps.Keys(p.files)) {
 		pf := p.files[f]
 		if pf.raw != nil {
 			e.b = append(e.b, pf.raw...)
@@ -163,28 +164,6 @@ func UnmarshalPrior(b []byte, id string) (p *Prior, err error) {
 		return nil, fmt.Errorf("%w: %d bytes after the end", ErrPrior, len(d.b))
 	}
 	return p, nil
-}
-
-func sortedLangs(m map[snapshot.Lang]*priorLang) []snapshot.Lang {
-	out := make([]snapshot.Lang, 0, len(m))
-	for l := range m {
-		out = append(out, l)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j-1] > out[j]; j-- {
-			out[j-1], out[j] = out[j], out[j-1]
-		}
-	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // enc appends a Prior's fields.

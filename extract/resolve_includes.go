@@ -90,7 +90,7 @@ func (r *resolver) mergeDecls() {
 			case s.Receiver != "" && s.Parent < 0:
 				names[si] = s.Receiver + "." + s.Name
 			case s.Parent >= 0 && int(s.Parent) < si && f.Symbols[s.Parent].Receiver != "":
-				names[si] = names[s.Parent] + "." + dottedName(s)
+				names[si] = names[s.Parent] + "." + JoinName(s.Qual, s.Name)
 			}
 			if s.Kind.IsCallable() && !s.Decl {
 				defs[names[si]] = append(defs[names[si]], at{int32(fi), int32(si)})
@@ -314,7 +314,7 @@ func (r *resolver) attachMembers() {
 			// members) follows its name.
 			for si := range f.Symbols {
 				if p := f.Symbols[si].Parent; p >= 0 && int(p) < si {
-					r.g.Nodes[r.symID[fi][si]].QName = r.g.Nodes[r.symID[fi][p]].QName + "." + dottedName(&f.Symbols[si])
+					r.g.Nodes[r.symID[fi][si]].QName = r.g.Nodes[r.symID[fi][p]].QName + "." + JoinName(f.Symbols[si].Qual, f.Symbols[si].Name)
 				}
 			}
 		}
@@ -323,14 +323,6 @@ func (r *resolver) attachMembers() {
 		r.g.Edges = append(r.g.Edges, snapshot.Edge{From: r.fileID[d.in], To: r.symID[d.file][d.sym],
 			Type: snapshot.EdgeContains, Confidence: confSyntax})
 	}
-}
-
-// dottedName is a symbol's name with its Qual.
-func dottedName(s *Symbol) string {
-	if s.Qual != "" {
-		return s.Qual + "." + s.Name
-	}
-	return s.Name
 }
 
 // receiverOf is the class a C or C++ function defined outside it was

@@ -42,9 +42,6 @@ func (t *treeStamps) listed(rel string, entries []fs.DirEntry) {
 // other files the build read (ignore files, and the manifests and other
 // files extraction read, with the fingerprints of the bytes read).
 func (t *treeStamps) stamps(g *snapshot.Graph, maxFileSize int64, read map[string]uint64) *snapshot.Stamps {
-	if maxFileSize == 0 {
-		maxFileSize = fswalk.DefaultMaxFileSize
-	}
 	st := &snapshot.Stamps{WalkStart: t.start.UnixNano(), MaxFileSize: maxFileSize, Exts: Extensions(), Dirs: t.dirs}
 	sources := make(map[string]bool, len(g.Files))
 	for _, f := range g.Files {

@@ -20,6 +20,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/knowing-dev/knowing/internal/gitdiff"
 )
 
 // mineFlags are the flags mine and eval --mined share.
@@ -264,23 +266,20 @@ func parseChanges(diff []byte) ([]fileChange, error) {
 			cur = &out[len(out)-1]
 		case cur == nil:
 		case strings.HasPrefix(line, "--- "):
-			cur.OldPath = diffPath(line[4:], "a/")
+			cur.OldPath = gitdiff.Path(line[4:], "a/")
 		case strings.HasPrefix(line, "+++ "):
-			cur.NewPath = diffPath(line[4:], "b/")
+			cur.NewPath = gitdiff.Path(line[4:], "b/")
 		case strings.HasPrefix(line, "rename from "):
-			cur.OldPath = unquote(line[len("rename from "):])
+			cur.OldPath = gitdiff.Unquote(line[len("rename from "):])
 		case strings.HasPrefix(line, "rename to "):
-			cur.NewPath = unquote(line[len("rename to "):])
+			cur.NewPath = gitdiff.Unquote(line[len("rename to "):])
 		case strings.HasPrefix(line, "@@ "):
-			f := strings.Fields(line)
-			if len(f) < 3 {
+			a, b, c, d, ok := gitdiff.Hunk(line)
+			if !ok {
 				return nil, fmt.Errorf("diff: bad hunk header %q", line)
 			}
-			o, err1 := hunkSpan(f[1], "-")
-			n, err2 := hunkSpan(f[2], "+")
-			if err1 != nil || err2 != nil {
-				return nil, fmt.Errorf("diff: bad hunk header %q", line)
-			}
+			// A count of 0 gives an empty span (End < Start).
+			o, n := lineSpan{a, a + b - 1}, lineSpan{c, c + d - 1}
 			if o.End >= o.Start {
 				cur.Old = append(cur.Old, o)
 			}
@@ -290,49 +289,6 @@ func parseChanges(diff []byte) ([]fileChange, error) {
 		}
 	}
 	return out, sc.Err()
-}
-
-// hunkSpan parses "-start,count" (or "+start,count"); a count of 0 gives
-// an empty span (End < Start).
-func hunkSpan(s, sign string) (lineSpan, error) {
-	spec, ok := strings.CutPrefix(s, sign)
-	if !ok {
-		return lineSpan{}, errors.New("bad range")
-	}
-	startS, countS, hasCount := strings.Cut(spec, ",")
-	start, err := strconv.Atoi(startS)
-	if err != nil {
-		return lineSpan{}, err
-	}
-	count := 1
-	if hasCount {
-		if count, err = strconv.Atoi(countS); err != nil {
-			return lineSpan{}, err
-		}
-	}
-	return lineSpan{start, start + count - 1}, nil
-}
-
-// diffPath is the path of a ---/+++ line: "" for /dev/null.
-func diffPath(p, prefix string) string {
-	if i := strings.IndexByte(p, '\t'); i >= 0 {
-		p = p[:i]
-	}
-	p = unquote(p)
-	if p == "/dev/null" {
-		return ""
-	}
-	return strings.TrimPrefix(p, prefix)
-}
-
-// unquote undoes git's C-style quoting of unusual paths.
-func unquote(p string) string {
-	if len(p) >= 2 && p[0] == '"' {
-		if u, err := strconv.Unquote(p); err == nil {
-			return u
-		}
-	}
-	return p
 }
 
 // treeDir is a folder holding the files of one tree of a repository at a

@@ -233,7 +233,7 @@ func extractFile(f *extract.File, r *extract.FileResult, cpp bool) {
 	case 1:
 		r.Package = spaces[0]
 	default:
-		r.Package = commonPrefix(spaces)
+		r.Package = extract.CommonPrefix(spaces)
 	}
 	x.pkg = r.Package
 	// The scope is the namespace holding the most declarations.
@@ -342,18 +342,4 @@ func (x *extractor) inline(n int32) bool {
 		}
 	}
 	return false
-}
-
-// commonPrefix is the longest dotted prefix of every name.
-func commonPrefix(names []string) string {
-	prefix := strings.Split(names[0], ".")
-	for _, n := range names[1:] {
-		parts := strings.Split(n, ".")
-		i := 0
-		for i < len(prefix) && i < len(parts) && prefix[i] == parts[i] {
-			i++
-		}
-		prefix = prefix[:i]
-	}
-	return strings.Join(prefix, ".")
 }

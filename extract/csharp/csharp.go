@@ -121,7 +121,7 @@ func extractCSharp(f *extract.File, r *extract.FileResult) {
 		// Several namespaces: the Package is their common prefix, and
 		// each namespace block below it is a symbol.
 		x.multi = true
-		r.Package = commonPrefix(order)
+		r.Package = extract.CommonPrefix(order)
 	}
 	// .NET test and benchmark projects live in folders of any name, but
 	// their namespaces say what they are.
@@ -313,21 +313,6 @@ func (x *extractor) parseGlobalUsings(data []byte) {
 		}
 		x.usingImport(strings.Join(strings.Fields(string(rest)), ""), alias)
 	}
-}
-
-// commonPrefix is the longest namespace all of names start with.
-func commonPrefix(names []string) string {
-	p := names[0]
-	for _, n := range names[1:] {
-		for p != "" && n != p && !strings.HasPrefix(n, p+".") {
-			if i := strings.LastIndexByte(p, '.'); i >= 0 {
-				p = p[:i]
-			} else {
-				p = ""
-			}
-		}
-	}
-	return p
 }
 
 // nsSymbol opens namespace full in a file of several namespaces: a

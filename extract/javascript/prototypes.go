@@ -70,11 +70,10 @@ func (x *extractor) memberFunction(n int32, from int32) bool {
 		return false
 	}
 	c := x.chain(x.Field(n, x.g.fLeft))
-	i := strings.LastIndexByte(c, '.')
-	if i <= 0 {
+	recv, name := extract.SplitName(c)
+	if recv == "" {
 		return false
 	}
-	recv, name := c[:i], c[i+1:]
 	recv, alias := x.viaAlias(recv)
 	stmt := n
 	if p := x.N[n].Parent; p >= 0 && x.Code(p) == kExpressionStatement {
