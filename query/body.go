@@ -58,6 +58,11 @@ func (e *Engine) bodyChannel(ws *workspace, kw *Keywords) []uint32 {
 	for _, c := range kw.Exact {
 		add(c, 2)
 	}
+	if e.tune.BodyQuote > 0 {
+		for _, m := range kw.Messages {
+			add(m, float32(e.tune.BodyQuote))
+		}
+	}
 	for _, c := range kw.Components {
 		add(c, e.lateBoost(kw, c))
 	}

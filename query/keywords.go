@@ -52,6 +52,11 @@ type Keywords struct {
 	// src/walk.rs:1200:9, a Go trace's waitgroup.go:64, a compiler's
 	// error): the engine resolves each to the innermost symbol there.
 	Locations []Location
+	// Messages are the texts the task quotes that read as messages, not
+	// names: quoted spans of two words or more, and the messages of
+	// exception lines ("ValueError: invalid value for x"). A body that
+	// formats such a message holds its words as literals.
+	Messages []string
 
 	// spare are the task's content words beyond maxComponents, in order,
 	// with their Pos: the engine puts them in the places of components
@@ -124,6 +129,7 @@ func ExtractKeywords(task string) Keywords {
 	b.tests, b.examples = intents(task)
 
 	b.backticks(task)
+	b.messages(task)
 	b.frames(task)
 	toks := tokenize(withoutNativeArgs(task))
 	b.codePatterns(toks)
@@ -187,6 +193,7 @@ type kwBuilder struct {
 	refs                      []string // dotted names in prose (Keywords.References)
 	locations                 []Location
 	traceFrames               []Frame
+	msgs                      []string // Keywords.Messages
 }
 
 // maxAcronyms bounds the candidate acronyms of one task.
@@ -575,6 +582,7 @@ func verbPosition(toks []token, i int, lw string) bool {
 
 func (b *kwBuilder) finish() Keywords {
 	var k Keywords
+	k.Messages = b.msgs
 	k.Tests = b.tests
 	k.Examples = b.examples
 	k.Code = b.code
@@ -639,4 +647,62 @@ func statusContext(toks []token, i int) bool {
 		return true
 	}
 	return i+1 < len(toks) && !toks[i+1].brk && statusWordsAfter[strings.ToLower(toks[i+1].text)]
+}
+
+// maxMessages bounds Keywords.Messages; maxMessage is the longest quoted
+// span taken as a message.
+const (
+	maxMessages = 6
+	maxMessage  = 200
+)
+
+// messages collects the quoted spans of two words or more and the
+// messages of exception lines (Keywords.Messages).
+func (b *kwBuilder) messages(s string) {
+	add := func(m string) {
+		m = strings.TrimSpace(m)
+		if len(b.msgs) == maxMessages || len(m) < 5 || len(m) > maxMessage || !strings.ContainsAny(m, " \t") {
+			return
+		}
+		for _, x := range b.msgs {
+			if x == m {
+				return
+			}
+		}
+		b.msgs = append(b.msgs, m)
+	}
+	for line := range strings.Lines(s) {
+		line = strings.TrimRight(line, "\r\n")
+		if len(b.msgs) == maxMessages {
+			return
+		}
+		t := strings.TrimSpace(line)
+		// An exception line: Name(Error|Exception|Warning): message.
+		if i := strings.Index(t, ": "); i > 0 && i < 80 {
+			name := t[:i]
+			if j := strings.LastIndexAny(name, ". "); j >= 0 {
+				name = name[j+1:]
+			}
+			if strings.HasSuffix(name, "Error") || strings.HasSuffix(name, "Exception") || strings.HasSuffix(name, "Warning") {
+				add(t[i+2:])
+				continue
+			}
+		}
+		// Quoted spans within the line.
+		for q := 0; q < len(line); q++ {
+			c := line[q]
+			if c != '"' && c != '\'' && c != '`' {
+				continue
+			}
+			if c == '\'' && q > 0 && isWordByte(line[q-1]) {
+				continue // an apostrophe
+			}
+			end := strings.IndexByte(line[q+1:], c)
+			if end < 0 {
+				break
+			}
+			add(line[q+1 : q+1+end])
+			q += end + 1
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -331,5 +332,37 @@ func TestFeatureIsAWord(t *testing.T) {
 	k := ExtractKeywords("debug unexpected feature unification in dev-dependencies")
 	if !slices.Contains(k.Components, "feature") {
 		t.Errorf("components %q lack feature", k.Components)
+	}
+}
+
+// A bug report's quoted messages and exception lines are kept whole, as
+// messages, wherever they stand; single words in quotes, apostrophes and
+// names are not messages.
+func TestKeywordsMessages(t *testing.T) {
+	task := "When I load the schema it's broken.\n" +
+		"I get the error \"Unknown field in nested schema\" from load, and 'id' is ignored.\n" +
+		"Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>\n" +
+		"marshmallow.exceptions.ValidationError: Not a valid integer for key {}\n"
+	k := ExtractKeywords(task)
+	want := []string{"Unknown field in nested schema", "Not a valid integer for key {}"}
+	for _, w := range want {
+		if !slices.Contains(k.Messages, w) {
+			t.Errorf("messages %q lack %q", k.Messages, w)
+		}
+	}
+	for _, m := range k.Messages {
+		if m == "id" || m == "app.py" || strings.HasPrefix(m, "s broken") {
+			t.Errorf("not a message: %q (all: %q)", m, k.Messages)
+		}
+	}
+	if k := ExtractKeywords(strings.Repeat("say \"one two three\" and \"four five six\" ", 10)); len(k.Messages) != 2 {
+		t.Errorf("repeated messages kept more than once: %q", k.Messages)
+	}
+	var many strings.Builder
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&many, "then \"message number %d here\"\n", i)
+	}
+	if k := ExtractKeywords(many.String()); len(k.Messages) != maxMessages || k.Messages[0] != "message number 0 here" {
+		t.Errorf("want the first %d of 20 messages, got %q", maxMessages, k.Messages)
 	}
 }

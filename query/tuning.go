@@ -75,6 +75,10 @@ type Tuning struct {
 	// BodyHistory weighs the subjects of the commits that changed a
 	// symbol (when the build read git history) against its identifiers.
 	BodyHistory float64 `json:"bodyHistory"`
+	// BodyQuote is the body channel's boost of the words of the
+	// messages a task quotes (Keywords.Messages; 0: they count as the
+	// task's other words).
+	BodyQuote float64 `json:"bodyQuote"`
 	// RecencyHalf is how many commits back a symbol's last change halves
 	// its recency (with history; see Engine.recency); 0, the default,
 	// keeps recency neutral.
@@ -118,7 +122,7 @@ func DefaultTuning() Tuning {
 		Blast: 0.35, Confidence: 0.20, Recency: 0.15, Distance: 0.15, Match: 0.30, Cover: 0.7,
 		HitsSeed: 0.10, HitsHub: 0.10, HitsPenalty: 0.15, TestPenalty: 0.3, ValuePenalty: 0.6, EnumPenalty: 0.8, TypeBoost: 0.2,
 		Tiered: 2, BM25: 2, Equiv: 2, Path: 0, Alias: 1.4, Vector: 1, CommonDF: 0.2, Focus: 1, WeakEquiv: 1, ParentBoost: 0.1, Stem: 0.3, Base: 0.6, StemTiered: 10, Late: 0.6, PackByScore: 1,
-		Body: 2, BodyText: 1, BodyHistory: 1,
+		Body: 2, BodyText: 1, BodyHistory: 1, BodyQuote: 2,
 	}
 }
 
@@ -136,7 +140,7 @@ func (t *Tuning) fields() []tuningField {
 		{"match", &t.Match}, {"cover", &t.Cover}, {"hitsSeed", &t.HitsSeed}, {"hitsHub", &t.HitsHub},
 		{"hitsPenalty", &t.HitsPenalty}, {"testPenalty", &t.TestPenalty}, {"valuePenalty", &t.ValuePenalty},
 		{"enumPenalty", &t.EnumPenalty}, {"typeBoost", &t.TypeBoost}, {"tiered", &t.Tiered}, {"bm25", &t.BM25},
-		{"equiv", &t.Equiv}, {"path", &t.Path}, {"alias", &t.Alias}, {"vector", &t.Vector}, {"body", &t.Body}, {"bodyText", &t.BodyText}, {"bodyHistory", &t.BodyHistory}, {"recencyHalf", &t.RecencyHalf}, {"focus", &t.Focus},
+		{"equiv", &t.Equiv}, {"path", &t.Path}, {"alias", &t.Alias}, {"vector", &t.Vector}, {"body", &t.Body}, {"bodyText", &t.BodyText}, {"bodyHistory", &t.BodyHistory}, {"bodyQuote", &t.BodyQuote}, {"recencyHalf", &t.RecencyHalf}, {"focus", &t.Focus},
 		{"parentBoost", &t.ParentBoost}, {"stem", &t.Stem}, {"base", &t.Base}, {"stemTiered", &t.StemTiered},
 		{"late", &t.Late}, {"weakEquiv", &t.WeakEquiv}, {"commonDF", &t.CommonDF},
 		{"packByScore", &t.PackByScore}, {"packFloor", &t.PackFloor},

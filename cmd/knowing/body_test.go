@@ -125,6 +125,40 @@ func TestBodyEvidence(t *testing.T) {
 		t.Errorf("checkQuota for the message it formats: body channel rank %d, fused rank %d; want 1 and 1", body, why.Explanations[0].FusedRank)
 	}
 
+	// The same message quoted at the end of a long report, past the
+	// words the name channels read: its words are searched as a message,
+	// and the body channel ranks checkQuota first (without the message
+	// reading, fourth).
+	long := "Our nightly invoices run stopped working after the upgrade to the new release of the payment " +
+		"provider, customers in three regions saw failed renewals, support tickets piled up over the weekend, " +
+		"the dashboard showed nothing unusual and the operators restarted the workers twice before noticing " +
+		`the log line "spending allowance exhausted for tenant acme"`
+	bodyRank := func() int {
+		t.Helper()
+		code, out, errs := knowing(t, "", "why", "--json", snap, long, "example.com/billing.checkQuota")
+		if code != 0 {
+			t.Fatalf("why: %s", errs)
+		}
+		why.Explanations = nil
+		if err := json.Unmarshal([]byte(out), &why); err != nil || len(why.Explanations) != 1 {
+			t.Fatalf("why --json: %v\n%s", err, out)
+		}
+		for _, c := range why.Explanations[0].Channels {
+			if c.Channel == "body" {
+				return c.Rank
+			}
+		}
+		return 0
+	}
+	if r := bodyRank(); r != 1 {
+		t.Errorf("a long report quoting the message: body channel ranks checkQuota %d, want 1", r)
+	}
+	t.Setenv("KNOWING_TUNE", "bodyQuote=0")
+	if r := bodyRank(); r == 1 {
+		t.Errorf("without reading the message: body channel ranks checkQuota %d, want it lower (else the test shows nothing)", r)
+	}
+	t.Setenv("KNOWING_TUNE", "")
+
 	// A variable only a body uses: the body channel finds the function,
 	// and nothing else does.
 	task := "the retry backoff jitter is far too large"
