@@ -45,6 +45,7 @@ Usage:
   knowing eval --snap SNAP --fixtures DIR   P@10, R@10, MRR, NDCG on fixtures
   knowing eval --mined DIR                  how well knowing finds what DIR's commits changed
   knowing mine [--repo DIR] OUT             task fixtures from DIR's git history
+  knowing train --snap T --fixtures DIR     learn the ranking weights from mined commits
   knowing version
 
 Examples:
@@ -123,6 +124,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdEval(rest, stdout, stderr)
 	case "mine":
 		err = cmdMine(rest, stdout, stderr)
+	case "train":
+		err = cmdTrain(rest, stdout, stderr)
 	case "def":
 		err = cmdDef(rest, stdout, stderr)
 	case "callers", "callees":
@@ -232,7 +235,7 @@ func parse(fs *flag.FlagSet, args []string, help string, stderr io.Writer) ([]st
 }
 
 // commands are knowing's commands, for suggestions.
-var commands = []string{"build", "watch", "query", "why", "def", "callers", "callees", "refs", "outline", "impact", "changes", "mcp", "inspect", "eval", "mine", "version", "help"}
+var commands = []string{"build", "watch", "query", "why", "def", "callers", "callees", "refs", "outline", "impact", "changes", "mcp", "inspect", "eval", "mine", "train", "version", "help"}
 
 // nearest returns the option closest to word when it is a likely typo
 // (at most two edits, and fewer than half of word's letters), else "".

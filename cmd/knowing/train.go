@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/knowing-dev/knowing/eval"
+	"github.com/knowing-dev/knowing/eval/train"
+	"github.com/knowing-dev/knowing/query"
+)
+
+const trainHelp = `Usage: knowing train --snap TEMPLATE --fixtures DIR [flags]
+
+Learns the ranking weights from mined commits (see 'knowing mine'): each
+commit's message is a task and the symbols it changed its answer, scored
+strictly from a snapshot of its parent. The weights of the ranking
+formula (the ones 'knowing why' prints) are set by coordinate ascent:
+one weight at a time, the step that raises the objective most is kept,
+round after round until a round changes nothing. The objective is the
+mean over repositories of each one's (MRR + R@10) / 2.
+
+--folds K first validates: the repositories are split into K folds, and
+for each the weights are learned on the others and scored on it against
+the starting weights. Then the weights are learned on every repository
+and printed (or written to --out) in the form --tune and KNOWING_TUNE
+read. eval/train/README.md has the training set and the exact commands.
+
+  knowing train --snap 'snaps/{repo}/{base_commit}.snap' --fixtures fixtures --folds 4
+
+Flags:
+`
+
+func cmdTrain(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	snap := fs.String("snap", "", "snapshot path `template`: {id}, {repo} and {base_commit} are replaced by each fixture's fields")
+	fixtures := fs.String("fixtures", "", "fixture `folder` (searched recursively)")
+	folds := fs.Int("folds", 0, "validate first: learn without each of this many folds of repositories, score on it (0: no validation)")
+	rounds := fs.Int("rounds", 3, "passes over the weights at most")
+	params := fs.String("params", "", "comma-separated weights to learn (default: the fusion weights and the score's components)")
+	start := fs.String("start", "", "start from these weights (name=value,...) over the formula's defaults")
+	gain := fs.Float64("min-gain", 0.001, "least rise of the objective a step must bring")
+	out := fs.String("out", "", "write the learned weights to this `file` (default: stdout)")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	pos, err := parse(fs, args, trainHelp, stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("unexpected arguments %q; use --snap and --fixtures", pos)
+	}
+	if *snap == "" || *fixtures == "" {
+		return usagef("--snap and --fixtures are both required")
+	}
+	if *rounds < 1 {
+		return usagef("--rounds must be at least 1 (got %d)", *rounds)
+	}
+	base, err := query.ParseTuning(*start, query.DefaultTuning())
+	if err != nil {
+		return usagef("--start: %v", err)
+	}
+	opt := train.Options{Rounds: *rounds, MinGain: *gain}
+	if *params != "" {
+		for _, p := range strings.Split(*params, ",") {
+			p = strings.TrimSpace(p)
+			if _, err := query.ParseTuning(p+"=0", base); err != nil {
+				return usagef("--params: %v", err)
+			}
+			opt.Params = append(opt.Params, p)
+		}
+	}
+	if !*quiet {
+		opt.Log = stderr
+	}
+	fx, err := eval.LoadDir(*fixtures)
+	if err != nil {
+		return err
+	}
+	if len(fx) == 0 {
+		return fmt.Errorf("no fixtures in %s", *fixtures)
+	}
+	tmpl := &snapTemplate{tmpl: *snap}
+	set, err := train.Load(fx, tmpl.key)
+	if err != nil {
+		return err
+	}
+	defer set.Close()
+	if *folds > 0 && (*folds < 2 || *folds > len(set.Repos)) {
+		return usagef("--folds must be between 2 and the number of repositories (%d)", len(set.Repos))
+	}
+	ctx := context.Background()
+	fmt.Fprintf(stderr, "train: %d fixtures, %d snapshots, %d repositories\n", set.Len(), set.Snapshots(), len(set.Repos))
+	if *folds > 0 {
+		fl, err := train.CrossValidate(ctx, set, base, *folds, opt)
+		if err != nil {
+			return err
+		}
+		writeFolds(stdout, fl)
+	}
+	learned, res, err := train.Ascend(ctx, set, base, nil, opt)
+	if err != nil {
+		return err
+	}
+	before, err := set.Evaluate(ctx, base, nil, 0)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "all repositories (trained on): objective %.4f -> %.4f, Acc@10 %.3f -> %.3f, MRR %.3f -> %.3f\n",
+		before.Objective, res.Objective, before.Macro.Acc10, res.Macro.Acc10, before.Macro.MRR, res.Macro.MRR)
+	spec := diffSpec(base, learned)
+	if *out == "" {
+		fmt.Fprintln(stdout, spec)
+		return nil
+	}
+	return os.WriteFile(*out, []byte(spec+"\n"), 0o644)
+}
+
+// diffSpec lists the weights of t that differ from base, as ParseTuning
+// reads them.
+func diffSpec(base, t query.Tuning) string {
+	b := strings.Split(base.String(), ",")
+	var d []string
+	for i, kv := range strings.Split(t.String(), ",") {
+		if i >= len(b) || kv != b[i] {
+			d = append(d, kv)
+		}
+	}
+	return strings.Join(d, ",")
+}
+
+// writeFolds prints the validation table: per held-out fold, the
+// starting and learned weights' macro figures there.
+func writeFolds(w io.Writer, folds []train.Fold) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "held out\tN\tAcc@1\tAcc@10\tR@10\tMRR\t→ Acc@1\tAcc@10\tR@10\tMRR\t")
+	var sb, sa train.Scores
+	for _, f := range folds {
+		b, a := f.Before.Macro, f.After.Macro
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", strings.Join(f.Held, ","), b.N,
+			b.Acc1, b.Acc10, b.R10, b.MRR, a.Acc1, a.Acc10, a.R10, a.MRR)
+		k := float64(len(f.Held))
+		sb.Acc1 += b.Acc1 * k
+		sb.Acc10 += b.Acc10 * k
+		sb.R10 += b.R10 * k
+		sb.MRR += b.MRR * k
+		sa.Acc1 += a.Acc1 * k
+		sa.Acc10 += a.Acc10 * k
+		sa.R10 += a.R10 * k
+		sa.MRR += a.MRR * k
+		sb.N += len(f.Held)
+	}
+	if n := float64(sb.N); n > 0 {
+		fmt.Fprintf(tw, "repo mean\t\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n",
+			sb.Acc1/n, sb.Acc10/n, sb.R10/n, sb.MRR/n, sa.Acc1/n, sa.Acc10/n, sa.R10/n, sa.MRR/n)
+	}
+	tw.Flush()
+}

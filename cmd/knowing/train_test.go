@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTrainLearnsAWeight starts the ascent with the body channel off, on
+// tasks only the body channel answers (the variables and messages of
+// bodyRepo's functions): training must turn it back on and raise the
+// objective, on the repositories it learned from and, validated, on the
+// one it left out.
+func TestTrainLearnsAWeight(t *testing.T) {
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "repo")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module example.com/billing\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "billing.go"), []byte(bodyRepo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	snap := filepath.Join(dir, "b.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", repo, snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	// Two "repositories" answered from the same snapshot, so that one
+	// can be left out.
+	tasks := []struct{ repo, task, gt string }{
+		{"one", "the retry backoff jitter is far too large", "schedule"},
+		{"one", "spending allowance exhausted shown to a tenant", "checkQuota"},
+		{"two", "jitter of the backoff grows without bound", "schedule"},
+		{"two", "allowance exhausted message names the wrong tenant", "checkQuota"},
+	}
+	fx := filepath.Join(dir, "fixtures")
+	for i, k := range tasks {
+		d := filepath.Join(fx, k.repo)
+		os.MkdirAll(d, 0o755)
+		y := fmt.Sprintf("id: %s-%d\nrepo: %s\ntier: mined\ndescription: %q\nground_truth:\n  - %s\n", k.repo, i, k.repo, k.task, k.gt)
+		if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("%d.yaml", i)), []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "learned.tune")
+	code, stdout, errs := knowing(t, "", "train", "--quiet", "--snap", snap, "--fixtures", fx, "--start", "body=0",
+		"--params", "body,cover", "--folds", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("train: %d %s", code, errs)
+	}
+	spec, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(spec), "body=") || strings.Contains(string(spec), "body=0,") {
+		t.Errorf("learned weights %q: want the body channel on", spec)
+	}
+	// The validation table: each fold's left-out repository answers
+	// better with the weights learned without it.
+	for _, held := range []string{"one", "two"} {
+		line := ""
+		for _, l := range strings.Split(stdout, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), held+" ") {
+				line = l
+			}
+		}
+		f := strings.Fields(line)
+		if len(f) != 10 {
+			t.Fatalf("no validation row for %s in:\n%s", held, stdout)
+		}
+		if f[5] >= f[9] { // MRR before, after
+			t.Errorf("fold %s: MRR %s before, %s after: want a rise\n%s", held, f[5], f[9], stdout)
+		}
+	}
+	if !strings.Contains(stdout, "Acc@10 0.500 -> 1.000") {
+		t.Errorf("want every task answered after training, half before:\n%s", stdout)
+	}
+	// Bad input: clear errors.
+	if code, _, errs := knowing(t, "", "train", "--snap", snap, "--fixtures", fx, "--params", "nosuch"); code != 2 || !strings.Contains(errs, "nosuch") {
+		t.Errorf("unknown weight: %d %s", code, errs)
+	}
+	if code, _, errs := knowing(t, "", "train", "--snap", snap, "--fixtures", fx, "--folds", "5"); code != 2 || !strings.Contains(errs, "folds") {
+		t.Errorf("more folds than repositories: %d %s", code, errs)
+	}
+}
