@@ -152,7 +152,7 @@ func (s *Session) record(snap *snapshot.Snapshot, id uint32, now int64) {
 	}
 	s.at[id] = int32(len(s.ents))
 	s.ents = append(s.ents, sessionEntry{id: id, strength: 1, t: now,
-		qname: strings.Clone(snap.QName(id)), name: strings.ToLower(snap.Name(id))})
+		qname: strings.Clone(snap.QName(id)), name: strings.ToLower(strings.Clone(snap.Name(id)))})
 }
 
 // prune forgets the entries too weak to matter at now.

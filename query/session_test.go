@@ -118,43 +118,46 @@ func TestSessionAddsNothing(t *testing.T) {
 func TestSessionFollowsRebuiltSnapshot(t *testing.T) {
 	files := []snapshot.File{{Path: "x/x.go", Lang: snapshot.LangGo}}
 	a, addA := tinyShop(files...)
-	addA("x.Alpha", snapshot.KindFunction, 0, "Alpha parses the config.")
-	addA("x.Beta", snapshot.KindFunction, 0, "Beta parses the config file.")
-	addA("x.Gamma", snapshot.KindFunction, 0, "Gamma parses the config lines.")
+	addA("x.alpha", snapshot.KindFunction, 0, "Alpha parses the config.")
+	addA("x.beta", snapshot.KindFunction, 0, "Beta parses the config file.")
+	addA("x.gamma", snapshot.KindFunction, 0, "Gamma parses the config lines.")
 	b, addB := tinyShop(files...)
-	addB("x.Zeta", snapshot.KindFunction, 0, "Zeta writes logs.")
-	addB("x.Gamma", snapshot.KindFunction, 0, "Gamma parses the config lines.")
-	addB("x.Beta", snapshot.KindFunction, 0, "Beta parses the config file.")
+	addB("x.zeta", snapshot.KindFunction, 0, "Zeta writes logs.")
+	addB("x.gamma", snapshot.KindFunction, 0, "Gamma parses the config lines.")
+	addB("x.beta", snapshot.KindFunction, 0, "Beta parses the config file.")
 	ea, eb := a.engine(t), b.engine(t)
-	if a.ids["x.Beta"] == b.ids["x.Beta"] {
+	if a.ids["x.beta"] == b.ids["x.beta"] {
 		t.Fatal("the test needs Beta's id to differ between the snapshots")
 	}
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	sess := NewSession(time.Minute, 10)
-	sess.Record(ea.s, a.ids["x.Alpha"], t0)
-	sess.Record(ea.s, a.ids["x.Beta"], t0)
+	sess.Record(ea.s, a.ids["x.alpha"], t0)
+	sess.Record(ea.s, a.ids["x.beta"], t0)
 	if sess.Len() != 2 {
 		t.Fatalf("Len %d, want 2", sess.Len())
 	}
+	// The session outlives the snapshot it was recorded on (the names
+	// are lower-case, so lower-casing them copies nothing).
+	ea.s.Close()
 	plain := symbols(queryWith(t, eb, "parse the config", Options{}))
 	got := symbols(queryWith(t, eb, "parse the config", Options{Session: sess, At: t0}))
-	if len(got) == 0 || got[0] != "x.Beta" {
-		t.Errorf("on the rebuilt snapshot: %v, want x.Beta first (alone: %v)", got, plain)
+	if len(got) == 0 || got[0] != "x.beta" {
+		t.Errorf("on the rebuilt snapshot: %v, want x.beta first (alone: %v)", got, plain)
 	}
 	if sess.Len() != 1 {
 		t.Errorf("Alpha, gone from the rebuilt snapshot, is still remembered: Len %d", sess.Len())
 	}
-	if st := sess.Strength(eb.s, b.ids["x.Beta"], t0); st != 1 {
+	if st := sess.Strength(eb.s, b.ids["x.beta"], t0); st != 1 {
 		t.Errorf("Beta's strength on the rebuilt snapshot %g, want 1", st)
 	}
-	if st := sess.Strength(eb.s, b.ids["x.Zeta"], t0); st != 0 {
+	if st := sess.Strength(eb.s, b.ids["x.zeta"], t0); st != 0 {
 		t.Errorf("Zeta, at Alpha's old id, has strength %g", st)
 	}
-	// and back: the first snapshot finds Beta again at its own id.
-	if st := sess.Strength(ea.s, a.ids["x.Beta"], t0); st != 1 {
+	// and back: the first tree's snapshot finds Beta again at its id.
+	if st := sess.Strength(a.engine(t).s, a.ids["x.beta"], t0); st != 1 {
 		t.Errorf("Beta's strength back on the first snapshot %g, want 1", st)
 	}
-	if !sess.RecordName(eb.s, "shop/x.Zeta", t0) || sess.RecordName(eb.s, "shop/x.Alpha", t0) {
+	if !sess.RecordName(eb.s, "shop/x.zeta", t0) || sess.RecordName(eb.s, "shop/x.alpha", t0) {
 		t.Error("RecordName found a missing symbol or missed a present one")
 	}
 }
