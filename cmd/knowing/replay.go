@@ -23,6 +23,7 @@ type replay struct {
 	half, gap time.Duration
 	weight    float64
 	feed      string // "shown" or "truth"
+	top       int    // with feed "shown", how many of the top results (0: all)
 	repos     map[string]*replayClock
 }
 
@@ -47,7 +48,7 @@ func replayFlagsOf(fs *flag.FlagSet) replayFlags {
 		half:   fs.Duration("session-half-life", query.DefaultSessionHalfLife, "with --replay: the `duration` over which a returned symbol's boost halves"),
 		weight: fs.Float64("session-weight", query.DefaultSessionWeight, "with --replay: a fully boosted symbol's score is multiplied by 1 + this `weight`"),
 		gap:    fs.Duration("replay-gap", time.Minute, "with --replay: simulated `time` between two tasks"),
-		feed:   fs.String("replay-feed", "shown", "with --replay: what feeds the session: shown (each task's top results) or truth (its ground truth)"),
+		feed:   fs.String("replay-feed", "shown", "with --replay: what feeds the session: shown (each task's top results), shown:N (its top N) or truth (its ground truth)"),
 	}
 }
 
@@ -58,10 +59,18 @@ func (f replayFlags) replay() (*replay, error) {
 	if *f.half <= 0 || *f.gap < 0 || *f.weight < 0 {
 		return nil, usagef("--session-half-life must be above 0, --replay-gap and --session-weight 0 or more")
 	}
-	if *f.feed != "shown" && *f.feed != "truth" {
-		return nil, usagef("unknown --replay-feed %q: shown or truth", *f.feed)
+	feed, top := *f.feed, 0
+	if n, ok := strings.CutPrefix(feed, "shown:"); ok {
+		var err error
+		if top, err = strconv.Atoi(n); err != nil || top <= 0 {
+			return nil, usagef("--replay-feed shown:N needs a count above 0 (got %q)", n)
+		}
+		feed = "shown"
 	}
-	return &replay{half: *f.half, gap: *f.gap, weight: *f.weight, feed: *f.feed, repos: map[string]*replayClock{}}, nil
+	if feed != "shown" && feed != "truth" {
+		return nil, usagef("unknown --replay-feed %q: shown, shown:N or truth", feed)
+	}
+	return &replay{half: *f.half, gap: *f.gap, weight: *f.weight, feed: feed, top: top, repos: map[string]*replayClock{}}, nil
 }
 
 // replayEpoch is the simulated time of each repository's first task.
@@ -87,6 +96,9 @@ func (r *replay) fed(sess *query.Session, snap *snapshot.Snapshot, f eval.Fixtur
 			sess.RecordName(snap, g, at)
 		}
 		return
+	}
+	if r.top > 0 && len(items) > r.top {
+		items = items[:r.top]
 	}
 	sess.RecordItems(snap, items, at)
 }
