@@ -39,6 +39,8 @@
 //     match, cover and HITS adjustments, weighted; the kind factors; the
 //     penalty on tests, examples and benchmarks unless the task is about
 //     them; member and type boosts.
+//     With Options.Session, step 7b, session.go (Engine.sessionBoost):
+//     the symbols earlier answers of the session returned are raised.
 //  8. Packing, pack.go (Engine.pack): density packing into the token
 //     budget, then doc summaries (summary.go) in what the budget leaves.
 //

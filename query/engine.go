@@ -30,6 +30,10 @@ type Options struct {
 	// Docs fills each result's Doc with the opening of its doc comment
 	// (see Summary) and counts it in the result's tokens.
 	Docs bool
+	// Session raises symbols earlier answers returned (session.go); At is
+	// the time its strengths decay to (zero: the clock). Nil: none.
+	Session *Session
+	At      time.Time
 }
 
 // Item is one ranked symbol.
@@ -179,8 +183,9 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ranked := e.score(ws, &kw)             // step 7, score.go
-	items, used := e.pack(ws, ranked, opt) // step 8, pack.go
+	ranked := e.score(ws, &kw)                // step 7, score.go
+	ranked = e.sessionBoost(ws, ranked, &opt) // step 7b, session.go
+	items, used := e.pack(ws, ranked, opt)    // step 8, pack.go
 	res.Results = items
 	res.Stats.Packed = len(items)
 	res.Stats.Tokens = used

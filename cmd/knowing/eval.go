@@ -44,6 +44,13 @@ snapshot of each commit's parent in a temporary folder (one per distinct
 tree), and scores each commit from its parent's snapshot alone: neither
 the change, nor its message, nor any later commit is in the index.
 
+--replay answers each repository's fixtures in run order (file order;
+with --mined, the order the commits were made in) as one working session,
+as an agent's MCP server would see them: each task's top results feed the
+session (or with --replay-feed truth its ground truth), the next task
+comes --replay-gap later, and returned symbols it meets again are raised
+(--session-half-life, --session-weight; see knowing mcp).
+
   --verify    only check that every ground-truth symbol exists in the
               snapshot; list the ones that do not
   --floor F   fail (exit 1) when an overall metric is below the floor file F
@@ -66,6 +73,7 @@ type evalFlags struct {
 	vector   bool
 	budget   int
 	baseline string
+	replay   *replay // nil: each fixture on its own
 }
 
 func cmdEval(args []string, stdout, stderr io.Writer) error {
@@ -84,6 +92,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	baseName := fs.String("baseline", "", "rank with a `baseline` instead of the engine: grep (task words in qualified names) or body (BM25 over function source)")
 	mined := fs.String("mined", "", "mine the git repository in this `folder` and score each commit from its parent's snapshot")
 	mf := mineFlagsOf(fs)
+	rf := replayFlagsOf(fs)
 	pos, err := parse(fs, args, evalHelp, stderr)
 	if err != nil {
 		return err
@@ -105,6 +114,9 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := evalFlags{matcher: eval.Strict, asJSON: *asJSON, markdown: *markdown, floor: *floor,
 		verify: *verify, quiet: *quiet, vector: *vector, budget: *budget, baseline: *baseName}
+	if cfg.replay, err = rf.replay(); err != nil {
+		return err
+	}
 	if *lenient {
 		cfg.matcher = eval.Lenient
 	}
@@ -247,10 +259,17 @@ func runEval(fx []eval.Fixture, src snapSource, cfg evalFlags, stdout, stderr io
 		case "body":
 			items, err = t.body.Rank(ctx, t.e, f.Description, eval.K)
 		default:
+			opt := query.Options{Limit: eval.K, Vector: cfg.vector, Budget: cfg.budget}
+			if cfg.replay != nil {
+				opt.Session, opt.At = cfg.replay.next(f)
+			}
 			var res *query.Result
-			res, err = t.e.Query(ctx, f.Description, query.Options{Limit: eval.K, Vector: cfg.vector, Budget: cfg.budget})
+			res, err = t.e.Query(ctx, f.Description, opt)
 			if res != nil {
 				items = res.Results
+				if cfg.replay != nil {
+					cfg.replay.fed(opt.Session, t.s, f, items, opt.At)
+				}
 			}
 		}
 		el := time.Since(start)

@@ -12,13 +12,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/knowing-dev/knowing/query"
 )
 
-const mcpHelp = `Usage: knowing mcp [--repo DIR] [--snap FILE]
+const mcpHelp = `Usage: knowing mcp [--repo DIR] [--snap FILE] [--session]
 
 Serves one repository to an AI agent over MCP (the Model Context Protocol)
 on stdin and stdout. Tools:
@@ -39,8 +40,17 @@ folder); the first call builds it, or brings an existing one up to date
 incrementally. The server then watches the repository (as knowing watch
 does): a call that comes after a change rebuilds the snapshot, parsing
 only what changed, before it answers, so answers follow the agent's
-edits. Calls in flight finish on the snapshot they started with. Register
-it with a client as a command, e.g. {"command": "knowing", "args":
+edits. Calls in flight finish on the snapshot they started with.
+
+With --session, context answers follow what the agent looked at: the
+symbols it named to symbol, callers, callees and impact rise in later
+context answers, by a boost that halves every --session-half-life (it
+follows rebuilds by qualified name). It is off by default: in a replay of
+related tasks (EVAL.md) it helped mined bug fixes a little and moved
+nothing else, while raising what context itself had returned lowered MRR
+on every set.
+
+Register it with a client as a command, e.g. {"command": "knowing", "args":
 ["mcp", "--repo", "/path/to/repo"]}.
 
 Flags:
@@ -53,6 +63,9 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	repo := fs.String("repo", ".", "repository `folder` to serve")
 	snap := fs.String("snap", "", "snapshot `file` (default: .git/knowing.snap in the repository)")
+	session := fs.Bool("session", false, "session-aware ranking: symbols the agent looked up rise in later context answers")
+	half := fs.Duration("session-half-life", query.DefaultSessionHalfLife, "with --session: a looked-up symbol's boost halves over this `duration`")
+	weight := fs.Float64("session-weight", query.DefaultSessionWeight, "with --session: a fully boosted symbol's score is multiplied by 1 + this `weight`")
 	pos, err := parse(fs, args, mcpHelp, stderr)
 	if err != nil {
 		return err
@@ -63,7 +76,13 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := checkRepo(*repo); err != nil {
 		return err
 	}
+	if *half <= 0 || *weight < 0 {
+		return usagef("--session-half-life must be above 0 and --session-weight 0 or more")
+	}
 	k := &mcpServer{repo: *repo, snap: *snap, log: stderr}
+	if *session {
+		k.sess = query.NewSession(*half, *weight)
+	}
 	if k.snap == "" {
 		k.snap = defaultSnapPath(*repo)
 	}
@@ -98,8 +117,12 @@ func defaultSnapPath(repo string) string {
 type mcpServer struct {
 	repo, snap string
 	log        io.Writer // rebuilds and their failures; nil: none
-	mu         sync.Mutex
-	st         mcpState
+	// sess remembers the symbols the agent looked up, for the context
+	// tool's ranking (nil: off, the default); it follows rebuilt
+	// snapshots by qualified name.
+	sess *query.Session
+	mu   sync.Mutex
+	st   mcpState
 }
 
 func (k *mcpServer) logf(format string, args ...any) {
@@ -146,6 +169,20 @@ type (
 	}
 )
 
+// lookedUp feeds the session the symbols of e a call named. Only these
+// feed it, not what context returned: in the replay of related tasks
+// (EVAL.md), raising returned symbols lowered MRR on every set, raising
+// the symbols worked on did not.
+func (k *mcpServer) lookedUp(e *query.Engine, ids ...uint32) {
+	if k.sess == nil {
+		return
+	}
+	now := time.Now()
+	for _, id := range ids {
+		k.sess.Record(e.Snapshot(), id, now)
+	}
+}
+
 func or(v, def int) int {
 	if v > 0 {
 		return v
@@ -174,7 +211,7 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 	mcp.AddTool(srv, &mcp.Tool{Name: "context", Description: "Find the code a task needs: give the task in plain words (or a bug report, stack trace, error message); get the symbols to read, best first, with signatures and doc summaries, within a token budget."},
 		onEngine(k, func(ctx context.Context, e *query.Engine, in contextIn) (contextOut, error) {
 			budget := or(in.Budget, mcpBudget)
-			res, err := e.Query(ctx, in.Task, query.Options{Limit: or(in.Limit, 20), Budget: budget, Docs: true})
+			res, err := e.Query(ctx, in.Task, query.Options{Limit: or(in.Limit, 20), Budget: budget, Docs: true, Session: k.sess})
 			if err != nil {
 				return contextOut{}, err
 			}
@@ -194,6 +231,7 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 			if err != nil {
 				return defReport{}, err
 			}
+			k.lookedUp(e, id)
 			return definitionOf(e, id, in.Source)
 		}))
 	calls := func(name, desc string) {
@@ -203,6 +241,7 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 				if err != nil {
 					return callsReport{}, err
 				}
+				k.lookedUp(e, id)
 				return callsOf(e, id, name, min(or(in.Depth, 1), 10), or(in.Limit, 100)), nil
 			}))
 	}
@@ -210,7 +249,15 @@ func newMCPServer(k *mcpServer) *mcp.Server {
 	calls("callees", "What a symbol calls, directly (depth 1) or further.")
 	mcp.AddTool(srv, &mcp.Tool{Name: "impact", Description: "What a change to some symbols may break: callers, overriders, implementers, users and the tests that exercise them, ranked by how close they are in the code graph."},
 		onEngine(k, func(_ context.Context, e *query.Engine, in impactIn) (impactReport, error) {
-			return impactOf(e, in.Symbols, min(or(in.Depth, 3), 10), 100, or(in.Budget, mcpBudget))
+			rep, err := impactOf(e, in.Symbols, min(or(in.Depth, 3), 10), 100, or(in.Budget, mcpBudget))
+			if err == nil && k.sess != nil {
+				for _, ref := range in.Symbols {
+					if id, err := e.Resolve(ref); err == nil {
+						k.lookedUp(e, id)
+					}
+				}
+			}
+			return rep, err
 		}))
 	mcp.AddTool(srv, &mcp.Tool{Name: "outline", Description: "A file's symbols, nested as the code nests them, in line order."},
 		onEngine(k, func(_ context.Context, e *query.Engine, in outlineIn) (outlineReport, error) {

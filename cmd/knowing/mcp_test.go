@@ -29,7 +29,12 @@ func mcpClient(t *testing.T) (*mcp.ClientSession, string) {
 func mcpClientFor(t *testing.T, repo string) (*mcp.ClientSession, string) {
 	t.Helper()
 	snap := filepath.Join(t.TempDir(), "go.snap")
-	k := &mcpServer{repo: repo, snap: snap}
+	return mcpServe(t, &mcpServer{repo: repo, snap: snap}), snap
+}
+
+// mcpServe serves k in memory and returns the client's session.
+func mcpServe(t *testing.T, k *mcpServer) *mcp.ClientSession {
+	t.Helper()
 	t.Cleanup(k.close)
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -41,7 +46,7 @@ func mcpClientFor(t *testing.T, repo string) (*mcp.ClientSession, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return cs, snap
+	return cs
 }
 
 // call calls a tool and decodes its structured answer into out; it

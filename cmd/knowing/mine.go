@@ -552,6 +552,9 @@ func evalMined(repo, fixturesDir, repoFilter string, mf mineFlags, cfg evalFlags
 	}
 	defer td.Close()
 	src := &minedSource{td: td, ctx: ctx, trees: map[string]string{}}
+	if cfg.replay != nil {
+		inCommitOrder(repo, fx) // a replay follows the fixes in the order they were made
+	}
 	// Fixtures of one tree are answered from one snapshot: group them,
 	// in the order their trees first appear.
 	var order []string
