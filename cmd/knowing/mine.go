@@ -166,7 +166,7 @@ func mineRepo(ctx context.Context, dir string, mf mineFlags, progress io.Writer)
 	}
 	defer td.Close()
 	var out []eval.Fixture
-	var ferr error
+	var ferr, firstBad error
 	err = listCommits(dir, *mf.rev, *mf.since, func(c commitInfo) bool {
 		if ctx.Err() != nil {
 			ferr = ctx.Err()
@@ -179,8 +179,13 @@ func mineRepo(ctx context.Context, dir string, mf mineFlags, progress io.Writer)
 		}
 		f, reason, err := mineCommit(td, c, *mf.tests)
 		if err != nil {
-			ferr = fmt.Errorf("commit %s: %w", c.Hash, err)
-			return false
+			// A commit git cannot read (a blob missing from a partial
+			// copy) is skipped, not the rest of the history.
+			if firstBad == nil {
+				firstBad = fmt.Errorf("commit %s: %w", c.Hash, err)
+			}
+			st.skipped["unreadable"]++
+			return true
 		}
 		if reason != "" {
 			st.skipped[reason]++
@@ -199,6 +204,9 @@ func mineRepo(ctx context.Context, dir string, mf mineFlags, progress io.Writer)
 	}
 	if err == nil {
 		err = ferr
+	}
+	if err == nil && len(out) == 0 && firstBad != nil {
+		err = firstBad // nothing could be read: say why
 	}
 	return out, st, err
 }

@@ -450,3 +450,32 @@ func TestEvalMined(t *testing.T) {
 		t.Errorf("from a folder: %+v, mined in place: %+v", rep2.BugOverall, rep.BugOverall)
 	}
 }
+
+// A commit git cannot read (a blob missing, as in a partial copy) is
+// skipped and counted; the rest of the history is still mined.
+func TestMineSkipsUnreadable(t *testing.T) {
+	h := buildHistory(t)
+	blob := h.repo.git("rev-parse", h.rename+":calc.py")
+	if err := os.Remove(filepath.Join(h.repo.dir, ".git", "objects", blob[:2], blob[2:])); err != nil {
+		t.Skipf("the blob is not a loose object: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "mined")
+	code, _, errs := knowing(t, "", "mine", "--repo", h.repo.dir, "--name", "calc", out)
+	if code != 0 {
+		t.Fatalf("mine: %d %s", code, errs)
+	}
+	if !strings.Contains(errs, "unreadable") {
+		t.Errorf("the skipped commits are not reported: %s", errs)
+	}
+	fx, err := eval.LoadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, f := range fx {
+		got[f.Commit] = true
+	}
+	if got[h.rename] || !got[h.fixAdd] || !got[h.initSep] {
+		t.Errorf("mined %v: want fixAdd and initSep, not the unreadable rename", keysOf(got))
+	}
+}
