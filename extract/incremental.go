@@ -178,6 +178,11 @@ func (p *Prior) plan(root string, opt Options, files []fswalk.File, repos *repoS
 			if k.kind == depRead && same[path.Clean(k.path)] {
 				continue // a source file read whole: its stamp says it is the same
 			}
+			if k.kind == depDerived {
+				if _, rel := k.splitDerived(); same[path.Clean(rel)] {
+					continue // likewise
+				}
+			}
 			if k.ask(check) != pll.deps[k] {
 				pl.valid[l] = false
 				pl.reason[l] = fmt.Sprintf("%s: %s", l, k)
@@ -237,6 +242,9 @@ func (k depKey) String() string {
 		return "the listing of " + k.path + "/"
 	case depAbove:
 		return k.path + " above the root"
+	case depDerived:
+		name, rel, _ := strings.Cut(k.path, "\x00")
+		return rel + " (" + name + ")"
 	}
 	return k.path
 }
@@ -320,6 +328,14 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 				pll.read[p] = h
 			}
 			r.deps.mu.Unlock()
+		}
+		// A source file read through ReadDerived may have changed
+		// without changing its key: its fingerprint is the one of the
+		// bytes now, which this build parsed (the stamps record it).
+		for p := range pll.read {
+			if pf := next.files[p]; pf != nil && !pf.kept {
+				pll.read[p] = pf.r.Hash
+			}
 		}
 		next.langs[l] = pll
 	}
