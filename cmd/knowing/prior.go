@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
@@ -101,6 +102,12 @@ func savePrior(out string, next *extract.Prior) error {
 	if err != nil {
 		return err
 	}
+	return writeFileAtomic(p, b)
+}
+
+// writeFileAtomic writes b to p (in the cache: private) under a
+// temporary name, and renames it.
+func writeFileAtomic(p string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
@@ -126,5 +133,47 @@ func savePrior(out string, next *extract.Prior) error {
 func dropPrior(out string) {
 	if p := priorPath(out); p != "" {
 		os.Remove(p)
+		os.Remove(memoPath(p))
 	}
+}
+
+// Beside the prior build, the cache keeps what the sections of the
+// snapshot were built from (a snapshot.Memo), so that the next build
+// copies those whose inputs did not change (see snapshot/reuse.go).
+
+// memoPath is where the memo of the snapshot whose prior is at prior is kept.
+func memoPath(prior string) string {
+	return strings.TrimSuffix(prior, ".prior") + ".memo"
+}
+
+// openReuse returns the sections of the snapshot at out with the memo
+// kept for it, or nil when there is none (the next write builds every
+// section).
+func openReuse(out string) *snapshot.Reuse {
+	p := priorPath(out)
+	if p == "" {
+		return nil
+	}
+	b, err := os.ReadFile(memoPath(p))
+	if err != nil {
+		return nil
+	}
+	m, err := snapshot.UnmarshalMemo(b, priorID())
+	if err != nil {
+		return nil
+	}
+	r, err := snapshot.OpenReuse(out, m)
+	if err != nil {
+		return nil
+	}
+	return r
+}
+
+// saveMemo keeps m, the memo of the snapshot just written at out.
+func saveMemo(out string, m *snapshot.Memo) error {
+	p := priorPath(out)
+	if p == "" {
+		return nil
+	}
+	return writeFileAtomic(memoPath(p), m.Marshal(priorID()))
 }
