@@ -1,10 +1,13 @@
 package extract
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"maps"
 	"math"
 	"slices"
@@ -15,7 +18,7 @@ import (
 
 // A Prior is kept between runs of knowing build in a file of its own
 // (the command keeps it under the user's cache folder): the magic, a
-// version, the CRC-32C of the rest, then
+// version, then
 //
 //	str id                  who wrote it (the caller's; a Prior of another id is refused)
 //	str root, varint max file size, str extensions, varint walk start
@@ -24,7 +27,10 @@ import (
 //	uvarint symbols, refs and imports of all the files (room to decode them in)
 //	uvarint files, each: uvarint error line, then the FileResult
 //
-// where str is a uvarint length and the bytes, and a FileResult is its
+// and last the CRC-32C of what follows the version (a trailer, so that
+// the file is written as a stream: a file decoded from a prior and kept
+// as it was is copied from the old bytes, without a buffer of the
+// whole). str is a uvarint length and the bytes, and a FileResult is its
 // fields in order (see enc.result). The encoding is this package's own:
 // it changes with FileResult, and a file of another version is refused
 // (the next build is then a full one). It is not compressed: on the Go
@@ -34,7 +40,7 @@ import (
 
 const (
 	priorMagic   = "KNOWPRIO"
-	priorVersion = 3
+	priorVersion = 4
 )
 
 // ErrPrior is wrapped by the errors of UnmarshalPrior: the bytes are not
@@ -44,18 +50,42 @@ var ErrPrior = errors.New("not a usable prior build")
 // Marshal encodes p, tagged with id (say, the version of the program
 // that made it).
 func (p *Prior) Marshal(id string) ([]byte, error) {
-	// Files decoded from a prior's bytes and kept as they were are
-	// copied as they were encoded; room for them all, and a guess for
-	// the others.
-	size := 1 << 16
-	for _, pf := range p.files {
-		if pf.raw != nil {
-			size += len(pf.raw)
-		} else {
-			size += 64 + 16*int(pf.r.Size)/10
-		}
+	var b bytes.Buffer
+	err := p.Write(&b, id)
+	return b.Bytes(), err
+}
+
+// crcWriter writes to w and keeps the CRC-32C of what it wrote.
+type crcWriter struct {
+	w   io.Writer
+	crc uint32
+}
+
+func (c *crcWriter) Write(b []byte) (int, error) {
+	c.crc = crc32.Update(c.crc, castagnoli, b)
+	return c.w.Write(b)
+}
+
+// Write writes what Marshal returns to w, as a stream.
+func (p *Prior) Write(w io.Writer, id string) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if _, err := bw.WriteString(priorMagic); err != nil {
+		return err
 	}
-	e := enc{b: make([]byte, 0, size)}
+	var v [4]byte
+	binary.LittleEndian.PutUint32(v[:], priorVersion)
+	bw.Write(v[:])
+	cw := &crcWriter{w: bw}
+	e := enc{b: make([]byte, 0, 1<<16)}
+	// flush hands what e holds to the writer, once it holds enough.
+	flush := func(min int) error {
+		if len(e.b) < min {
+			return nil
+		}
+		_, err := cw.Write(e.b)
+		e.b = e.b[:0]
+		return err
+	}
 	e.str(id)
 	e.str(p.root)
 	e.varint(p.maxFileSize)
@@ -70,6 +100,9 @@ func (p *Prior) Marshal(id string) ([]byte, error) {
 			e.b = append(e.b, byte(k.kind))
 			e.str(k.path)
 			e.b = binary.LittleEndian.AppendUint64(e.b, pl.deps[k])
+			if err := flush(1 << 16); err != nil {
+				return err
+			}
 		}
 		e.uvarint(uint64(len(pl.read)))
 		for _, f := range slices.Sorted(maps.Keys(pl.read)) {
@@ -88,21 +121,35 @@ func (p *Prior) Marshal(id string) ([]byte, error) {
 	for _, f := range slices.Sorted(maps.Keys(p.files)) {
 		pf := p.files[f]
 		if pf.raw != nil {
-			e.b = append(e.b, pf.raw...)
+			// Files decoded from a prior's bytes and kept as they were
+			// are copied as they were encoded.
+			if err := flush(0); err != nil {
+				return err
+			}
+			if _, err := cw.Write(pf.raw); err != nil {
+				return err
+			}
 			continue
 		}
 		e.uvarint(uint64(pf.errLine))
 		e.result(pf.r)
+		if err := flush(1 << 16); err != nil {
+			return err
+		}
 	}
-	out := make([]byte, priorHeader, priorHeader+len(e.b))
-	copy(out, priorMagic)
-	binary.LittleEndian.PutUint32(out[len(priorMagic):], priorVersion)
-	binary.LittleEndian.PutUint32(out[len(priorMagic)+4:], crc32.Checksum(e.b, castagnoli))
-	return append(out, e.b...), nil
+	if err := flush(0); err != nil {
+		return err
+	}
+	binary.LittleEndian.PutUint32(v[:], cw.crc)
+	bw.Write(v[:])
+	return bw.Flush()
 }
 
-// priorHeader is the magic, the version and the CRC.
-const priorHeader = len(priorMagic) + 8
+// priorHeader is the magic and the version; priorTrailer the CRC.
+const (
+	priorHeader  = len(priorMagic) + 4
+	priorTrailer = 4
+)
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -111,14 +158,14 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // afterwards. Damaged or foreign bytes give an error wrapping ErrPrior,
 // never a panic.
 func UnmarshalPrior(b []byte, id string) (p *Prior, err error) {
-	if len(b) < priorHeader || string(b[:len(priorMagic)]) != priorMagic {
+	if len(b) < priorHeader+priorTrailer || string(b[:len(priorMagic)]) != priorMagic {
 		return nil, fmt.Errorf("%w: no magic", ErrPrior)
 	}
 	if v := binary.LittleEndian.Uint32(b[len(priorMagic):]); v != priorVersion {
 		return nil, fmt.Errorf("%w: version %d", ErrPrior, v)
 	}
-	raw := b[priorHeader:]
-	if crc32.Checksum(raw, castagnoli) != binary.LittleEndian.Uint32(b[len(priorMagic)+4:]) {
+	raw := b[priorHeader : len(b)-priorTrailer]
+	if crc32.Checksum(raw, castagnoli) != binary.LittleEndian.Uint32(b[len(b)-priorTrailer:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrPrior)
 	}
 	defer func() {

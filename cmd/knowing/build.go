@@ -167,6 +167,17 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		runtime.GC()
 	}
 	wstart, wcpu := time.Now(), extract.ProcessCPU()
+	// The extraction is kept for the next build while the snapshot is
+	// written, on the other core: the two are independent (the next
+	// build checks the snapshot it copies sections from against the
+	// memo written after it, not against the prior).
+	kept := make(chan error, 1)
+	go func() { kept <- savePrior(out, next) }()
+	defer func() {
+		if kept != nil {
+			<-kept
+		}
+	}()
 	if opt.Progress != nil {
 		fmt.Fprintf(opt.Progress, "\r\033[Kwriting %d symbols and %d edges to %s…", len(g.Nodes), len(g.Edges), out)
 	}
@@ -186,7 +197,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if err := saveMemo(out, memo); err != nil {
 		dropPrior(out)
 	}
-	if err := savePrior(out, next); err != nil {
+	err = <-kept
+	kept = nil
+	if err != nil {
 		dropPrior(out)
 		fmt.Fprintf(stderr, "knowing: could not keep this build's extraction for the next one (%v); the next build of %s parses everything\n", err, out)
 	}

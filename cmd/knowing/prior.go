@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,16 +99,12 @@ func savePrior(out string, next *extract.Prior) error {
 	if p == "" || next == nil {
 		return nil
 	}
-	b, err := next.Marshal(priorID())
-	if err != nil {
-		return err
-	}
-	return writeFileAtomic(p, b)
+	return writeFileAtomic(p, func(w io.Writer) error { return next.Write(w, priorID()) })
 }
 
-// writeFileAtomic writes b to p (in the cache: private) under a
-// temporary name, and renames it.
-func writeFileAtomic(p string, b []byte) error {
+// writeFileAtomic writes what write writes to p (in the cache: private)
+// under a temporary name, and renames it.
+func writeFileAtomic(p string, write func(io.Writer) error) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}
@@ -116,7 +113,7 @@ func writeFileAtomic(p string, b []byte) error {
 		return err
 	}
 	tmp := f.Name()
-	_, err = f.Write(b)
+	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -175,5 +172,8 @@ func saveMemo(out string, m *snapshot.Memo) error {
 	if p == "" {
 		return nil
 	}
-	return writeFileAtomic(memoPath(p), m.Marshal(priorID()))
+	return writeFileAtomic(memoPath(p), func(w io.Writer) error {
+		_, err := w.Write(m.Marshal(priorID()))
+		return err
+	})
 }
