@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -30,12 +31,14 @@ type Prior struct {
 	walkStart   int64  // nanoseconds since the Unix epoch
 	files       map[string]*priorFile
 	langs       map[snapshot.Lang]*priorLang
+	graph       *priorGraph // the graph resolved from files, or nil
 }
 
 // priorFile is one file's extraction.
 type priorFile struct {
 	r       *FileResult
 	errLine uint32 // its first syntax error's line, 0 if none
+	key     uint64 // its resolution key (resolution.go), 0 until known
 	raw     []byte // its encoding, when it was decoded from one (see Marshal)
 	// kept: the file changed, and this is the extraction of its earlier
 	// bytes (Options.KeepOnError); its stamps are not the file's.
@@ -266,6 +269,8 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 		}
 		if pf != nil {
 			stats.Reused++
+			// This build's own record: the prior's stays as it was.
+			pf = &priorFile{r: pf.r, errLine: pf.errLine, key: pf.key, raw: pf.raw}
 		} else {
 			pf = &priorFile{r: parsed[j], errLine: errLines[j]}
 			j++
@@ -346,6 +351,47 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 	}
 	sort.Strings(stats.Relanguages)
 	return results, next
+}
+
+// resolve resolves results into the graph, reusing the prior build's
+// resolution when every file's resolution key is the one it was resolved
+// from, and keeps it in p (this build's Prior) for the next build.
+func (p *Prior) resolve(prior *Prior, results []*FileResult, nodesDone func(*snapshot.Graph), stats *Stats) *snapshot.Graph {
+	sort.Slice(results, func(i, j int) bool { return results[i].Path < results[j].Path })
+	keys := make([]uint64, len(results))
+	onAllCores(len(results), func() func(int) {
+		return func(i int) {
+			pf := p.files[results[i].Path]
+			if pf == nil || pf.r != results[i] {
+				keys[i] = resolutionKey(results[i])
+				return
+			}
+			if pf.key == 0 {
+				pf.key = resolutionKey(pf.r)
+			}
+			keys[i] = pf.key
+		}
+	})
+	if prior != nil && prior.graph != nil {
+		if g := prior.graph.reuse(results, keys); g != nil {
+			stats.Resolved = true
+			if nodesDone != nil {
+				nodesDone(g)
+			}
+			if p != nil {
+				// Its encoding is the prior's: the keys, files and
+				// edges are, and so are the nodes but for the lines and
+				// texts that are not encoded.
+				p.graph = &priorGraph{keys: keys, files: prior.graph.files, nodes: g.Nodes, symFile: prior.graph.symFile, symIdx: prior.graph.symIdx, edges: g.Edges, raw: prior.graph.raw}
+			}
+			return g
+		}
+	}
+	r := resolveAll(results, nodesDone)
+	if p != nil {
+		p.graph = &priorGraph{keys: keys, files: slices.Clone(r.g.Files), nodes: r.g.Nodes, symFile: r.symFile, symIdx: r.symIdx, edges: r.g.Edges}
+	}
+	return r.g
 }
 
 // readFiles is every file the extraction of p's files read, with its

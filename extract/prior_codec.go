@@ -25,7 +25,8 @@ import (
 //	uvarint languages, each: u8 lang, uvarint questions, each: u8 kind,
 //	        str path, u64 answer; uvarint files read, each: str path, u64 fingerprint
 //	uvarint symbols, refs and imports of all the files (room to decode them in)
-//	uvarint files, each: uvarint error line, then the FileResult
+//	uvarint files, each: uvarint error line, u64 resolution key, then the FileResult
+//	u8 1 and the resolved graph (priorGraph.encode), or 0
 //
 // and last the CRC-32C of what follows the version (a trailer, so that
 // the file is written as a stream: a file decoded from a prior and kept
@@ -40,7 +41,7 @@ import (
 
 const (
 	priorMagic   = "KNOWPRIO"
-	priorVersion = 4
+	priorVersion = 5
 )
 
 // ErrPrior is wrapped by the errors of UnmarshalPrior: the bytes are not
@@ -132,8 +133,17 @@ func (p *Prior) Write(w io.Writer, id string) error {
 			continue
 		}
 		e.uvarint(uint64(pf.errLine))
+		e.b = binary.LittleEndian.AppendUint64(e.b, pf.key)
 		e.result(pf.r)
 		if err := flush(1 << 16); err != nil {
+			return err
+		}
+	}
+	if p.graph == nil {
+		e.b = append(e.b, 0)
+	} else {
+		e.b = append(e.b, 1)
+		if err := p.graph.encode(&e, p.sortedResults(), flush); err != nil {
 			return err
 		}
 	}
@@ -199,10 +209,13 @@ func UnmarshalPrior(b []byte, id string) (p *Prior, err error) {
 	p.files = make(map[string]*priorFile, nf)
 	for ; nf > 0; nf-- {
 		at := d.b
-		pf := &priorFile{errLine: uint32(d.uvarint())}
+		pf := &priorFile{errLine: uint32(d.uvarint()), key: d.u64()}
 		pf.r = d.result()
 		pf.raw = at[:len(at)-len(d.b)]
 		p.files[pf.r.Path] = pf
+	}
+	if d.byte() == 1 {
+		p.graph = d.graph(p.sortedResults())
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPrior, d.err)

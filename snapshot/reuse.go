@@ -7,6 +7,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"math"
+	"runtime"
 	"sync"
 
 	"github.com/knowing-dev/knowing/bm25"
@@ -203,7 +204,10 @@ func (r *Reuse) take(g reuseGroup, key uint64) ([][]byte, *memoGroup) {
 		if !e.present || e.crc != mg.crcs[i] {
 			return nil, nil
 		}
-		b := bytes.Clone(r.s.sec(id))
+		b := r.s.sec(id)
+		if !reuseMapped {
+			b = bytes.Clone(b)
+		}
 		if b == nil {
 			b = []byte{}
 		}
@@ -215,6 +219,11 @@ func (r *Reuse) take(g reuseGroup, key uint64) ([][]byte, *memoGroup) {
 	r.used[g] = true
 	return out, mg
 }
+
+// reuseMapped: a write refers to the sections it copies in the earlier
+// file's mapping, and closes it after the rename; where a mapped file
+// cannot be replaced (Windows) it copies them and closes it before.
+var reuseMapped = runtime.GOOS != "windows"
 
 // fingerprintGroups fingerprints the fields each group's sections are built
 // from, one group a goroutine.

@@ -28,6 +28,16 @@ func reuseGraph() *Graph {
 // reused groups the ones the change left alone.
 func TestWriteReuse(t *testing.T) {
 	needBM25(t)
+	for _, mapped := range []bool{true, false} {
+		t.Run(map[bool]string{true: "mapped", false: "copied"}[mapped], func(t *testing.T) {
+			defer func(was bool) { reuseMapped = was }(reuseMapped)
+			reuseMapped = mapped
+			testWriteReuse(t)
+		})
+	}
+}
+
+func testWriteReuse(t *testing.T) {
 	dir := t.TempDir()
 	prev := filepath.Join(dir, "prev.snap")
 	g := reuseGraph()

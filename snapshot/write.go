@@ -104,7 +104,11 @@ const bm25DocBytes = 400
 func Write(path string, g *Graph, opt *WriteOptions) error {
 	img, err := encode(g, opt)
 	if opt != nil {
-		opt.Reuse.Close() // before the rename: a mapped file cannot be replaced everywhere
+		if reuseMapped {
+			defer opt.Reuse.Close() // the image refers to its mapping
+		} else {
+			opt.Reuse.Close() // before the rename: a mapped file cannot be replaced
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("snapshot: write %s: %w", path, err)

@@ -48,11 +48,14 @@ the build that wrote it left its extraction in the user's cache folder
 extraction, unless something their language's extraction read changed
 (a go.mod, a package.json, a module another file imports: then that
 language's files are all parsed again); only changed and new files are
-parsed, and the graph is resolved whole; the sections of OUT whose
-inputs are unchanged are copied. The snapshot equals a full build's.
+parsed, and the graph is resolved whole (unless the prior resolution
+serves); the sections of OUT whose inputs are unchanged are copied. The snapshot equals a full build's.
 --full parses everything. The summary then adds
-  "incremental": {"reused", "parsed", "reparsed_languages", "sections_copied"}
-(the groups of sections copied from OUT, whose inputs did not change).
+  "incremental": {"reused", "parsed", "reparsed_languages", "sections_copied",
+   "resolution_reused"}
+(the groups of sections copied from OUT, whose inputs did not change;
+whether the prior build's resolution served, no file's names,
+references or imports having changed).
 
 An existing OUT is replaced only when it is a knowing snapshot: build
 refuses to write over any other file (a source file named by mistake, a
@@ -145,7 +148,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	sum := buildSummary{Repo: *repo, Files: st.Files, Skipped: st.Skipped, SourceBytes: st.SourceBytes,
 		SyntaxErrorFiles: st.ParseErrors, FirstSyntaxErrors: append([]string{}, st.FirstErrors...), Commits: st.Commits}
 	if prior != nil {
-		sum.Incremental = &incrementalSummary{Reused: st.Reused, Parsed: st.Parsed, Relanguages: append([]string{}, st.Relanguages...)}
+		sum.Incremental = &incrementalSummary{Reused: st.Reused, Parsed: st.Parsed, Relanguages: append([]string{}, st.Relanguages...), Resolved: st.Resolved}
 	}
 
 	sum.Phases.Parse, sum.Phases.Resolve = st.Parse.Seconds(), st.Resolve.Seconds()
@@ -209,7 +212,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 			st.Parse.Seconds(), st.ParseCPU.Seconds(), st.Walk.Seconds(), st.Resolve.Seconds(), st.ResolveCPU.Seconds(),
 			wall.Seconds(), time.Since(pstart).Seconds(), wcpu.Seconds(), time.Since(start).Seconds(), (st.ParseCPU + st.ResolveCPU + wcpu).Seconds())
 		if prior != nil {
-			fmt.Fprintf(stderr, "incremental: the prior build read in %.3fs; %d files parsed, %d reused; sections copied: %s", loaded.Seconds(), st.Parsed, st.Reused, strings.Join(reuse.Reused(), " "))
+			fmt.Fprintf(stderr, "incremental: the prior build read in %.3fs; %d files parsed, %d reused; resolution reused: %v; sections copied: %s", loaded.Seconds(), st.Parsed, st.Reused, st.Resolved, strings.Join(reuse.Reused(), " "))
 			if len(st.Relanguages) > 0 {
 				fmt.Fprintf(stderr, "; parsed again: %s", strings.Join(st.Relanguages, "; "))
 			}
@@ -282,6 +285,9 @@ type incrementalSummary struct {
 	// earlier snapshot, their inputs unchanged ("graph", "keys", "bm25",
 	// "body", "cold").
 	Copied []string `json:"sections_copied"`
+	// Resolved: the prior build's resolution served (no file's names,
+	// references or imports changed).
+	Resolved bool `json:"resolution_reused"`
 }
 
 // checkWritable fails early, before a long parse, when the output cannot
