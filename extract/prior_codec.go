@@ -215,7 +215,7 @@ func UnmarshalPrior(b []byte, id string) (p *Prior, err error) {
 		p.files[pf.r.Path] = pf
 	}
 	if d.byte() == 1 {
-		p.graph = d.graph(p.sortedResults())
+		p.graph = d.graph()
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPrior, d.err)

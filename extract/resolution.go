@@ -183,8 +183,10 @@ func (pg *priorGraph) encode(e *enc, files []*FileResult, flush func(int) error)
 			return err
 		}
 		if pg.patched(id, files) {
+			e.b = append(e.b, 1)
 			continue
 		}
+		e.b = append(e.b, 0)
 		e.uvarint(uint64(n.StartLine))
 		e.uvarint(uint64(n.EndLine))
 		e.str(n.Signature)
@@ -217,9 +219,8 @@ func (p *Prior) sortedResults() []*FileResult {
 	return out
 }
 
-// graph reads what priorGraph.encode wrote; files are the prior's files in
-// path order (whether a node was patched depends on its file's language).
-func (d *dec) graph(files []*FileResult) *priorGraph {
+// graph reads what priorGraph.encode wrote.
+func (d *dec) graph() *priorGraph {
 	at := d.b
 	pg := &priorGraph{}
 	defer func() { pg.raw = at[:len(at)-len(d.b)] }()
@@ -243,10 +244,7 @@ func (d *dec) graph(files []*FileResult) *priorGraph {
 		n.Flags = snapshot.Flags(d.uvarint())
 		n.File = d.i32()
 		n.Changed, n.Churn = uint16(d.uvarint()), uint16(d.uvarint())
-		if d.err != nil {
-			return nil
-		}
-		if pg.patched(id, files) {
+		if d.byte() == 1 || d.err != nil {
 			continue
 		}
 		n.StartLine, n.EndLine = d.u32(), d.u32()
