@@ -9,7 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+
+	mmap "github.com/edsrzf/mmap-go"
 
 	"github.com/knowing-dev/knowing/extract"
 	"github.com/knowing-dev/knowing/snapshot"
@@ -81,7 +84,7 @@ func readPrior(out string) (*extract.Prior, string) {
 	if p == "" {
 		return nil, "no cache folder"
 	}
-	b, err := os.ReadFile(p)
+	b, err := readCached(p)
 	if err != nil {
 		return nil, "no prior build in the cache"
 	}
@@ -176,4 +179,35 @@ func saveMemo(out string, m *snapshot.Memo) error {
 		_, err := w.Write(m.Marshal(priorID()))
 		return err
 	})
+}
+
+// readCached returns the bytes of the prior build at p. Where a mapped
+// file can be replaced (not on Windows) they are a read-only mapping,
+// which is never unmapped: the prior's strings point into it, and the
+// graph's after them. A mapping costs no copy and no fresh memory
+// (the Go standard library's prior is 74 MB; read into the heap, its
+// pages were a quarter of an incremental build's system time). The
+// cache is written by renaming a new file over the old one, never in
+// place, so the mapped bytes do not change.
+func readCached(p string) ([]byte, error) {
+	if runtime.GOOS == "windows" {
+		return os.ReadFile(p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() == 0 {
+		return nil, nil
+	}
+	m, err := mmap.Map(f, mmap.RDONLY, 0)
+	if err != nil {
+		return os.ReadFile(p)
+	}
+	return m, nil
 }
