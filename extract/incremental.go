@@ -39,7 +39,11 @@ type priorFile struct {
 	r       *FileResult
 	errLine uint32 // its first syntax error's line, 0 if none
 	key     uint64 // its resolution key (resolution.go), 0 until known
-	raw     []byte // its encoding, when it was decoded from one (see Marshal)
+	// refs is the encoding of r's references while they are not decoded
+	// (r.Refs nil; nrefs of them): see materialize.
+	refs  []byte
+	nrefs int
+	raw   []byte // its encoding, when it was decoded from one (see Marshal)
 	// kept: the file changed, and this is the extraction of its earlier
 	// bytes (Options.KeepOnError); its stamps are not the file's.
 	kept bool
@@ -163,7 +167,7 @@ func (p *Prior) plan(root string, opt Options, files []fswalk.File, repos *repoS
 		} else if b, err := fileread.Regular(f.Abs, max(maxSize, f.Size)); err == nil && int64(len(b)) == r.Size && snapshot.Fingerprint(b) == r.Hash {
 			nr := *r
 			nr.ModTime = f.ModTime
-			pl.keep[i], same[f.Path] = &priorFile{r: &nr, errLine: pf.errLine}, true
+			pl.keep[i], same[f.Path] = &priorFile{r: &nr, errLine: pf.errLine, refs: pf.refs, nrefs: pf.nrefs}, true
 		}
 		if pl.keep[i] != nil {
 			wanted[repoLang(r.Lang)] = true
@@ -270,7 +274,7 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 		if pf != nil {
 			stats.Reused++
 			// This build's own record: the prior's stays as it was.
-			pf = &priorFile{r: pf.r, errLine: pf.errLine, key: pf.key, raw: pf.raw}
+			pf = &priorFile{r: pf.r, errLine: pf.errLine, key: pf.key, raw: pf.raw, refs: pf.refs, nrefs: pf.nrefs}
 		} else {
 			pf = &priorFile{r: parsed[j], errLine: errLines[j]}
 			j++
@@ -284,7 +288,7 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 					what = fmt.Sprintf("%s:%d", f.Path, pf.errLine)
 				}
 				stats.Kept = append(stats.Kept, what)
-				pf = &priorFile{r: old.r, errLine: old.errLine, raw: old.raw, kept: true}
+				pf = &priorFile{r: old.r, errLine: old.errLine, raw: old.raw, refs: old.refs, nrefs: old.nrefs, kept: true}
 			case old == nil && pf.r != nil:
 				stats.Added++
 			case old != nil && pf.r != nil && pf.r.Hash != old.r.Hash:
@@ -367,6 +371,7 @@ func (p *Prior) resolve(prior *Prior, results []*FileResult, nodesDone func(*sna
 				return
 			}
 			if pf.key == 0 {
+				pf.materialize()
 				pf.key = resolutionKey(pf.r)
 			}
 			keys[i] = pf.key
@@ -387,6 +392,9 @@ func (p *Prior) resolve(prior *Prior, results []*FileResult, nodesDone func(*sna
 			return g
 		}
 	}
+	onAllCores(len(results), func() func(int) {
+		return func(i int) { p.files[results[i].Path].materialize() }
+	})
 	r := resolveAll(results, nodesDone)
 	if p != nil {
 		p.graph = &priorGraph{keys: keys, files: slices.Clone(r.g.Files), nodes: r.g.Nodes, symFile: r.symFile, symIdx: r.symIdx, edges: r.g.Edges}

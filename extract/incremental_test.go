@@ -144,7 +144,15 @@ func TestIncrementalEqualsFull(t *testing.T) {
 					t.Errorf("%s: prior resolution reused %v, want %v", step.name, st.Resolved, wantResolved)
 				}
 				t.Logf("%s: parsed %d, reused %d, languages parsed again: %v, resolution reused %v", step.name, st.Parsed, st.Reused, st.Relanguages, st.Resolved)
-				prior = next
+				// The next step reads the prior as the next knowing build
+				// does: from its encoding.
+				b, err := next.Marshal("test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if prior, err = extract.UnmarshalPrior(b, "test"); err != nil {
+					t.Fatal(err)
+				}
 			}
 		})
 	}

@@ -114,6 +114,9 @@ func (p *Prior) Write(w io.Writer, id string) error {
 	var syms, refs, imps int
 	for _, pf := range p.files {
 		syms, refs, imps = syms+len(pf.r.Symbols), refs+len(pf.r.Refs), imps+len(pf.r.Imports)
+		if pf.r.Refs == nil {
+			refs += pf.nrefs
+		}
 	}
 	e.uvarint(uint64(syms))
 	e.uvarint(uint64(refs))
@@ -134,7 +137,7 @@ func (p *Prior) Write(w io.Writer, id string) error {
 		}
 		e.uvarint(uint64(pf.errLine))
 		e.b = binary.LittleEndian.AppendUint64(e.b, pf.key)
-		e.result(pf.r)
+		e.result(pf.r, pf.refs)
 		if err := flush(1 << 16); err != nil {
 			return err
 		}
@@ -203,7 +206,8 @@ func UnmarshalPrior(b []byte, id string) (p *Prior, err error) {
 		p.langs[l] = pl
 	}
 	d.syms = make([]Symbol, d.count())
-	d.refs = make([]Ref, d.count())
+	d.count() // the references are decoded when a build needs them (see priorFile.refs)
+	d.lazy = true
 	d.imps = make([]Import, d.count())
 	nf := d.count()
 	p.files = make(map[string]*priorFile, nf)
@@ -212,6 +216,7 @@ func UnmarshalPrior(b []byte, id string) (p *Prior, err error) {
 		pf := &priorFile{errLine: uint32(d.uvarint()), key: d.u64()}
 		pf.r = d.result()
 		pf.raw = at[:len(at)-len(d.b)]
+		pf.refs, pf.nrefs = d.lazyRefs, d.lazyN
 		p.files[pf.r.Path] = pf
 	}
 	if d.byte() == 1 {
@@ -240,8 +245,9 @@ func (e *enc) strs(s []string) {
 	}
 }
 
-// result appends a FileResult: every field, in declaration order.
-func (e *enc) result(r *FileResult) {
+// result appends a FileResult: every field, in declaration order. refs,
+// when not nil, is the encoding of its references if r has none decoded.
+func (e *enc) result(r *FileResult, refs []byte) {
 	e.str(r.Path)
 	e.b = append(e.b, byte(r.Lang))
 	e.uvarint(uint64(r.Flags))
@@ -276,15 +282,10 @@ func (e *enc) result(r *FileResult) {
 		// Commits and History are not extraction's: every build
 		// attaches them anew (history.go).
 	}
-	e.uvarint(uint64(len(r.Refs)))
-	for i := range r.Refs {
-		f := &r.Refs[i]
-		e.varint(int64(f.From))
-		e.b = append(e.b, byte(f.Kind))
-		e.str(f.Name)
-		e.str(f.Qual)
-		e.str(f.QualType)
-		e.uvarint(uint64(f.Line))
+	if r.Refs == nil && refs != nil {
+		e.b = append(e.b, refs...)
+	} else {
+		e.refs(r.Refs)
 	}
 	e.uvarint(uint64(len(r.Imports)))
 	for i := range r.Imports {
@@ -294,6 +295,20 @@ func (e *enc) result(r *FileResult) {
 		e.str(im.Alias)
 	}
 	e.strs(r.Includes)
+}
+
+// refs appends a file's references: their count, then each.
+func (e *enc) refs(refs []Ref) {
+	e.uvarint(uint64(len(refs)))
+	for i := range refs {
+		f := &refs[i]
+		e.varint(int64(f.From))
+		e.b = append(e.b, byte(f.Kind))
+		e.str(f.Name)
+		e.str(f.Qual)
+		e.str(f.QualType)
+		e.uvarint(uint64(f.Line))
+	}
 }
 
 // dec reads what enc wrote; the first error sticks and later reads
@@ -306,6 +321,11 @@ type dec struct {
 	syms []Symbol
 	refs []Ref
 	imps []Import
+	// lazy: result leaves the references encoded, in lazyRefs (their
+	// count and entries, lazyN of them) for the file it decoded last.
+	lazy     bool
+	lazyRefs []byte
+	lazyN    int
 }
 
 // take cuts n elements off the front of *room, or allocates them when it
@@ -391,6 +411,43 @@ func (d *dec) str() string {
 	return s
 }
 
+// skip passes over a string.
+func (d *dec) skip() {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail("string beyond the data")
+		return
+	}
+	d.b = d.b[n:]
+}
+
+// refList decodes len(refs) references into refs.
+func (d *dec) refList(refs []Ref) {
+	for i := range refs {
+		f := &refs[i]
+		f.From, f.Kind = d.i32(), RefKind(d.byte())
+		f.Name, f.Qual, f.QualType = d.str(), d.str(), d.str()
+		f.Line = d.u32()
+	}
+}
+
+// materialize decodes the references of pf's file, if they were left
+// encoded (a decoded prior's are until a build resolves them: a build
+// whose resolution is the prior's never reads them). The FileResult may
+// be shared with the prior pf was kept from: it gets the same
+// references, once; builds sharing a prior run one at a time.
+func (pf *priorFile) materialize() {
+	if pf.refs == nil || pf.r.Refs != nil {
+		return
+	}
+	d := dec{b: pf.refs}
+	refs := make([]Ref, d.count())
+	d.refList(refs)
+	if d.err == nil {
+		pf.r.Refs = refs
+	}
+}
+
 func (d *dec) strs() []string {
 	n := d.count()
 	if n == 0 {
@@ -436,13 +493,22 @@ func (d *dec) result() *FileResult {
 			s.Body, s.Text = d.str(), d.str()
 		}
 	}
+	at := d.b
+	d.lazyRefs, d.lazyN = nil, 0
 	if n := d.count(); n > 0 {
-		r.Refs = take(&d.refs, n)
-		for i := range r.Refs {
-			f := &r.Refs[i]
-			f.From, f.Kind = d.i32(), RefKind(d.byte())
-			f.Name, f.Qual, f.QualType = d.str(), d.str(), d.str()
-			f.Line = d.u32()
+		if d.lazy {
+			for i := 0; i < n; i++ {
+				d.varint()
+				d.byte()
+				d.skip()
+				d.skip()
+				d.skip()
+				d.uvarint()
+			}
+			d.lazyRefs, d.lazyN = at[:len(at)-len(d.b)], n
+		} else {
+			r.Refs = take(&d.refs, n)
+			d.refList(r.Refs)
 		}
 	}
 	if n := d.count(); n > 0 {

@@ -78,7 +78,11 @@ func TestPriorRoundTrip(t *testing.T) {
 		if pf.raw == nil {
 			t.Fatalf("%s: no encoding kept", pf.r.Path)
 		}
-		pf.raw = nil
+		if pf.nrefs != len(p.files[pf.r.Path].r.Refs) || pf.nrefs > 0 && (pf.r.Refs != nil || pf.refs == nil) {
+			t.Fatalf("%s: references decoded before a build needs them", pf.r.Path)
+		}
+		pf.materialize()
+		pf.raw, pf.refs, pf.nrefs = nil, nil, 0
 	}
 	if !reflect.DeepEqual(got, p) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v\nfile %+v\nwant %+v", got, p, got.files[r.Path].r, &r)
@@ -94,7 +98,8 @@ func TestPriorRoundTrip(t *testing.T) {
 		q, err := UnmarshalPrior(d, "v1")
 		if err == nil {
 			for _, pf := range q.files {
-				pf.raw = nil
+				pf.materialize()
+				pf.raw, pf.refs, pf.nrefs = nil, nil, 0
 			}
 		}
 		if err == nil && !reflect.DeepEqual(q, p) {
@@ -207,7 +212,8 @@ func TestPriorGraphRawIsFresh(t *testing.T) {
 	}
 	next.graph.raw = nil
 	for _, pf := range next.files {
-		pf.raw = nil
+		pf.materialize()
+		pf.raw, pf.refs, pf.nrefs = nil, nil, 0
 	}
 	fresh, err := next.Marshal("v1")
 	if err != nil {
