@@ -86,6 +86,8 @@ type Stats struct {
 	Kept []string
 	// Unchanged: with Options.SkipUnchanged, nothing was built.
 	Unchanged bool
+	// Resolved: the prior build's resolution was reused (resolution.go).
+	Resolved bool
 	// Relanguages names the languages whose every file was parsed again
 	// because an answer their extraction depends on changed, with the
 	// first such change ("python: src/pkg/__init__.py").
@@ -218,7 +220,7 @@ func BuildIncremental(ctx context.Context, opt Options, prior *Prior) (*snapshot
 	if opt.Progress != nil {
 		fmt.Fprintf(opt.Progress, "\r\033[Kresolving calls, imports and inheritance across %d files…", len(results))
 	}
-	g := resolve(results, opt.NodesDone)
+	g := next.resolve(prior, results, opt.NodesDone, stats)
 	if opt.Progress != nil {
 		fmt.Fprint(opt.Progress, "\r\033[K")
 	}

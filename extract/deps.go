@@ -27,7 +27,64 @@ const (
 	depList  depKind = 'L' // ListDir(dir): a fingerprint of the listing
 	depDir   depKind = 'D' // ReadDir(dir): a fingerprint of the entries
 	depAbove depKind = 'A' // FindAbove(name): a fingerprint of the folder and bytes found, or 0
+	// ReadDerived(rel, d): the fingerprint of what d takes from the
+	// bytes, or readMissing, readFailed. The path is d's name, a zero
+	// byte, and rel.
+	depDerived depKind = 'V'
 )
+
+// A Derivation names what an extractor takes from a file it reads
+// besides the one it parses (a Rust module's declarations, not its
+// bytes): Key returns those facts as bytes, the same for any two files
+// from which the extractor would take the same. An incremental build
+// then checks the key of the file now, and an edit that changes no
+// declaration invalidates nothing.
+type Derivation struct {
+	name string
+	key  func([]byte) []byte
+}
+
+// derivations are the Derivations by name, for the checks of a later
+// build.
+var (
+	derivationsMu sync.Mutex
+	derivations   = map[string]*Derivation{}
+)
+
+// NewDerivation registers key under name (unique; extractors call it
+// from a package variable's initialiser) and returns it.
+func NewDerivation(name string, key func([]byte) []byte) *Derivation {
+	derivationsMu.Lock()
+	defer derivationsMu.Unlock()
+	if derivations[name] != nil || strings.Contains(name, "\x00") {
+		panic("extract: derivation " + name + " registered twice or badly named")
+	}
+	d := &Derivation{name: name, key: key}
+	derivations[name] = d
+	return d
+}
+
+// derivedAnswer is what ReadDerived's result records.
+func derivedAnswer(d *Derivation, b []byte, err error) uint64 {
+	if err != nil {
+		return readAnswer(nil, err)
+	}
+	return snapshot.Fingerprint(d.key(b))
+}
+
+// derivedKey is the question of ReadDerived(rel, d).
+func derivedKey(d *Derivation, rel string) depKey {
+	return depKey{kind: depDerived, path: d.name + "\x00" + rel}
+}
+
+// splitDerived returns the derivation and the file of a depDerived key;
+// nil when this build knows no derivation of that name.
+func (k depKey) splitDerived() (*Derivation, string) {
+	name, rel, _ := strings.Cut(k.path, "\x00")
+	derivationsMu.Lock()
+	defer derivationsMu.Unlock()
+	return derivations[name], rel
+}
 
 // Answers of a read that found no bytes. A fingerprint equal to one of
 // them (odds 2⁻⁶³) would make a change of that file go unseen.
@@ -137,6 +194,11 @@ func (k depKey) ask(r *Repo) uint64 {
 		return dirAnswer(r.ReadDir(k.path))
 	case depAbove:
 		return aboveAnswer(r.FindAbove(k.path))
+	case depDerived:
+		if d, rel := k.splitDerived(); d != nil {
+			b, err := r.ReadMeta(rel)
+			return derivedAnswer(d, b, err)
+		}
 	}
 	return 1<<64 - 1 // a kind this build does not know: never the same
 }

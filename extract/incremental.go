@@ -3,6 +3,7 @@ package extract
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -30,13 +31,19 @@ type Prior struct {
 	walkStart   int64  // nanoseconds since the Unix epoch
 	files       map[string]*priorFile
 	langs       map[snapshot.Lang]*priorLang
+	graph       *priorGraph // the graph resolved from files, or nil
 }
 
 // priorFile is one file's extraction.
 type priorFile struct {
 	r       *FileResult
 	errLine uint32 // its first syntax error's line, 0 if none
-	raw     []byte // its encoding, when it was decoded from one (see Marshal)
+	key     uint64 // its resolution key (resolution.go), 0 until known
+	// refs is the encoding of r's references while they are not decoded
+	// (r.Refs nil; nrefs of them): see materialize.
+	refs  []byte
+	nrefs int
+	raw   []byte // its encoding, when it was decoded from one (see Marshal)
 	// kept: the file changed, and this is the extraction of its earlier
 	// bytes (Options.KeepOnError); its stamps are not the file's.
 	kept bool
@@ -160,7 +167,7 @@ func (p *Prior) plan(root string, opt Options, files []fswalk.File, repos *repoS
 		} else if b, err := fileread.Regular(f.Abs, max(maxSize, f.Size)); err == nil && int64(len(b)) == r.Size && snapshot.Fingerprint(b) == r.Hash {
 			nr := *r
 			nr.ModTime = f.ModTime
-			pl.keep[i], same[f.Path] = &priorFile{r: &nr, errLine: pf.errLine}, true
+			pl.keep[i], same[f.Path] = &priorFile{r: &nr, errLine: pf.errLine, refs: pf.refs, nrefs: pf.nrefs}, true
 		}
 		if pl.keep[i] != nil {
 			wanted[repoLang(r.Lang)] = true
@@ -177,6 +184,11 @@ func (p *Prior) plan(root string, opt Options, files []fswalk.File, repos *repoS
 		for _, k := range sortedDeps(pll.deps) {
 			if k.kind == depRead && same[path.Clean(k.path)] {
 				continue // a source file read whole: its stamp says it is the same
+			}
+			if k.kind == depDerived {
+				if _, rel := k.splitDerived(); same[path.Clean(rel)] {
+					continue // likewise
+				}
 			}
 			if k.ask(check) != pll.deps[k] {
 				pl.valid[l] = false
@@ -237,6 +249,9 @@ func (k depKey) String() string {
 		return "the listing of " + k.path + "/"
 	case depAbove:
 		return k.path + " above the root"
+	case depDerived:
+		name, rel, _ := strings.Cut(k.path, "\x00")
+		return rel + " (" + name + ")"
 	}
 	return k.path
 }
@@ -258,6 +273,8 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 		}
 		if pf != nil {
 			stats.Reused++
+			// This build's own record: the prior's stays as it was.
+			pf = &priorFile{r: pf.r, errLine: pf.errLine, key: pf.key, raw: pf.raw, refs: pf.refs, nrefs: pf.nrefs}
 		} else {
 			pf = &priorFile{r: parsed[j], errLine: errLines[j]}
 			j++
@@ -271,7 +288,7 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 					what = fmt.Sprintf("%s:%d", f.Path, pf.errLine)
 				}
 				stats.Kept = append(stats.Kept, what)
-				pf = &priorFile{r: old.r, errLine: old.errLine, raw: old.raw, kept: true}
+				pf = &priorFile{r: old.r, errLine: old.errLine, raw: old.raw, refs: old.refs, nrefs: old.nrefs, kept: true}
 			case old == nil && pf.r != nil:
 				stats.Added++
 			case old != nil && pf.r != nil && pf.r.Hash != old.r.Hash:
@@ -321,6 +338,14 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 			}
 			r.deps.mu.Unlock()
 		}
+		// A source file read through ReadDerived may have changed
+		// without changing its key: its fingerprint is the one of the
+		// bytes now, which this build parsed (the stamps record it).
+		for p := range pll.read {
+			if pf := next.files[p]; pf != nil && !pf.kept {
+				pll.read[p] = pf.r.Hash
+			}
+		}
 		next.langs[l] = pll
 	}
 	for l, why := range pl.reason {
@@ -330,6 +355,51 @@ func (pl *buildPlan) merge(parsed []*FileResult, errLines []uint32, opt Options,
 	}
 	sort.Strings(stats.Relanguages)
 	return results, next
+}
+
+// resolve resolves results into the graph, reusing the prior build's
+// resolution when every file's resolution key is the one it was resolved
+// from, and keeps it in p (this build's Prior) for the next build.
+func (p *Prior) resolve(prior *Prior, results []*FileResult, nodesDone func(*snapshot.Graph), stats *Stats) *snapshot.Graph {
+	sort.Slice(results, func(i, j int) bool { return results[i].Path < results[j].Path })
+	keys := make([]uint64, len(results))
+	onAllCores(len(results), func() func(int) {
+		return func(i int) {
+			pf := p.files[results[i].Path]
+			if pf == nil || pf.r != results[i] {
+				keys[i] = resolutionKey(results[i])
+				return
+			}
+			if pf.key == 0 {
+				pf.materialize()
+				pf.key = resolutionKey(pf.r)
+			}
+			keys[i] = pf.key
+		}
+	})
+	if prior != nil && prior.graph != nil {
+		if g := prior.graph.reuse(results, keys); g != nil {
+			stats.Resolved = true
+			if nodesDone != nil {
+				nodesDone(g)
+			}
+			if p != nil {
+				// Its encoding is the prior's: the keys, files and
+				// edges are, and so are the nodes but for the lines and
+				// texts that are not encoded.
+				p.graph = &priorGraph{keys: keys, files: prior.graph.files, nodes: g.Nodes, symFile: prior.graph.symFile, symIdx: prior.graph.symIdx, edges: g.Edges, raw: prior.graph.raw}
+			}
+			return g
+		}
+	}
+	onAllCores(len(results), func() func(int) {
+		return func(i int) { p.files[results[i].Path].materialize() }
+	})
+	r := resolveAll(results, nodesDone)
+	if p != nil {
+		p.graph = &priorGraph{keys: keys, files: slices.Clone(r.g.Files), nodes: r.g.Nodes, symFile: r.symFile, symIdx: r.symIdx, edges: r.g.Edges}
+	}
+	return r.g
 }
 
 // readFiles is every file the extraction of p's files read, with its

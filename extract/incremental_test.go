@@ -137,8 +137,22 @@ func TestIncrementalEqualsFull(t *testing.T) {
 				if step.name == "nothing" && (st.Parsed != 0 || len(st.Relanguages) != 0) {
 					t.Errorf("nothing changed, yet %d files were parsed (%v)", st.Parsed, st.Relanguages)
 				}
-				t.Logf("%s: parsed %d, reused %d, languages parsed again: %v", step.name, st.Parsed, st.Reused, st.Relanguages)
-				prior = next
+				// A comment moves lines only: the prior resolution serves,
+				// except for C and C++, whose resolution reads lines too.
+				wantResolved := step.name == "nothing" || step.name == "edit" && lang != "c" && lang != "cpp"
+				if st.Resolved != wantResolved {
+					t.Errorf("%s: prior resolution reused %v, want %v", step.name, st.Resolved, wantResolved)
+				}
+				t.Logf("%s: parsed %d, reused %d, languages parsed again: %v, resolution reused %v", step.name, st.Parsed, st.Reused, st.Relanguages, st.Resolved)
+				// The next step reads the prior as the next knowing build
+				// does: from its encoding.
+				b, err := next.Marshal("test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if prior, err = extract.UnmarshalPrior(b, "test"); err != nil {
+					t.Fatal(err)
+				}
 			}
 		})
 	}
@@ -180,4 +194,54 @@ func TestIncrementalManifest(t *testing.T) {
 	if !found {
 		t.Error("no symbol under the new module path")
 	}
+}
+
+// TestIncrementalRustModules: an edit of a Rust module file that changes
+// none of its declarations (a comment, a function body) parses that file
+// alone, although other files' extraction read it; a new declaration
+// parses the language again. Each result is a full build's.
+func TestIncrementalRustModules(t *testing.T) {
+	ctx := context.Background()
+	root := extracttest.CopyTree(t, filepath.Join("..", "testdata", "rust"))
+	_, _, prior, err := extract.BuildIncremental(ctx, extract.Options{Root: root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func(name string, edit func(b []byte) []byte, file string, wantParsed int) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(file))
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, edit(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		inc, st, next, err := extract.BuildIncremental(ctx, extract.Options{Root: root}, prior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, _, err := extract.Build(ctx, extract.Options{Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, got := sectionSums(t, full), sectionSums(t, inc)
+		for sec, sum := range want {
+			if got[sec] != sum {
+				t.Errorf("%s %s: section %s differs from a full build's", name, file, sec)
+			}
+		}
+		if wantParsed > 0 && (st.Parsed != wantParsed || len(st.Relanguages) != 0) {
+			t.Errorf("%s %s: parsed %d (again: %v), want %d", name, file, st.Parsed, st.Relanguages, wantParsed)
+		}
+		if wantParsed == 0 && (len(st.Relanguages) != 1 || !strings.Contains(st.Relanguages[0], "(rust.module)")) {
+			t.Errorf("%s %s: languages parsed again %v, want rust for a module's declarations", name, file, st.Relanguages)
+		}
+		prior = next
+	}
+	for _, f := range sourceFiles(t, root) {
+		step("comment", func(b []byte) []byte { return append(b, "// an edit that declares nothing\n"...) }, f, 1)
+	}
+	step("declaration", func(b []byte) []byte { return append(b, "pub fn added_by_the_test() {}\n"...) }, "src/store/mod.rs", 0)
+	step("re-export", func(b []byte) []byte { return append(b, "pub use crate::task::*;\n"...) }, "src/lib.rs", 0)
 }

@@ -1,10 +1,13 @@
 package extract
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"maps"
 	"math"
 	"slices"
@@ -15,16 +18,20 @@ import (
 
 // A Prior is kept between runs of knowing build in a file of its own
 // (the command keeps it under the user's cache folder): the magic, a
-// version, the CRC-32C of the rest, then
+// version, then
 //
 //	str id                  who wrote it (the caller's; a Prior of another id is refused)
 //	str root, varint max file size, str extensions, varint walk start
 //	uvarint languages, each: u8 lang, uvarint questions, each: u8 kind,
 //	        str path, u64 answer; uvarint files read, each: str path, u64 fingerprint
 //	uvarint symbols, refs and imports of all the files (room to decode them in)
-//	uvarint files, each: uvarint error line, then the FileResult
+//	uvarint files, each: uvarint error line, u64 resolution key, then the FileResult
+//	u8 1 and the resolved graph (priorGraph.encode), or 0
 //
-// where str is a uvarint length and the bytes, and a FileResult is its
+// and last the CRC-32C of what follows the version (a trailer, so that
+// the file is written as a stream: a file decoded from a prior and kept
+// as it was is copied from the old bytes, without a buffer of the
+// whole). str is a uvarint length and the bytes, and a FileResult is its
 // fields in order (see enc.result). The encoding is this package's own:
 // it changes with FileResult, and a file of another version is refused
 // (the next build is then a full one). It is not compressed: on the Go
@@ -34,7 +41,7 @@ import (
 
 const (
 	priorMagic   = "KNOWPRIO"
-	priorVersion = 3
+	priorVersion = 5
 )
 
 // ErrPrior is wrapped by the errors of UnmarshalPrior: the bytes are not
@@ -44,18 +51,42 @@ var ErrPrior = errors.New("not a usable prior build")
 // Marshal encodes p, tagged with id (say, the version of the program
 // that made it).
 func (p *Prior) Marshal(id string) ([]byte, error) {
-	// Files decoded from a prior's bytes and kept as they were are
-	// copied as they were encoded; room for them all, and a guess for
-	// the others.
-	size := 1 << 16
-	for _, pf := range p.files {
-		if pf.raw != nil {
-			size += len(pf.raw)
-		} else {
-			size += 64 + 16*int(pf.r.Size)/10
-		}
+	var b bytes.Buffer
+	err := p.Write(&b, id)
+	return b.Bytes(), err
+}
+
+// crcWriter writes to w and keeps the CRC-32C of what it wrote.
+type crcWriter struct {
+	w   io.Writer
+	crc uint32
+}
+
+func (c *crcWriter) Write(b []byte) (int, error) {
+	c.crc = crc32.Update(c.crc, castagnoli, b)
+	return c.w.Write(b)
+}
+
+// Write writes what Marshal returns to w, as a stream.
+func (p *Prior) Write(w io.Writer, id string) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if _, err := bw.WriteString(priorMagic); err != nil {
+		return err
 	}
-	e := enc{b: make([]byte, 0, size)}
+	var v [4]byte
+	binary.LittleEndian.PutUint32(v[:], priorVersion)
+	bw.Write(v[:])
+	cw := &crcWriter{w: bw}
+	e := enc{b: make([]byte, 0, 1<<16)}
+	// flush hands what e holds to the writer, once it holds enough.
+	flush := func(min int) error {
+		if len(e.b) < min {
+			return nil
+		}
+		_, err := cw.Write(e.b)
+		e.b = e.b[:0]
+		return err
+	}
 	e.str(id)
 	e.str(p.root)
 	e.varint(p.maxFileSize)
@@ -70,6 +101,9 @@ func (p *Prior) Marshal(id string) ([]byte, error) {
 			e.b = append(e.b, byte(k.kind))
 			e.str(k.path)
 			e.b = binary.LittleEndian.AppendUint64(e.b, pl.deps[k])
+			if err := flush(1 << 16); err != nil {
+				return err
+			}
 		}
 		e.uvarint(uint64(len(pl.read)))
 		for _, f := range slices.Sorted(maps.Keys(pl.read)) {
@@ -80,6 +114,9 @@ func (p *Prior) Marshal(id string) ([]byte, error) {
 	var syms, refs, imps int
 	for _, pf := range p.files {
 		syms, refs, imps = syms+len(pf.r.Symbols), refs+len(pf.r.Refs), imps+len(pf.r.Imports)
+		if pf.r.Refs == nil {
+			refs += pf.nrefs
+		}
 	}
 	e.uvarint(uint64(syms))
 	e.uvarint(uint64(refs))
@@ -88,21 +125,44 @@ func (p *Prior) Marshal(id string) ([]byte, error) {
 	for _, f := range slices.Sorted(maps.Keys(p.files)) {
 		pf := p.files[f]
 		if pf.raw != nil {
-			e.b = append(e.b, pf.raw...)
+			// Files decoded from a prior's bytes and kept as they were
+			// are copied as they were encoded.
+			if err := flush(0); err != nil {
+				return err
+			}
+			if _, err := cw.Write(pf.raw); err != nil {
+				return err
+			}
 			continue
 		}
 		e.uvarint(uint64(pf.errLine))
-		e.result(pf.r)
+		e.b = binary.LittleEndian.AppendUint64(e.b, pf.key)
+		e.result(pf.r, pf.refs)
+		if err := flush(1 << 16); err != nil {
+			return err
+		}
 	}
-	out := make([]byte, priorHeader, priorHeader+len(e.b))
-	copy(out, priorMagic)
-	binary.LittleEndian.PutUint32(out[len(priorMagic):], priorVersion)
-	binary.LittleEndian.PutUint32(out[len(priorMagic)+4:], crc32.Checksum(e.b, castagnoli))
-	return append(out, e.b...), nil
+	if p.graph == nil {
+		e.b = append(e.b, 0)
+	} else {
+		e.b = append(e.b, 1)
+		if err := p.graph.encode(&e, p.sortedResults(), flush); err != nil {
+			return err
+		}
+	}
+	if err := flush(0); err != nil {
+		return err
+	}
+	binary.LittleEndian.PutUint32(v[:], cw.crc)
+	bw.Write(v[:])
+	return bw.Flush()
 }
 
-// priorHeader is the magic, the version and the CRC.
-const priorHeader = len(priorMagic) + 8
+// priorHeader is the magic and the version; priorTrailer the CRC.
+const (
+	priorHeader  = len(priorMagic) + 4
+	priorTrailer = 4
+)
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -111,14 +171,14 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // afterwards. Damaged or foreign bytes give an error wrapping ErrPrior,
 // never a panic.
 func UnmarshalPrior(b []byte, id string) (p *Prior, err error) {
-	if len(b) < priorHeader || string(b[:len(priorMagic)]) != priorMagic {
+	if len(b) < priorHeader+priorTrailer || string(b[:len(priorMagic)]) != priorMagic {
 		return nil, fmt.Errorf("%w: no magic", ErrPrior)
 	}
 	if v := binary.LittleEndian.Uint32(b[len(priorMagic):]); v != priorVersion {
 		return nil, fmt.Errorf("%w: version %d", ErrPrior, v)
 	}
-	raw := b[priorHeader:]
-	if crc32.Checksum(raw, castagnoli) != binary.LittleEndian.Uint32(b[len(priorMagic)+4:]) {
+	raw := b[priorHeader : len(b)-priorTrailer]
+	if crc32.Checksum(raw, castagnoli) != binary.LittleEndian.Uint32(b[len(b)-priorTrailer:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrPrior)
 	}
 	defer func() {
@@ -146,16 +206,21 @@ func UnmarshalPrior(b []byte, id string) (p *Prior, err error) {
 		p.langs[l] = pl
 	}
 	d.syms = make([]Symbol, d.count())
-	d.refs = make([]Ref, d.count())
+	d.count() // the references are decoded when a build needs them (see priorFile.refs)
+	d.lazy = true
 	d.imps = make([]Import, d.count())
 	nf := d.count()
 	p.files = make(map[string]*priorFile, nf)
 	for ; nf > 0; nf-- {
 		at := d.b
-		pf := &priorFile{errLine: uint32(d.uvarint())}
+		pf := &priorFile{errLine: uint32(d.uvarint()), key: d.u64()}
 		pf.r = d.result()
 		pf.raw = at[:len(at)-len(d.b)]
+		pf.refs, pf.nrefs = d.lazyRefs, d.lazyN
 		p.files[pf.r.Path] = pf
+	}
+	if d.byte() == 1 {
+		p.graph = d.graph()
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrPrior, d.err)
@@ -180,8 +245,9 @@ func (e *enc) strs(s []string) {
 	}
 }
 
-// result appends a FileResult: every field, in declaration order.
-func (e *enc) result(r *FileResult) {
+// result appends a FileResult: every field, in declaration order. refs,
+// when not nil, is the encoding of its references if r has none decoded.
+func (e *enc) result(r *FileResult, refs []byte) {
 	e.str(r.Path)
 	e.b = append(e.b, byte(r.Lang))
 	e.uvarint(uint64(r.Flags))
@@ -216,15 +282,10 @@ func (e *enc) result(r *FileResult) {
 		// Commits and History are not extraction's: every build
 		// attaches them anew (history.go).
 	}
-	e.uvarint(uint64(len(r.Refs)))
-	for i := range r.Refs {
-		f := &r.Refs[i]
-		e.varint(int64(f.From))
-		e.b = append(e.b, byte(f.Kind))
-		e.str(f.Name)
-		e.str(f.Qual)
-		e.str(f.QualType)
-		e.uvarint(uint64(f.Line))
+	if r.Refs == nil && refs != nil {
+		e.b = append(e.b, refs...)
+	} else {
+		e.refs(r.Refs)
 	}
 	e.uvarint(uint64(len(r.Imports)))
 	for i := range r.Imports {
@@ -234,6 +295,20 @@ func (e *enc) result(r *FileResult) {
 		e.str(im.Alias)
 	}
 	e.strs(r.Includes)
+}
+
+// refs appends a file's references: their count, then each.
+func (e *enc) refs(refs []Ref) {
+	e.uvarint(uint64(len(refs)))
+	for i := range refs {
+		f := &refs[i]
+		e.varint(int64(f.From))
+		e.b = append(e.b, byte(f.Kind))
+		e.str(f.Name)
+		e.str(f.Qual)
+		e.str(f.QualType)
+		e.uvarint(uint64(f.Line))
+	}
 }
 
 // dec reads what enc wrote; the first error sticks and later reads
@@ -246,6 +321,11 @@ type dec struct {
 	syms []Symbol
 	refs []Ref
 	imps []Import
+	// lazy: result leaves the references encoded, in lazyRefs (their
+	// count and entries, lazyN of them) for the file it decoded last.
+	lazy     bool
+	lazyRefs []byte
+	lazyN    int
 }
 
 // take cuts n elements off the front of *room, or allocates them when it
@@ -331,6 +411,43 @@ func (d *dec) str() string {
 	return s
 }
 
+// skip passes over a string.
+func (d *dec) skip() {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail("string beyond the data")
+		return
+	}
+	d.b = d.b[n:]
+}
+
+// refList decodes len(refs) references into refs.
+func (d *dec) refList(refs []Ref) {
+	for i := range refs {
+		f := &refs[i]
+		f.From, f.Kind = d.i32(), RefKind(d.byte())
+		f.Name, f.Qual, f.QualType = d.str(), d.str(), d.str()
+		f.Line = d.u32()
+	}
+}
+
+// materialize decodes the references of pf's file, if they were left
+// encoded (a decoded prior's are until a build resolves them: a build
+// whose resolution is the prior's never reads them). The FileResult may
+// be shared with the prior pf was kept from: it gets the same
+// references, once; builds sharing a prior run one at a time.
+func (pf *priorFile) materialize() {
+	if pf.refs == nil || pf.r.Refs != nil {
+		return
+	}
+	d := dec{b: pf.refs}
+	refs := make([]Ref, d.count())
+	d.refList(refs)
+	if d.err == nil {
+		pf.r.Refs = refs
+	}
+}
+
 func (d *dec) strs() []string {
 	n := d.count()
 	if n == 0 {
@@ -376,13 +493,22 @@ func (d *dec) result() *FileResult {
 			s.Body, s.Text = d.str(), d.str()
 		}
 	}
+	at := d.b
+	d.lazyRefs, d.lazyN = nil, 0
 	if n := d.count(); n > 0 {
-		r.Refs = take(&d.refs, n)
-		for i := range r.Refs {
-			f := &r.Refs[i]
-			f.From, f.Kind = d.i32(), RefKind(d.byte())
-			f.Name, f.Qual, f.QualType = d.str(), d.str(), d.str()
-			f.Line = d.u32()
+		if d.lazy {
+			for i := 0; i < n; i++ {
+				d.varint()
+				d.byte()
+				d.skip()
+				d.skip()
+				d.skip()
+				d.uvarint()
+			}
+			d.lazyRefs, d.lazyN = at[:len(at)-len(d.b)], n
+		} else {
+			r.Refs = take(&d.refs, n)
+			d.refList(r.Refs)
 		}
 	}
 	if n := d.count(); n > 0 {

@@ -1,7 +1,11 @@
 package extract
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -74,7 +78,11 @@ func TestPriorRoundTrip(t *testing.T) {
 		if pf.raw == nil {
 			t.Fatalf("%s: no encoding kept", pf.r.Path)
 		}
-		pf.raw = nil
+		if pf.nrefs != len(p.files[pf.r.Path].r.Refs) || pf.nrefs > 0 && (pf.r.Refs != nil || pf.refs == nil) {
+			t.Fatalf("%s: references decoded before a build needs them", pf.r.Path)
+		}
+		pf.materialize()
+		pf.raw, pf.refs, pf.nrefs = nil, nil, 0
 	}
 	if !reflect.DeepEqual(got, p) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v\nfile %+v\nwant %+v", got, p, got.files[r.Path].r, &r)
@@ -90,7 +98,8 @@ func TestPriorRoundTrip(t *testing.T) {
 		q, err := UnmarshalPrior(d, "v1")
 		if err == nil {
 			for _, pf := range q.files {
-				pf.raw = nil
+				pf.materialize()
+				pf.raw, pf.refs, pf.nrefs = nil, nil, 0
 			}
 		}
 		if err == nil && !reflect.DeepEqual(q, p) {
@@ -101,5 +110,116 @@ func TestPriorRoundTrip(t *testing.T) {
 		if _, err := UnmarshalPrior(b[:cut], "v1"); err == nil {
 			t.Errorf("cut at %d decoded", cut)
 		}
+	}
+}
+
+// TestPriorGraphRoundTrip: the resolved graph a build keeps survives the
+// encoding, the lines and texts of the nodes the next build takes from
+// its symbols aside (all of them for C, whose resolution reads them).
+func TestPriorGraphRoundTrip(t *testing.T) {
+	for _, lang := range []string{"go", "c"} {
+		_, _, p, err := BuildIncremental(context.Background(), Options{Root: filepath.Join("..", "testdata", lang)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.graph == nil || len(p.graph.nodes) == 0 || len(p.graph.edges) == 0 {
+			t.Fatalf("%s: no graph kept", lang)
+		}
+		b, err := p.Marshal("v1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := UnmarshalPrior(b, "v1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pg, gg := p.graph, got.graph
+		if gg == nil || !reflect.DeepEqual(gg.keys, pg.keys) || !reflect.DeepEqual(gg.edges, pg.edges) ||
+			!reflect.DeepEqual(gg.symFile, pg.symFile) || !reflect.DeepEqual(gg.symIdx, pg.symIdx) || len(gg.files) != len(pg.files) {
+			t.Fatalf("%s: the graph did not survive", lang)
+		}
+		files := p.sortedResults()
+		patched := 0
+		for id := range pg.nodes {
+			want, have := pg.nodes[id], gg.nodes[id]
+			if pg.patched(id, files) {
+				patched++
+				want.StartLine, want.EndLine, want.Signature, want.Doc, want.Body, want.Text, want.History = 0, 0, "", "", "", "", ""
+			}
+			if !reflect.DeepEqual(want, have) {
+				t.Errorf("%s: node %d: %+v, want %+v", lang, id, have, want)
+			}
+		}
+		if (lang == "c") != (patched == 0) {
+			t.Errorf("%s: %d nodes patched", lang, patched)
+		}
+	}
+}
+
+// TestPriorGraphRawIsFresh: a graph reused from a decoded prior is kept
+// by copying its encoding, which must be what encoding it afresh gives.
+func TestPriorGraphRawIsFresh(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir() // a copy of testdata/go, to edit
+	src := filepath.Join("..", "testdata", "go")
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(root, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(root, rel), b, 0o644)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, p, err := BuildIncremental(ctx, Options{Root: root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.Marshal("v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := UnmarshalPrior(b, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(root, "store", "memory.go")
+	old, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, append([]byte("// a line that moves every symbol\n"), old...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, st, next, err := BuildIncremental(ctx, Options{Root: root}, decoded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Resolved || next.graph.raw == nil {
+		t.Fatalf("the decoded resolution did not serve (%v) or its encoding was not kept", st.Resolved)
+	}
+	kept, err := next.Marshal("v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next.graph.raw = nil
+	for _, pf := range next.files {
+		pf.materialize()
+		pf.raw, pf.refs, pf.nrefs = nil, nil, 0
+	}
+	fresh, err := next.Marshal("v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(kept, fresh) {
+		t.Error("the kept encoding differs from a fresh one")
 	}
 }

@@ -91,6 +91,12 @@ func Resolve(results []*FileResult) *snapshot.Graph {
 // (name, qualified name, kind, file, signature, doc; flags other than
 // FlagTest). External nodes, edges and test flags come after.
 func resolve(results []*FileResult, nodesDone func(*snapshot.Graph)) *snapshot.Graph {
+	return resolveAll(results, nodesDone).g
+}
+
+// resolveAll is resolve, returning the resolver: its symFile and symIdx
+// say which symbol each node is.
+func resolveAll(results []*FileResult, nodesDone func(*snapshot.Graph)) *resolver {
 	sort.Slice(results, func(i, j int) bool { return results[i].Path < results[j].Path })
 	// Size the node and edge tables once: a node per file, package and
 	// symbol; every symbol is contained (two edges) and most references
@@ -128,7 +134,7 @@ func resolve(results []*FileResult, nodesDone func(*snapshot.Graph)) *snapshot.G
 	r.goImplements()
 	r.tests()
 	r.coChange()
-	return r.g
+	return r
 }
 
 // coChange links the symbols that the same commits changed (history.go):

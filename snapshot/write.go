@@ -44,6 +44,13 @@ type WriteOptions struct {
 	// Write indexes the nodes added since and finishes it, so a text
 	// index serves one Write. Ignored with NoBM25.
 	Text *TextIndex
+	// Reuse, when not nil, is an earlier snapshot whose sections are
+	// copied where the fields they are built from are unchanged (see
+	// reuse.go); the file is the same as without it. Write closes it.
+	Reuse *Reuse
+	// Memo, when not nil, receives what this write's sections were built
+	// from, for a later write's Reuse.
+	Memo *Memo
 }
 
 // TextIndex is a BM25 index of a graph's first nodes, tokenized in the
@@ -96,6 +103,13 @@ const bm25DocBytes = 400
 // −1 or in range.
 func Write(path string, g *Graph, opt *WriteOptions) error {
 	img, err := encode(g, opt)
+	if opt != nil {
+		if reuseMapped {
+			defer opt.Reuse.Close() // the image refers to its mapping
+		} else {
+			opt.Reuse.Close() // before the rename: a mapped file cannot be replaced
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("snapshot: write %s: %w", path, err)
 	}
@@ -311,6 +325,25 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		return nil, err
 	}
 	img := &image{nodes: uint64(len(g.Nodes)), files: uint64(len(g.Files)), edges: uint64(len(g.Edges))}
+	// With a memo to fill or sections to reuse, every group's fields are
+	// fingerprinted first.
+	var keys [numGroups]uint64
+	var reused [numGroups][][]byte
+	var reusedMemo [numGroups]*memoGroup
+	if o.Memo != nil || o.Reuse != nil {
+		keys = fingerprintGroups(g, &o)
+		for grp := range numGroups {
+			if o.NoBM25 && (grp == groupBM25 || grp == groupBody) {
+				continue
+			}
+			reused[grp], reusedMemo[grp] = o.Reuse.take(grp, keys[grp])
+		}
+	}
+	put := func(grp reuseGroup) {
+		for i, id := range groupSections[grp] {
+			img.sec[id] = reused[grp][i]
+		}
+	}
 
 	// The BM25 index is the costliest part and reads g only: build it
 	// alongside the rest. Every return waits for it (done is closed once).
@@ -322,7 +355,10 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	var bm25Enc *bm25.Encoded
 	var bm25Err error
 	bm25Done, bm25Indexed := make(chan struct{}), make(chan struct{})
-	if o.NoBM25 {
+	if o.NoBM25 || reused[groupBM25] != nil {
+		if o.Text != nil && !o.NoBM25 {
+			<-o.Text.done // its tokens are not needed: let it finish
+		}
 		close(bm25Done)
 		close(bm25Indexed)
 	} else {
@@ -348,7 +384,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	var bodyEnc *bm25.Encoded
 	var bodyErr error
 	bodyDone := make(chan struct{})
-	if o.NoBM25 {
+	if o.NoBM25 || reused[groupBody] != nil {
 		close(bodyDone)
 	} else {
 		go func() {
@@ -368,14 +404,26 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
+		if reused[groupGraph] != nil {
+			put(groupGraph)
+			return
+		}
 		graphErr = encodeGraph(img, g)
 	}()
 	go func() {
 		defer wg.Done()
+		if reused[groupKeys] != nil {
+			put(groupKeys)
+			nameKeys, partKeys = reusedMemo[groupKeys].nameKeys, reusedMemo[groupKeys].partKeys
+			return
+		}
 		nameKeys, partKeys, keysErr = encodeKeys(img, g, !o.NoBM25)
 	}()
 	img.sec[secHistory] = encodeHistory(g)
-	err := encodeRecords(img, g, o.ColdBlock)
+	if reused[groupCold] != nil {
+		put(groupCold)
+	}
+	err := encodeRecords(img, g, o.ColdBlock, reused[groupCold] == nil)
 	if err == nil {
 		img.sec[secStamps], err = encodeStamps(g)
 	}
@@ -394,12 +442,36 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 		if bm25Err != nil {
 			return nil, fmt.Errorf("BM25 index: %w", bm25Err)
 		}
-		img.sec[secBM25Terms], img.sec[secBM25Postings], img.sec[secBM25Stats] = bm25Enc.Terms, bm25Enc.Postings, bm25Enc.Stats
+		if reused[groupBM25] != nil {
+			put(groupBM25)
+		} else {
+			img.sec[secBM25Terms], img.sec[secBM25Postings], img.sec[secBM25Stats] = bm25Enc.Terms, bm25Enc.Postings, bm25Enc.Stats
+		}
 		<-bodyDone
 		if bodyErr != nil {
 			return nil, fmt.Errorf("body index: %w", bodyErr)
 		}
-		img.sec[secBodyTerms], img.sec[secBodyPostings], img.sec[secBodyStats] = bodyEnc.Terms, bodyEnc.Postings, bodyEnc.Stats
+		if reused[groupBody] != nil {
+			put(groupBody)
+		} else {
+			img.sec[secBodyTerms], img.sec[secBodyPostings], img.sec[secBodyStats] = bodyEnc.Terms, bodyEnc.Postings, bodyEnc.Stats
+		}
+	}
+	if o.Memo != nil {
+		*o.Memo = Memo{}
+		for grp := range numGroups {
+			if o.NoBM25 && (grp == groupBM25 || grp == groupBody) {
+				continue
+			}
+			mg := &o.Memo.groups[grp]
+			mg.ok, mg.key = true, keys[grp]
+			for _, id := range groupSections[grp] {
+				mg.crcs = append(mg.crcs, checksum(img.sec[id]))
+			}
+			if grp == groupKeys {
+				mg.nameKeys, mg.partKeys = nameKeys, partKeys
+			}
+		}
 	}
 
 	// meta, last: it records the other sections' sizes
@@ -448,7 +520,7 @@ func encodeHistory(g *Graph) []byte {
 
 // encodeRecords writes the string table, the file and node records and the
 // cold data (the node records point into both).
-func encodeRecords(img *image, g *Graph, coldBlock int) error {
+func encodeRecords(img *image, g *Graph, coldBlock int, cold bool) error {
 	var st strtab
 	st.m = make(map[string]uint32, len(g.Nodes)+len(g.Files))
 	// Room for every string once, and the texts the cold data holds: the
@@ -481,10 +553,13 @@ func encodeRecords(img *image, g *Graph, coldBlock int) error {
 	}
 	img.sec[secFiles] = fb
 
-	// cold data, then node records (which point into it)
-	cw, err := newColdWriter(coldBlock, textBytes)
-	if err != nil {
-		return err
+	// cold data, then node records
+	var cw *coldWriter
+	var err error
+	if cold { // else the caller has the cold sections
+		if cw, err = newColdWriter(coldBlock, textBytes); err != nil {
+			return err
+		}
 	}
 	nb := make([]byte, nodeRecSize*len(g.Nodes))
 	for i := range g.Nodes {
@@ -506,8 +581,10 @@ func encodeRecords(img *image, g *Graph, coldBlock int) error {
 		if err != nil {
 			return fmt.Errorf("node %d: %w", i, err)
 		}
-		if err := cw.add(n.Signature, n.Doc); err != nil {
-			return fmt.Errorf("node %d: %w", i, err)
+		if cold {
+			if err := cw.add(n.Signature, n.Doc); err != nil {
+				return fmt.Errorf("node %d: %w", i, err)
+			}
 		}
 		le.PutUint32(r[nQName:], qoff)
 		le.PutUint16(r[nQLen:], uint16(qlen))
@@ -518,8 +595,10 @@ func encodeRecords(img *image, g *Graph, coldBlock int) error {
 		le.PutUint16(r[nFlags:], uint16(n.Flags))
 		le.PutUint16(r[nSigLen:], uint16(min(len(n.Signature), sigLenMore)))
 	}
-	if img.sec[secColdIndex], img.sec[secColdData], err = cw.finish(); err != nil {
-		return err
+	if cold {
+		if img.sec[secColdIndex], img.sec[secColdData], err = cw.finish(); err != nil {
+			return err
+		}
 	}
 	img.sec[secNodes] = nb
 	img.sec[secStrings] = st.buf

@@ -48,9 +48,14 @@ the build that wrote it left its extraction in the user's cache folder
 extraction, unless something their language's extraction read changed
 (a go.mod, a package.json, a module another file imports: then that
 language's files are all parsed again); only changed and new files are
-parsed, and the graph is resolved and written whole, equal to a full
-build's. --full parses everything. The summary then adds
-  "incremental": {"reused", "parsed", "reparsed_languages"}
+parsed, and the graph is resolved whole (unless the prior resolution
+serves); the sections of OUT whose inputs are unchanged are copied. The snapshot equals a full build's.
+--full parses everything. The summary then adds
+  "incremental": {"reused", "parsed", "reparsed_languages", "sections_copied",
+   "resolution_reused"}
+(the groups of sections copied from OUT, whose inputs did not change;
+whether the prior build's resolution served, no file's names,
+references or imports having changed).
 
 An existing OUT is replaced only when it is a knowing snapshot: build
 refuses to write over any other file (a source file named by mistake, a
@@ -110,8 +115,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	// the overlap saves (the Go standard library: peak RSS +170 MB for no
 	// gain in time).
 	var text *snapshot.TextIndex
+	var reuse *snapshot.Reuse // the sections of OUT an incremental build may copy
 	opt.NodesDone = func(g *snapshot.Graph) {
-		if gcDeferred() {
+		if gcDeferred() && reuse == nil {
 			text = snapshot.StartTextIndex(g, nil)
 		}
 	}
@@ -123,7 +129,11 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	why := "--full"
 	if !*full && !*parseOnly {
 		prior, why = loadPrior(out, *repo)
+		if prior != nil {
+			reuse = openReuse(out)
+		}
 	}
+	defer reuse.Close()
 	loaded := time.Since(start)
 	g, st, next, err := extract.BuildIncremental(ctx, opt, prior)
 	if err != nil {
@@ -138,7 +148,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	sum := buildSummary{Repo: *repo, Files: st.Files, Skipped: st.Skipped, SourceBytes: st.SourceBytes,
 		SyntaxErrorFiles: st.ParseErrors, FirstSyntaxErrors: append([]string{}, st.FirstErrors...), Commits: st.Commits}
 	if prior != nil {
-		sum.Incremental = &incrementalSummary{Reused: st.Reused, Parsed: st.Parsed, Relanguages: append([]string{}, st.Relanguages...)}
+		sum.Incremental = &incrementalSummary{Reused: st.Reused, Parsed: st.Parsed, Relanguages: append([]string{}, st.Relanguages...), Resolved: st.Resolved}
 	}
 
 	sum.Phases.Parse, sum.Phases.Resolve = st.Parse.Seconds(), st.Resolve.Seconds()
@@ -160,10 +170,22 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		runtime.GC()
 	}
 	wstart, wcpu := time.Now(), extract.ProcessCPU()
+	// The extraction is kept for the next build while the snapshot is
+	// written, on the other core: the two are independent (the next
+	// build checks the snapshot it copies sections from against the
+	// memo written after it, not against the prior).
+	kept := make(chan error, 1)
+	go func() { kept <- savePrior(out, next) }()
+	defer func() {
+		if kept != nil {
+			<-kept
+		}
+	}()
 	if opt.Progress != nil {
 		fmt.Fprintf(opt.Progress, "\r\033[Kwriting %d symbols and %d edges to %s…", len(g.Nodes), len(g.Edges), out)
 	}
-	err = snapshot.Write(out, g, &snapshot.WriteOptions{Text: text})
+	memo := &snapshot.Memo{}
+	err = snapshot.Write(out, g, &snapshot.WriteOptions{Text: text, Reuse: reuse, Memo: memo})
 	if opt.Progress != nil {
 		fmt.Fprint(opt.Progress, "\r\033[K")
 	}
@@ -175,7 +197,12 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	snapshot.MarkChecked(out)
 	wall := time.Since(wstart)
 	pstart := time.Now()
-	if err := savePrior(out, next); err != nil {
+	if err := saveMemo(out, memo); err != nil {
+		dropPrior(out)
+	}
+	err = <-kept
+	kept = nil
+	if err != nil {
 		dropPrior(out)
 		fmt.Fprintf(stderr, "knowing: could not keep this build's extraction for the next one (%v); the next build of %s parses everything\n", err, out)
 	}
@@ -185,7 +212,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 			st.Parse.Seconds(), st.ParseCPU.Seconds(), st.Walk.Seconds(), st.Resolve.Seconds(), st.ResolveCPU.Seconds(),
 			wall.Seconds(), time.Since(pstart).Seconds(), wcpu.Seconds(), time.Since(start).Seconds(), (st.ParseCPU + st.ResolveCPU + wcpu).Seconds())
 		if prior != nil {
-			fmt.Fprintf(stderr, "incremental: the prior build read in %.3fs; %d files parsed, %d reused", loaded.Seconds(), st.Parsed, st.Reused)
+			fmt.Fprintf(stderr, "incremental: the prior build read in %.3fs; %d files parsed, %d reused; resolution reused: %v; sections copied: %s", loaded.Seconds(), st.Parsed, st.Reused, st.Resolved, strings.Join(reuse.Reused(), " "))
 			if len(st.Relanguages) > 0 {
 				fmt.Fprintf(stderr, "; parsed again: %s", strings.Join(st.Relanguages, "; "))
 			}
@@ -193,6 +220,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 		} else {
 			fmt.Fprintf(stderr, "full build: %s\n", why)
 		}
+	}
+	if sum.Incremental != nil {
+		sum.Incremental.Copied = reuse.Reused()
 	}
 	info, err := os.Stat(out)
 	if err != nil {
@@ -251,6 +281,13 @@ type incrementalSummary struct {
 	Reused      int      `json:"reused"`
 	Parsed      int      `json:"parsed"`
 	Relanguages []string `json:"reparsed_languages"` // "python: src/pkg/__init__.py"
+	// Copied names the groups of snapshot sections copied from the
+	// earlier snapshot, their inputs unchanged ("graph", "keys", "bm25",
+	// "body", "cold").
+	Copied []string `json:"sections_copied"`
+	// Resolved: the prior build's resolution served (no file's names,
+	// references or imports changed).
+	Resolved bool `json:"resolution_reused"`
 }
 
 // checkWritable fails early, before a long parse, when the output cannot

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/knowing-dev/knowing/extract/extracttest"
+	"github.com/knowing-dev/knowing/snapshot"
 )
 
 // buildJSON runs knowing build --json and decodes its summary.
@@ -73,5 +74,71 @@ func TestIncrementalBuild(t *testing.T) {
 	code, _, errs := knowing(t, "", "build", "--timings", "--repo", other, snap)
 	if code != 0 || !strings.Contains(errs, "; 0 files parsed, 6 reused") {
 		t.Errorf("--timings: %d %s", code, errs)
+	}
+}
+
+// sectionChecksums returns the checksum of every section of the snapshot
+// at path but meta and stamps (which record when and how it was built).
+func sectionChecksums(t *testing.T, path string) map[string]uint32 {
+	t.Helper()
+	s, err := snapshot.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out := map[string]uint32{}
+	for _, sec := range s.Sections() {
+		if sec.Name != "meta" && sec.Name != "stamps" {
+			out[sec.Name] = sec.Checksum
+		}
+	}
+	return out
+}
+
+// TestIncrementalCopiesSections: an incremental build copies the sections
+// of the snapshot whose inputs an edit left alone (all of them for a
+// comment at the end of a file, fewer when symbols move), and the
+// snapshot is a full build's each time.
+func TestIncrementalCopiesSections(t *testing.T) {
+	repo := extracttest.CopyTree(t, "../../testdata/go")
+	dir := t.TempDir()
+	snap, fullSnap := filepath.Join(dir, "inc.snap"), filepath.Join(dir, "full.snap")
+	buildJSON(t, "--repo", repo, snap)
+	file := filepath.Join(repo, "store", "memory.go")
+	edits := []struct {
+		name string
+		edit func(string) string
+		want []string
+	}{
+		{"a comment at the end", func(s string) string { return s + "// a comment\n" }, []string{"graph", "keys", "bm25", "body", "cold"}},
+		{"a line at the start", func(s string) string { return "// a comment\n" + s }, []string{"graph", "keys", "bm25", "body", "cold"}},
+		{"a body", func(s string) string {
+			return strings.Replace(s, "\treturn ", "\t// bodyWordAddedByTheTest\n\treturn ", 1)
+		}, []string{"graph", "keys", "bm25", "cold"}},
+		{"a function", func(s string) string { return s + "\nfunc AddedByTheTest() {}\n" }, nil},
+	}
+	for _, e := range edits {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(e.edit(string(b))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := buildJSON(t, "--repo", repo, snap)
+		if s.Incremental == nil || s.Incremental.Parsed != 1 {
+			t.Fatalf("%s: %+v", e.name, s.Incremental)
+		}
+		if e.want != nil && strings.Join(s.Incremental.Copied, " ") != strings.Join(e.want, " ") {
+			t.Errorf("%s: copied %v, want %v", e.name, s.Incremental.Copied, e.want)
+		}
+		t.Logf("%s: copied %v", e.name, s.Incremental.Copied)
+		buildJSON(t, "--full", "--repo", repo, fullSnap)
+		want, got := sectionChecksums(t, fullSnap), sectionChecksums(t, snap)
+		for name, sum := range want {
+			if got[name] != sum {
+				t.Errorf("%s: section %s differs from a full build's", e.name, name)
+			}
+		}
 	}
 }

@@ -28,8 +28,9 @@ type live struct {
 	repo, snap string
 	warn       io.Writer
 
-	mu    sync.Mutex // one rebuild at a time; guards prior
+	mu    sync.Mutex // one rebuild at a time; guards prior and memo
 	prior *extract.Prior
+	memo  *snapshot.Memo // what the sections of the current file were built from
 
 	cmu sync.Mutex // guards cur, for readers taking a reference
 	cur *liveSnap
@@ -145,8 +146,24 @@ func (l *live) rebuild(ctx context.Context) (*rebuildReport, error) {
 	if err := os.MkdirAll(filepath.Dir(l.snap), 0o755); err != nil {
 		return nil, err
 	}
-	if err := snapshot.Write(l.snap, g, nil); err != nil {
+	// The sections whose inputs did not change are copied from the
+	// snapshot being replaced.
+	var reuse *snapshot.Reuse
+	if l.memo != nil {
+		reuse, _ = snapshot.OpenReuse(l.snap, l.memo)
+	} else if l.prior != nil {
+		reuse = openReuse(l.snap)
+	}
+	memo := &snapshot.Memo{}
+	err = snapshot.Write(l.snap, g, &snapshot.WriteOptions{Reuse: reuse, Memo: memo})
+	reuse.Close()
+	if err != nil {
+		l.memo = nil
 		return nil, err
+	}
+	l.memo = memo
+	if saveMemo(l.snap, memo) != nil {
+		dropPrior(l.snap)
 	}
 	snapshot.MarkChecked(l.snap)
 	s, err := snapshot.Open(l.snap)

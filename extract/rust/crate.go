@@ -2,7 +2,10 @@ package rust
 
 import (
 	"bytes"
+	"encoding/binary"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -548,7 +551,7 @@ func (c *repoCache) moduleFile(m string) string {
 func (c *repoCache) module(m string) *modInfo {
 	return c.mods.Get(m, func() *modInfo {
 		if f := c.moduleFile(m); f != "" {
-			if data, err := c.repo.ReadMeta(f); err == nil {
+			if data, err := c.repo.ReadDerived(f, moduleScan); err == nil {
 				return c.scanModule(m, data)
 			}
 		}
@@ -595,15 +598,14 @@ func opensItemMacro(line []byte) bool {
 	return true
 }
 
-// scanModule reads the items declared and re-exported at column 0 of a
-// module file. It is a line scan, not a parse: rustfmt puts top-level items
+// scanItems reads the items declared and the imports (use) at column 0
+// of a module file. It is a line scan, not a parse: rustfmt puts top-level items
 // at column 0 and everything nested deeper. The items of a macro
 // invocation opened at column 0 (cfg_rt! {), one level deeper, are the
 // module's too (see macros.go), as are those of invocations nested so and
 // of a cfg_if! invocation's branches (if #[cfg(unix)] { ... } else { ... }).
-func (c *repoCache) scanModule(m string, data []byte) *modInfo {
-	mi := &modInfo{items: map[string]bool{}, mods: map[string]bool{}, named: map[string]string{}}
-	var uses []string
+func scanItems(data []byte) (items, mods map[string]bool, uses []string) {
+	items, mods = map[string]bool{}, map[string]bool{}
 	depth := 0 // the item macros the line is in
 	for len(data) > 0 {
 		var line []byte
@@ -670,12 +672,37 @@ func (c *repoCache) scanModule(m string, data []byte) *modInfo {
 				continue
 			}
 			if kw == "mod" {
-				mi.mods[name] = true
+				mods[name] = true
 			} else {
-				mi.items[name] = true
+				items[name] = true
 			}
 		}
 	}
+	return items, mods, uses
+}
+
+// moduleScan is what scanModule takes from a module file's bytes; the
+// rest of a modInfo comes from the crate's layout.
+var moduleScan = extract.NewDerivation("rust.module", func(data []byte) []byte {
+	items, mods, uses := scanItems(data)
+	var key []byte
+	for _, set := range []map[string]bool{items, mods} {
+		for _, n := range slices.Sorted(maps.Keys(set)) {
+			key = append(append(key, n...), 0)
+		}
+		key = append(key, 1)
+	}
+	for _, u := range uses {
+		key = append(binary.AppendUvarint(key, uint64(len(u))), u...)
+	}
+	return key
+})
+
+// scanModule reads the items declared and re-exported at column 0 of a
+// module file (scanItems) and resolves its imports.
+func (c *repoCache) scanModule(m string, data []byte) *modInfo {
+	items, mods, uses := scanItems(data)
+	mi := &modInfo{items: items, mods: mods, named: map[string]string{}}
 	root, ri, _ := c.rootOf(m)
 	for _, u := range uses {
 		for _, e := range parseUse(u) {
