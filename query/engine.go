@@ -92,6 +92,10 @@ type Engine struct {
 	tune    Tuning
 	fusion  [numChannels]float64 // the channels' fusion weights, from tune
 	pool    sync.Pool
+	// reportTune and report: the weights reports rank with, and the
+	// engine that ranks them (nil: every task ranks with tune).
+	reportTune *Tuning
+	report     *Engine
 }
 
 // An EngineOption configures an engine New makes.
@@ -100,6 +104,12 @@ type EngineOption func(*Engine)
 // WithTuning makes the engine rank with t instead of DefaultTuning.
 func WithTuning(t Tuning) EngineOption {
 	return func(e *Engine) { e.tune = t }
+}
+
+// WithReportTuning makes the engine rank reports (IsReport: bug reports,
+// pasted logs) with t, and other tasks with the engine's weights.
+func WithReportTuning(t Tuning) EngineOption {
+	return func(e *Engine) { e.reportTune = &t }
 }
 
 // New makes an engine over an open snapshot.
@@ -118,11 +128,28 @@ func New(s *snapshot.Snapshot, opts ...EngineOption) (*Engine, error) {
 	}
 	e.fusion = e.tune.channelWeights()
 	e.pool.New = func() any { return e.newWorkspace() }
+	if e.reportTune != nil {
+		// Reports run on an engine of their own over the same indexes,
+		// with its own workspaces.
+		r := &Engine{s: s, ix: ix, body: body, history: e.history, weights: e.weights, n: e.n, tune: *e.reportTune}
+		r.fusion = r.tune.channelWeights()
+		r.pool.New = func() any { return r.newWorkspace() }
+		e.report = r
+	}
 	return e, nil
 }
 
-// Tuning returns the weights the engine ranks with.
+// Tuning returns the weights the engine ranks with (requests, when
+// reports have weights of their own: TuningFor).
 func (e *Engine) Tuning() Tuning { return e.tune }
+
+// TuningFor returns the weights the engine ranks task with.
+func (e *Engine) TuningFor(task string) Tuning {
+	if e.report != nil && IsReport(task) {
+		return e.report.tune
+	}
+	return e.tune
+}
 
 // Snapshot is the snapshot the engine reads.
 func (e *Engine) Snapshot() *snapshot.Snapshot { return e.s }
@@ -130,6 +157,9 @@ func (e *Engine) Snapshot() *snapshot.Snapshot { return e.s }
 // Query runs the pipeline for a task: the steps of the package
 // documentation, in order, on a workspace from the engine's pool.
 func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, error) {
+	if e.report != nil && IsReport(task) {
+		return e.report.Query(ctx, task, opt)
+	}
 	start := time.Now()
 	if strings.TrimSpace(task) == "" {
 		return nil, ErrEmptyTask

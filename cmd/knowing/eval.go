@@ -93,6 +93,7 @@ func cmdEval(args []string, stdout, stderr io.Writer) error {
 	mined := fs.String("mined", "", "mine the git repository in this `folder` and score each commit from its parent's snapshot")
 	mf := mineFlagsOf(fs)
 	rf := replayFlagsOf(fs)
+	rankerFlag(fs)
 	pos, err := parse(fs, args, evalHelp, stderr)
 	if err != nil {
 		return err

@@ -108,6 +108,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmd, rest := args[0], args[1:]
+	ranker = "" // set by a command's --ranker; run may be called again (tests)
 	var err error
 	switch cmd {
 	case "build":

@@ -66,6 +66,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	session := fs.Bool("session", false, "session-aware ranking: symbols the agent looked up rise in later context answers")
 	half := fs.Duration("session-half-life", query.DefaultSessionHalfLife, "with --session: a looked-up symbol's boost halves over this `duration`")
 	weight := fs.Float64("session-weight", query.DefaultSessionWeight, "with --session: a fully boosted symbol's score is multiplied by 1 + this `weight`")
+	rankerFlag(fs)
 	pos, err := parse(fs, args, mcpHelp, stderr)
 	if err != nil {
 		return err

@@ -69,19 +69,65 @@ func openEngine(path string) (*snapshot.Snapshot, *query.Engine, error) {
 	return s, e, nil
 }
 
-// newEngine makes an engine over s with the default weights, or with
-// those $KNOWING_TUNE overrides ("match=0.3,hitsSeed=0.1"; knowing why
-// prints every weight in this form), for experiments.
-func newEngine(s *snapshot.Snapshot) (*query.Engine, error) {
+// ranker is the ranker engines rank with (--ranker, or $KNOWING_RANKER
+// when no flag set it).
+var ranker = ""
+
+// rankerFlag adds --ranker to a command's flags.
+func rankerFlag(fs *flag.FlagSet) {
+	fs.Func("ranker", "ranking `weights`: auto (formula for requests, learned for reports of over 40 words), formula (set by hand) or learned (from mined commits; see 'knowing train'); default "+query.DefaultRanker, func(v string) error {
+		if _, err := query.RankerByName(v); err != nil {
+			return err
+		}
+		ranker = v
+		return nil
+	})
+}
+
+// rankerName is the ranker chosen: --ranker, $KNOWING_RANKER, else the
+// default.
+func rankerName() string {
+	if ranker != "" {
+		return ranker
+	}
+	if name := os.Getenv("KNOWING_RANKER"); name != "" {
+		return name
+	}
+	return query.DefaultRanker
+}
+
+// chosenRanker is the ranker chosen, with $KNOWING_TUNE's overrides
+// ("match=0.3,hitsSeed=0.1"; knowing why prints every weight in this
+// form) applied to each of its weights, for experiments.
+func chosenRanker() (query.Ranker, error) {
+	r, err := query.RankerByName(rankerName())
+	if err != nil {
+		return r, fmt.Errorf("KNOWING_RANKER: %w", err)
+	}
 	spec := os.Getenv("KNOWING_TUNE")
 	if spec == "" {
-		return query.New(s)
+		return r, nil
 	}
-	t, err := query.ParseTuning(spec, query.DefaultTuning())
+	if r.Tasks, err = query.ParseTuning(spec, r.Tasks); err != nil {
+		return r, fmt.Errorf("KNOWING_TUNE: %w", err)
+	}
+	if r.Reports != nil {
+		t, err := query.ParseTuning(spec, *r.Reports)
+		if err != nil {
+			return r, fmt.Errorf("KNOWING_TUNE: %w", err)
+		}
+		r.Reports = &t
+	}
+	return r, nil
+}
+
+// newEngine makes an engine over s with the chosen ranker.
+func newEngine(s *snapshot.Snapshot) (*query.Engine, error) {
+	r, err := chosenRanker()
 	if err != nil {
-		return nil, fmt.Errorf("KNOWING_TUNE: %w", err)
+		return nil, err
 	}
-	return query.New(s, query.WithTuning(t))
+	return query.New(s, r.Options()...)
 }
 
 // openSnapshot opens a snapshot: with checked, through
@@ -179,6 +225,7 @@ func cmdQuery(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	docs := fs.Bool("docs", true, "give each result the opening of its doc comment")
 	withSource := fs.Bool("source", false, "also give the code of the best results, read from the repository, while the budget has room")
 	staleBudget := staleFlag(fs)
+	rankerFlag(fs)
 	pos, err := parse(fs, args, queryHelp, stderr)
 	if err != nil {
 		return err
@@ -415,6 +462,7 @@ Flags:
 func cmdWhy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("why", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "JSON output")
+	rankerFlag(fs)
 	pos, err := parse(fs, args, whyHelp, stderr)
 	if err != nil {
 		return err
@@ -433,7 +481,7 @@ func cmdWhy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tuning := e.Tuning()
+	tuning := e.TuningFor(task)
 	if *asJSON {
 		return writeJSON(stdout, whyReport{Explanations: exps, Tuning: tuning})
 	}

@@ -42,10 +42,11 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	folds := fs.Int("folds", 0, "validate first: learn without each of this many folds of repositories, score on it (0: no validation)")
 	rounds := fs.Int("rounds", 3, "passes over the weights at most")
 	params := fs.String("params", "", "comma-separated weights to learn (default: the fusion weights and the score's components)")
-	start := fs.String("start", "", "start from these weights (name=value,...) over the formula's defaults")
+	start := fs.String("start", "", "start from these weights (name=value,...) over the ranker's (--ranker)")
 	gain := fs.Float64("min-gain", 0.001, "least rise of the objective a step must bring")
 	out := fs.String("out", "", "write the learned weights to this `file` (default: stdout)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	rankerFlag(fs)
 	pos, err := parse(fs, args, trainHelp, stderr)
 	if err != nil {
 		return err
@@ -59,8 +60,14 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	if *rounds < 1 {
 		return usagef("--rounds must be at least 1 (got %d)", *rounds)
 	}
-	base, err := query.ParseTuning(*start, query.DefaultTuning())
+	// Start from the ranker's weights for the tasks mined commits are
+	// (--ranker; auto's requests are the formula's), with KNOWING_TUNE.
+	r, err := chosenRanker()
 	if err != nil {
+		return err
+	}
+	base := r.Tasks
+	if base, err = query.ParseTuning(*start, base); err != nil {
 		return usagef("--start: %v", err)
 	}
 	opt := train.Options{Rounds: *rounds, MinGain: *gain}
