@@ -81,8 +81,8 @@ func (e *Engine) Impact(ids []uint32, depth, limit, budget int, nearestFirst boo
 	for i, n := 0, len(hits); i < n; i++ {
 		tests(hits[i].id, hits[i].depth)
 	}
-	ws := e.pool.Get().(*workspace)
-	defer e.pool.Put(ws)
+	ws := e.getWorkspace()
+	defer e.putWorkspace(ws)
 	seeds := make([]walk.Seed, len(ids))
 	for i, id := range ids {
 		seeds[i] = walk.Seed{Node: id, Weight: 1}
