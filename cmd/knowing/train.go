@@ -144,25 +144,22 @@ func diffSpec(base, t query.Tuning) string {
 func writeFolds(w io.Writer, folds []train.Fold) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "held out\tN\tAcc@1\tAcc@10\tR@10\tMRR\t→ Acc@1\tAcc@10\tR@10\tMRR\t")
-	var sb, sa train.Scores
-	for _, f := range folds {
-		b, a := f.Before.Macro, f.After.Macro
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", strings.Join(f.Held, ","), b.N,
+	row := func(name, n string, b, a train.Scores) {
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", name, n,
 			b.Acc1, b.Acc10, b.R10, b.MRR, a.Acc1, a.Acc10, a.R10, a.MRR)
-		k := float64(len(f.Held))
-		sb.Acc1 += b.Acc1 * k
-		sb.Acc10 += b.Acc10 * k
-		sb.R10 += b.R10 * k
-		sb.MRR += b.MRR * k
-		sa.Acc1 += a.Acc1 * k
-		sa.Acc10 += a.Acc10 * k
-		sa.R10 += a.R10 * k
-		sa.MRR += a.MRR * k
-		sb.N += len(f.Held)
 	}
-	if n := float64(sb.N); n > 0 {
-		fmt.Fprintf(tw, "repo mean\t\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n",
-			sb.Acc1/n, sb.Acc10/n, sb.R10/n, sb.MRR/n, sa.Acc1/n, sa.Acc10/n, sa.R10/n, sa.MRR/n)
+	// The mean over every left-out repository: the folds' per-repository
+	// figures, each repository alike.
+	var before, after []train.Scores
+	for _, f := range folds {
+		row(strings.Join(f.Held, ","), fmt.Sprint(f.Before.Macro.Count), f.Before.Macro, f.After.Macro)
+		for i := range f.Before.Repos {
+			if f.Before.Repos[i].Count > 0 {
+				before = append(before, f.Before.Repos[i])
+				after = append(after, f.After.Repos[i])
+			}
+		}
 	}
+	row("repo mean", "", train.Macro(before), train.Macro(after))
 	tw.Flush()
 }

@@ -100,36 +100,16 @@ func (s *Set) Close() {
 	s.groups, s.snaps = nil, nil
 }
 
-// Scores are the means of one repository's (or a set's) fixtures.
-type Scores struct {
-	N                 int
-	Acc1, Acc5, Acc10 float64
-	P10, R10, MRR     float64
-}
+// Scores are the means of one repository's fixtures, or their macro
+// average (eval.Summarize's figures; Count is the fixtures').
+type Scores = eval.Summary
 
-func (a *Scores) add(r eval.FixtureResult) {
-	a.N++
-	a.Acc1 += r.Acc1
-	a.Acc5 += r.Acc5
-	a.Acc10 += r.Acc10
-	a.P10 += r.P10
-	a.R10 += r.R10
-	a.MRR += r.MRR
-}
+// Objective is what training maximises for one repository: (MRR +
+// R@10) / 2.
+func Objective(a Scores) float64 { return (a.MRR + a.R10) / 2 }
 
-func (a *Scores) mean() {
-	if a.N == 0 {
-		return
-	}
-	n := float64(a.N)
-	a.Acc1, a.Acc5, a.Acc10, a.P10, a.R10, a.MRR = a.Acc1/n, a.Acc5/n, a.Acc10/n, a.P10/n, a.R10/n, a.MRR/n
-}
-
-// Objective is what training maximises for one repository.
-func (a Scores) Objective() float64 { return (a.MRR + a.R10) / 2 }
-
-// Result is an evaluation: per repository (indexed as Set.Repos; N is 0
-// for repositories left out) and their macro average.
+// Result is an evaluation: per repository (indexed as Set.Repos; Count
+// is 0 for repositories left out) and their macro average.
 type Result struct {
 	Repos []Scores
 	// Macro averages each included repository's means; Objective is its
@@ -145,15 +125,15 @@ func (s *Set) Evaluate(ctx context.Context, t query.Tuning, only []bool, workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	per := make([][]Scores, workers)
+	per := make([][][]eval.FixtureResult, workers)
 	var mu sync.Mutex
 	var firstErr error
 	next := 0
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
-		per[w] = make([]Scores, len(s.Repos))
+		per[w] = make([][]eval.FixtureResult, len(s.Repos))
 		wg.Add(1)
-		go func(acc []Scores) {
+		go func(acc [][]eval.FixtureResult) {
 			defer wg.Done()
 			for {
 				mu.Lock()
@@ -187,46 +167,42 @@ func (s *Set) Evaluate(ctx context.Context, t query.Tuning, only []bool, workers
 		return Result{}, err
 	}
 	res := Result{Repos: make([]Scores, len(s.Repos))}
-	for _, acc := range per {
-		for i, a := range acc {
-			r := &res.Repos[i]
-			r.N += a.N
-			r.Acc1 += a.Acc1
-			r.Acc5 += a.Acc5
-			r.Acc10 += a.Acc10
-			r.P10 += a.P10
-			r.R10 += a.R10
-			r.MRR += a.MRR
+	var included []Scores
+	for i, name := range s.Repos {
+		var all []eval.FixtureResult
+		for _, acc := range per {
+			all = append(all, acc[i]...)
+		}
+		res.Repos[i] = eval.Summarize(name, all)
+		if len(all) > 0 {
+			included = append(included, res.Repos[i])
 		}
 	}
-	repos := 0
-	for i := range res.Repos {
-		r := &res.Repos[i]
-		if r.N == 0 {
-			continue
-		}
-		r.mean()
-		repos++
-		m := &res.Macro
-		m.N += r.N
-		m.Acc1 += r.Acc1
-		m.Acc5 += r.Acc5
-		m.Acc10 += r.Acc10
-		m.P10 += r.P10
-		m.R10 += r.R10
-		m.MRR += r.MRR
-	}
-	if repos > 0 {
-		m := &res.Macro
-		k := float64(repos)
-		m.Acc1, m.Acc5, m.Acc10, m.P10, m.R10, m.MRR = m.Acc1/k, m.Acc5/k, m.Acc10/k, m.P10/k, m.R10/k, m.MRR/k
-	}
-	res.Objective = res.Macro.Objective()
+	res.Macro = Macro(included)
+	res.Objective = Objective(res.Macro)
 	return res, nil
 }
 
-// answer runs g's fixtures with t and adds their scores to acc.
-func (g group) answer(ctx context.Context, t query.Tuning, acc []Scores) error {
+// Macro averages the repositories' means, each repository alike.
+func Macro(repos []Scores) Scores {
+	m := Scores{Name: "repositories"}
+	for _, r := range repos {
+		m.Count += r.Count
+		m.P10 += r.P10
+		m.R10 += r.R10
+		m.MRR += r.MRR
+		m.Acc1 += r.Acc1
+		m.Acc5 += r.Acc5
+		m.Acc10 += r.Acc10
+	}
+	if k := float64(len(repos)); k > 0 {
+		m.P10, m.R10, m.MRR, m.Acc1, m.Acc5, m.Acc10 = m.P10/k, m.R10/k, m.MRR/k, m.Acc1/k, m.Acc5/k, m.Acc10/k
+	}
+	return m
+}
+
+// answer runs g's fixtures with t and adds their results to acc.
+func (g group) answer(ctx context.Context, t query.Tuning, acc [][]eval.FixtureResult) error {
 	e, err := query.New(g.s, query.WithTuning(t))
 	if err != nil {
 		return err
@@ -240,7 +216,7 @@ func (g group) answer(ctx context.Context, t query.Tuning, acc []Scores) error {
 		for i, it := range res.Results {
 			names[i] = it.Symbol
 		}
-		acc[g.repo].add(eval.Score(f, names, eval.Strict, 0))
+		acc[g.repo] = append(acc[g.repo], eval.Score(f, names, eval.Strict, 0))
 	}
 	return nil
 }
