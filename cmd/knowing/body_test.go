@@ -60,10 +60,9 @@ func Report(c *Customer) string {
 }
 `
 
-// TestBodyEvidence finds a function by the error message it formats and
-// by a variable only its body uses: words its name, signature and doc do
-// not have.
-func TestBodyEvidence(t *testing.T) {
+// bodySnapshot builds bodyRepo into a snapshot in a temporary folder.
+func bodySnapshot(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "repo")
 	if err := os.MkdirAll(repo, 0o755); err != nil {
@@ -79,6 +78,14 @@ func TestBodyEvidence(t *testing.T) {
 	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", repo, snap); code != 0 {
 		t.Fatalf("build: %s", errs)
 	}
+	return snap
+}
+
+// TestBodyEvidence finds a function by the error message it formats and
+// by a variable only its body uses: words its name, signature and doc do
+// not have.
+func TestBodyEvidence(t *testing.T) {
+	snap := bodySnapshot(t)
 	first := func(task string) string {
 		t.Helper()
 		code, out, errs := knowing(t, "", "query", "--json", snap, task)

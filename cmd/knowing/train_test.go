@@ -14,21 +14,8 @@ import (
 // objective, on the repositories it learned from and, validated, on the
 // one it left out.
 func TestTrainLearnsAWeight(t *testing.T) {
+	snap := bodySnapshot(t)
 	dir := t.TempDir()
-	repo := filepath.Join(dir, "repo")
-	if err := os.MkdirAll(repo, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module example.com/billing\n\ngo 1.22\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(repo, "billing.go"), []byte(bodyRepo), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	snap := filepath.Join(dir, "b.snap")
-	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", repo, snap); code != 0 {
-		t.Fatalf("build: %s", errs)
-	}
 	// Two "repositories" answered from the same snapshot, so that one
 	// can be left out.
 	tasks := []struct{ repo, task, gt string }{
