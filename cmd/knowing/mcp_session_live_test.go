@@ -25,18 +25,7 @@ func TestMCPSessionFollowsRebuild(t *testing.T) {
 	if msg := call(t, cs, "context", map[string]any{"task": task}, &first); msg != "" {
 		t.Fatal(msg)
 	}
-	lift := 1 + query.DefaultSessionWeight/query.SessionCap
-	pick := -1
-	for i := len(first.Results) - 1; i > 0; i-- {
-		if first.Results[i].Score*lift > first.Results[i-1].Score*1.001 {
-			pick = i
-			break
-		}
-	}
-	if pick < 0 {
-		t.Fatalf("no result close enough to its neighbour to rise: %+v", first.Results)
-	}
-	sym := first.Results[pick].Symbol
+	pick, sym := liftable(t, first)
 	if msg := call(t, cs, "symbol", map[string]any{"symbol": sym}, &struct{}{}); msg != "" {
 		t.Fatal(msg)
 	}

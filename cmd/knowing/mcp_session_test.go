@@ -25,19 +25,7 @@ func TestMCPSession(t *testing.T) {
 		if msg := call(t, cs, "context", map[string]any{"task": task}, &first); msg != "" {
 			t.Fatal(msg)
 		}
-		// The lowest result a single lookup can lift past its neighbour.
-		lift := 1 + query.DefaultSessionWeight/query.SessionCap
-		pick := -1
-		for i := len(first.Results) - 1; i > 0; i-- {
-			if first.Results[i].Score*lift > first.Results[i-1].Score*1.001 {
-				pick = i
-				break
-			}
-		}
-		if pick < 0 {
-			t.Fatalf("no result close enough to its neighbour to rise: %+v", first.Results)
-		}
-		sym := first.Results[pick].Symbol
+		pick, sym := liftable(t, first)
 		var def struct{ Symbol string }
 		if msg := call(t, cs, "symbol", map[string]any{"symbol": sym}, &def); msg != "" || def.Symbol != sym {
 			t.Fatalf("symbol %s: %q %+v", sym, msg, def)
@@ -70,4 +58,18 @@ func TestMCPSessionFlags(t *testing.T) {
 			t.Errorf("%v: %v", args, err)
 		}
 	}
+}
+
+// liftable is the lowest result of an answer that a single lookup can
+// lift past its neighbour, and its index.
+func liftable(t *testing.T, ans contextOut) (int, string) {
+	t.Helper()
+	lift := 1 + query.DefaultSessionWeight/query.SessionCap
+	for i := len(ans.Results) - 1; i > 0; i-- {
+		if ans.Results[i].Score*lift > ans.Results[i-1].Score*1.001 {
+			return i, ans.Results[i].Symbol
+		}
+	}
+	t.Fatalf("no result close enough to its neighbour to rise: %+v", ans.Results)
+	return 0, ""
 }
