@@ -19,6 +19,7 @@ import (
 //	r_at_10: 0.40
 //	mrr: 0.35
 //	ndcg_at_10: 0.30  # optional
+//	acc_at_10: 0.40   # optional: strict Acc@10 of the bug reports and mined commits
 //
 // Unknown keys are an error, so a misspelt floor cannot pass silently.
 type Floor struct {
@@ -29,6 +30,9 @@ type Floor struct {
 	R10     float64 `yaml:"r_at_10"`
 	MRR     float64 `yaml:"mrr"`
 	NDCG    float64 `yaml:"ndcg_at_10"`
+	// Acc10 is a floor on the strict Acc@10 of the report's bug tiers
+	// (Report.BugOverall); a report without them is below any such floor.
+	Acc10 float64 `yaml:"acc_at_10"`
 }
 
 // LoadFloor reads a Floor from a YAML file.
@@ -54,7 +58,7 @@ func ParseFloor(name string, data []byte) (Floor, error) {
 	for _, v := range []struct {
 		key string
 		val float64
-	}{{"p_at_10", f.P10}, {"r_at_10", f.R10}, {"mrr", f.MRR}, {"ndcg_at_10", f.NDCG}} {
+	}{{"p_at_10", f.P10}, {"r_at_10", f.R10}, {"mrr", f.MRR}, {"ndcg_at_10", f.NDCG}, {"acc_at_10", f.Acc10}} {
 		if v.val < 0 || v.val > 1 {
 			return Floor{}, &LoadError{Path: name, Msg: fmt.Sprintf("%s = %g is outside [0, 1]", v.key, v.val)}
 		}
@@ -85,6 +89,7 @@ func (f Floor) Check(rep *Report) error {
 		{"R@10", rep.Overall.R10, f.R10},
 		{"MRR", rep.Overall.MRR, f.MRR},
 		{"NDCG@10", rep.Overall.NDCG, f.NDCG},
+		{"Acc@10", bugAcc10(rep), f.Acc10},
 	} {
 		if m.got+floorSlack < m.floor {
 			below = append(below, fmt.Sprintf("%s %.4f < floor %.4f", m.name, m.got, m.floor))
@@ -94,4 +99,12 @@ func (f Floor) Check(rep *Report) error {
 		return errors.New("eval: below floor: " + strings.Join(below, "; "))
 	}
 	return nil
+}
+
+// bugAcc10 is the Acc@10 of rep's bug tiers, 0 when it has none.
+func bugAcc10(rep *Report) float64 {
+	if rep.BugOverall == nil {
+		return 0
+	}
+	return rep.BugOverall.Acc10
 }

@@ -129,6 +129,20 @@ func TestFloor(t *testing.T) {
 	if err := (Floor{Matcher: "lenient"}).Check(rep); err == nil || !strings.Contains(err.Error(), "lenient") {
 		t.Errorf("matcher mismatch: %v", err)
 	}
+	// Acc@10 gates the bug tiers; a report without them is below it.
+	if err := (Floor{Acc10: 0.1}).Check(rep); err == nil || !strings.Contains(err.Error(), "Acc@10 0.0000 < floor 0.1000") {
+		t.Errorf("Acc@10 floor on a report without bug tiers: %v", err)
+	}
+	bug := NewReport("strict", []FixtureResult{{ID: "a", Repo: "r", Tier: "mined", Acc10: 1}, {ID: "b", Repo: "r", Tier: "mined"}})
+	if err := (Floor{Acc10: 0.5}).Check(bug); err != nil {
+		t.Errorf("Acc@10 0.5 at its floor: %v", err)
+	}
+	if err := (Floor{Acc10: 0.6}).Check(bug); err == nil || !strings.Contains(err.Error(), "Acc@10 0.5000") {
+		t.Errorf("Acc@10 below its floor: %v", err)
+	}
+	if f, err := ParseFloor("f.yaml", []byte("acc_at_10: 0.4\n")); err != nil || f.Acc10 != 0.4 {
+		t.Errorf("acc_at_10 read: %+v %v", f, err)
+	}
 
 	for body, want := range map[string]string{
 		"p10: 0.3\n":        "field p10 not found",
