@@ -27,8 +27,11 @@ mean over repositories of each one's (MRR + R@10) / 2.
 --folds K first validates: the repositories are split into K folds, and
 for each the weights are learned on the others and scored on it against
 the starting weights. Then the weights are learned on every repository
-and printed (or written to --out) in the form --tune and KNOWING_TUNE
-read. eval/train/README.md has the training set and the exact commands.
+and printed (or written to --out) as the weights that differ from the
+formula's defaults, in the form KNOWING_TUNE and a ranker model file
+read. The ascent starts from --ranker's weights for short tasks (auto
+and formula: the formula; learned: the learned weights), with --start
+and KNOWING_TUNE over them. eval/train/README.md has the training set and the exact commands.
 
   knowing train --snap 'snaps/{repo}/{base_commit}.snap' --fixtures fixtures --folds 4
 
@@ -118,7 +121,10 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "all repositories (trained on): objective %.4f -> %.4f, Acc@10 %.3f -> %.3f, MRR %.3f -> %.3f\n",
 		before.Objective, res.Objective, before.Macro.Acc10, res.Macro.Acc10, before.Macro.MRR, res.Macro.MRR)
-	spec := diffSpec(base, learned)
+	// The weights that differ from the formula's defaults: the form a
+	// model file holds (query.ParseModel reads it over DefaultTuning),
+	// whatever the ascent started from.
+	spec := diffSpec(query.DefaultTuning(), learned)
 	if *out == "" {
 		fmt.Fprintln(stdout, spec)
 		return nil
