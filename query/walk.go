@@ -5,16 +5,16 @@ import "github.com/knowing-dev/knowing/walk"
 // hitsSize is how many of the walk's best nodes HITS scores.
 const hitsSize = 200
 
+// walkAlpha is the restart probability of the pipeline's walk, and of
+// Impact's, which ranks by the same walk.
+const walkAlpha = 0.2
+
 // walkFrom spreads the evidence from the seeds over the graph (step 6): a
 // random walk with restart (forward push, alpha 0.2) from the seeds, best
 // first at weight 1 down to 0.4, and from the path context at 0.3; then
 // HITS on the walk's top hitsSize nodes. Each node reached gets its walk
 // score, authority and hub. It returns how many nodes the walk ranked and
 // how many pushes it made.
-// walkAlpha is the restart probability of the pipeline's walk, and of
-// Impact's, which ranks by the same walk.
-const walkAlpha = 0.2
-
 func (e *Engine) walkFrom(ws *workspace, seeds, pathContext []uint32) (walked, pushes int) {
 	// Path context joins the walk as low-weight seeds.
 	walkSeeds := make([]walk.Seed, 0, len(seeds)+len(pathContext))
