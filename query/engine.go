@@ -97,10 +97,9 @@ type Engine struct {
 	// holds at every other garbage collection, and making a workspace
 	// again costs more than a query (about 60 bytes a node, cleared).
 	hot atomic.Pointer[workspace]
-	// reportTune and report: the weights reports rank with, and the
-	// engine that ranks them (nil: every task ranks with tune).
-	reportTune *Tuning
-	report     *Engine
+	// report ranks reports with weights of their own (nil: every task
+	// ranks with tune).
+	report *Engine
 }
 
 // An EngineOption configures an engine New makes.
@@ -130,7 +129,7 @@ func (e *Engine) putWorkspace(ws *workspace) {
 // WithReportTuning makes the engine rank reports (IsReport: bug reports,
 // pasted logs) with t, and other tasks with the engine's weights.
 func WithReportTuning(t Tuning) EngineOption {
-	return func(e *Engine) { e.reportTune = &t }
+	return func(e *Engine) { e.report = &Engine{tune: t} }
 }
 
 // New makes an engine over an open snapshot.
@@ -143,21 +142,25 @@ func New(s *snapshot.Snapshot, opts ...EngineOption) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", s.Path(), err)
 	}
-	e := &Engine{s: s, ix: ix, body: body, history: s.HasHistory(), weights: walk.DefaultWeights(), n: s.NumNodes(), tune: DefaultTuning()}
+	e := &Engine{tune: DefaultTuning()}
 	for _, o := range opts {
 		o(e)
 	}
-	e.fusion = e.tune.channelWeights()
-	e.pool.New = func() any { return e.newWorkspace() }
-	if e.reportTune != nil {
+	e.over(s, ix, body)
+	if e.report != nil {
 		// Reports run on an engine of their own over the same indexes,
 		// with its own workspaces.
-		r := &Engine{s: s, ix: ix, body: body, history: e.history, weights: e.weights, n: e.n, tune: *e.reportTune}
-		r.fusion = r.tune.channelWeights()
-		r.pool.New = func() any { return r.newWorkspace() }
-		e.report = r
+		e.report.over(s, ix, body)
 	}
 	return e, nil
+}
+
+// over sets e over snapshot s and its indexes, with e's weights.
+func (e *Engine) over(s *snapshot.Snapshot, ix, body *bm25.Index) {
+	e.s, e.ix, e.body, e.history = s, ix, body, s.HasHistory()
+	e.weights, e.n = walk.DefaultWeights(), s.NumNodes()
+	e.fusion = e.tune.channelWeights()
+	e.pool.New = func() any { return e.newWorkspace() }
 }
 
 // Tuning returns the weights the engine ranks with (requests, when
