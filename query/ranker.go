@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // The rankers an engine can rank with: the same formula (Engine.Why),
@@ -65,7 +66,7 @@ func (r Ranker) Options() []EngineOption {
 func RankerByName(name string) (Ranker, error) {
 	switch name {
 	case "auto":
-		l, err := ParseModel(learnedModel)
+		l, err := learned()
 		if err != nil {
 			return Ranker{}, err
 		}
@@ -86,6 +87,9 @@ func RankerByName(name string) (Ranker, error) {
 //go:embed learned.tune
 var learnedModel string
 
+// learned is the embedded model's weights, read once.
+var learned = sync.OnceValues(func() (Tuning, error) { return ParseModel(learnedModel) })
+
 // rankerVersion is the model version this binary reads.
 const rankerVersion = 1
 
@@ -96,7 +100,7 @@ func RankerTuning(name string) (Tuning, error) {
 	case "formula":
 		return DefaultTuning(), nil
 	case "learned":
-		return ParseModel(learnedModel)
+		return learned()
 	}
 	return Tuning{}, fmt.Errorf("unknown ranker %q: the rankers are formula and learned", name)
 }
