@@ -84,12 +84,9 @@ func (r *StaleReport) State(i int) FileState {
 // be read; a snapshot without stamps gives a report with Stamped false.
 func (s *Snapshot) Stale(root string, budget time.Duration) (*StaleReport, error) {
 	start := time.Now()
-	if root == "" {
-		m, err := s.Meta()
-		if err != nil {
-			return nil, err
-		}
-		root = m.RepoRoot
+	root, err := s.staleRoot(root)
+	if err != nil {
+		return nil, err
 	}
 	r := &StaleReport{Root: root, Files: s.nFiles}
 	v := &s.stamps
@@ -103,8 +100,8 @@ func (s *Snapshot) Stale(root string, budget time.Duration) (*StaleReport, error
 		return nil, &fs.PathError{Op: "stale", Path: root, Err: fswalk.ErrNotDir}
 	}
 	r.Stamped = true
-	c := staleCheck{s: s, v: v, r: r, root: root, racy: int64(le.Uint64(v.b[stWalk:])) - RacyWindow,
-		maxSize: int64(le.Uint64(v.b[stMaxSize:]))}
+	c := s.staleCheck(root)
+	c.r = r
 	if budget > 0 {
 		c.deadline = start.Add(budget)
 	}
@@ -124,17 +121,33 @@ func (s *Snapshot) CheckFile(root string, i int) FileState {
 	if !s.stamps.stamped() || i < 0 || i >= s.nFiles {
 		return FileUnchecked
 	}
-	if root == "" {
-		m, err := s.Meta()
-		if err != nil {
-			return FileUnchecked
-		}
-		root = m.RepoRoot
+	root, err := s.staleRoot(root)
+	if err != nil {
+		return FileUnchecked
 	}
-	c := staleCheck{s: s, v: &s.stamps, root: root, racy: int64(le.Uint64(s.stamps.b[stWalk:])) - RacyWindow,
-		maxSize: int64(le.Uint64(s.stamps.b[stMaxSize:]))}
+	c := s.staleCheck(root)
 	mt, h := s.stamps.file(i)
 	return c.state(s.FilePath(i), s.FileSize(i), mt, h)
+}
+
+// staleRoot is root, or when it is "" the repository root the metadata
+// records.
+func (s *Snapshot) staleRoot(root string) (string, error) {
+	if root != "" {
+		return root, nil
+	}
+	m, err := s.Meta()
+	if err != nil {
+		return "", err
+	}
+	return m.RepoRoot, nil
+}
+
+// staleCheck starts a check of s's stamped files against root.
+func (s *Snapshot) staleCheck(root string) staleCheck {
+	v := &s.stamps
+	return staleCheck{s: s, v: v, root: root, racy: int64(le.Uint64(v.b[stWalk:])) - RacyWindow,
+		maxSize: int64(le.Uint64(v.b[stMaxSize:]))}
 }
 
 // staleCheck is one run of Stale.
