@@ -48,6 +48,12 @@ var groupSections = [numGroups][]sectionID{
 	groupCold:  {secColdIndex, secColdData},
 }
 
+// builds reports whether a write with o makes group grp's sections:
+// without BM25 it makes no BM25 or body index.
+func (o *WriteOptions) builds(grp reuseGroup) bool {
+	return !o.NoBM25 || (grp != groupBM25 && grp != groupBody)
+}
+
 // keyVersion changes whenever what a key covers, or how a group's
 // sections are built from it, changes: a Memo of another version keys
 // nothing this writer can reuse.

@@ -342,7 +342,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	if o.Memo != nil || o.Reuse != nil {
 		keys = fingerprintGroups(g, &o)
 		for grp := range numGroups {
-			if o.NoBM25 && (grp == groupBM25 || grp == groupBody) {
+			if !o.builds(grp) {
 				continue
 			}
 			reused[grp], reusedMemo[grp] = o.Reuse.take(grp, keys[grp])
@@ -470,7 +470,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	if o.Memo != nil {
 		*o.Memo = Memo{}
 		for grp := range numGroups {
-			if o.NoBM25 && (grp == groupBM25 || grp == groupBody) {
+			if !o.builds(grp) {
 				continue
 			}
 			mg := &o.Memo.groups[grp]
