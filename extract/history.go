@@ -258,13 +258,12 @@ func parseLog(r io.Reader, commit func(*Commit), file func(path string, hs []hun
 			case bytes.HasPrefix(line, []byte("deleted file mode")):
 				deleted = true
 			case bytes.HasPrefix(line, []byte("+++ ")):
-				// Not gitdiff.Path: no cut at a tab, as this reader never made one.
-				if p := string(line[4:]); p != "/dev/null" {
-					path = strings.TrimPrefix(gitdiff.Unquote(p), "b/")
+				if p := gitdiff.Path(string(line[4:]), "b/"); p != "" {
+					path = p
 				}
 			case bytes.HasPrefix(line, []byte("--- ")):
 				if deleted {
-					path = strings.TrimPrefix(gitdiff.Unquote(string(line[4:])), "a/")
+					path = gitdiff.Path(string(line[4:]), "a/")
 				}
 			case bytes.HasPrefix(line, []byte("@@ -")):
 				if a, b, c, d, ok := gitdiff.Hunk(string(line)); ok {

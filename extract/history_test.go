@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -203,5 +204,29 @@ func TestStepBack(t *testing.T) {
 	}
 	if len(stepBack(m, nil, true)) != 0 {
 		t.Error("a file the commit added still maps lines before it")
+	}
+}
+
+// TestHistorySpacedPath checks that a file whose path holds a space gets
+// its commits: git ends such a path on a ---/+++ line with a tab, which
+// is no part of the name.
+func TestHistorySpacedPath(t *testing.T) {
+	dir, commit := gitRepo(t)
+	commit(map[string]string{"my dir/a b.go": goFile(0, []string{"Alpha"}, nil)}, "add alpha")
+	commit(map[string]string{"my dir/a b.go": goFile(0, []string{"Alpha"}, map[string]string{"Alpha": "2"})}, "change alpha")
+	h, err := readHistory(context.Background(), dir, "HEAD", HistoryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h == nil {
+		t.Fatal("no history read")
+	}
+	ch := h.touched["my dir/a b.go"]
+	if len(ch) == 0 {
+		var paths []string
+		for p := range h.touched {
+			paths = append(paths, strconv.Quote(p))
+		}
+		t.Fatalf("no changes under %q; paths touched: %v", "my dir/a b.go", paths)
 	}
 }

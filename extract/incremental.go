@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -410,9 +411,7 @@ func (p *Prior) readFiles() map[string]uint64 {
 		return out
 	}
 	for _, l := range p.langs {
-		for f, h := range l.read {
-			out[f] = h
-		}
+		maps.Copy(out, l.read)
 	}
 	return out
 }

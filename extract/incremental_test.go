@@ -108,20 +108,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 				if err := step.do(); err != nil {
 					t.Fatal(err)
 				}
-				inc, st, next, err := extract.BuildIncremental(ctx, extract.Options{Root: root}, prior)
-				if err != nil {
-					t.Fatal(err)
-				}
-				full, fst, err := extract.Build(ctx, extract.Options{Root: root})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, got := sectionSums(t, full), sectionSums(t, inc)
-				for name, sum := range want {
-					if got[name] != sum {
-						t.Errorf("%s: section %s differs from a full build's", step.name, name)
-					}
-				}
+				st, fst, next := buildBoth(t, ctx, root, prior, step.name)
 				if st.Files != fst.Files || st.Nodes != fst.Nodes || st.Edges != fst.Edges || st.SourceBytes != fst.SourceBytes || st.ParseErrors != fst.ParseErrors {
 					t.Errorf("%s: stats %+v, a full build's %+v", step.name, st, fst)
 				}
@@ -217,20 +204,7 @@ func TestIncrementalRustModules(t *testing.T) {
 		if err := os.WriteFile(p, edit(b), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		inc, st, next, err := extract.BuildIncremental(ctx, extract.Options{Root: root}, prior)
-		if err != nil {
-			t.Fatal(err)
-		}
-		full, _, err := extract.Build(ctx, extract.Options{Root: root})
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, got := sectionSums(t, full), sectionSums(t, inc)
-		for sec, sum := range want {
-			if got[sec] != sum {
-				t.Errorf("%s %s: section %s differs from a full build's", name, file, sec)
-			}
-		}
+		st, _, next := buildBoth(t, ctx, root, prior, name+" "+file)
 		if wantParsed > 0 && (st.Parsed != wantParsed || len(st.Relanguages) != 0) {
 			t.Errorf("%s %s: parsed %d (again: %v), want %d", name, file, st.Parsed, st.Relanguages, wantParsed)
 		}
@@ -244,4 +218,26 @@ func TestIncrementalRustModules(t *testing.T) {
 	}
 	step("declaration", func(b []byte) []byte { return append(b, "pub fn added_by_the_test() {}\n"...) }, "src/store/mod.rs", 0)
 	step("re-export", func(b []byte) []byte { return append(b, "pub use crate::task::*;\n"...) }, "src/lib.rs", 0)
+}
+
+// buildBoth builds root incrementally from prior and in full, reports
+// (under label) each section in which the two differ, and returns both
+// builds' stats and the incremental build's Prior.
+func buildBoth(t *testing.T, ctx context.Context, root string, prior *extract.Prior, label string) (st, fst *extract.Stats, next *extract.Prior) {
+	t.Helper()
+	inc, st, next, err := extract.BuildIncremental(ctx, extract.Options{Root: root}, prior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, fst, err := extract.Build(ctx, extract.Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, got := sectionSums(t, full), sectionSums(t, inc)
+	for sec, sum := range want {
+		if got[sec] != sum {
+			t.Errorf("%s: section %s differs from a full build's", label, sec)
+		}
+	}
+	return st, fst, next
 }

@@ -60,14 +60,7 @@ func TestPriorRoundTrip(t *testing.T) {
 			snapshot.LangGo:     {deps: map[depKey]uint64{{depRead, "go.mod"}: 99, {depStat, "x/go.mod"}: 0, {depAbove, "go.work"}: 1 << 63}, read: map[string]uint64{"go.mod": 99}},
 			snapshot.LangPython: {deps: map[depKey]uint64{}, read: map[string]uint64{}},
 		}}
-	b, err := p.Marshal("v1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := UnmarshalPrior(b, "v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, got := roundTrip(t, p)
 	// A decoded prior encodes again to the same bytes, copying the files'
 	// encodings.
 	again, err := got.Marshal("v1")
@@ -125,14 +118,7 @@ func TestPriorGraphRoundTrip(t *testing.T) {
 		if p.graph == nil || len(p.graph.nodes) == 0 || len(p.graph.edges) == 0 {
 			t.Fatalf("%s: no graph kept", lang)
 		}
-		b, err := p.Marshal("v1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := UnmarshalPrior(b, "v1")
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, got := roundTrip(t, p)
 		pg, gg := p.graph, got.graph
 		if gg == nil || !reflect.DeepEqual(gg.keys, pg.keys) || !reflect.DeepEqual(gg.edges, pg.edges) ||
 			!reflect.DeepEqual(gg.symFile, pg.symFile) || !reflect.DeepEqual(gg.symIdx, pg.symIdx) || len(gg.files) != len(pg.files) {
@@ -183,14 +169,7 @@ func TestPriorGraphRawIsFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := p.Marshal("v1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	decoded, err := UnmarshalPrior(b, "v1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, decoded := roundTrip(t, p)
 	f := filepath.Join(root, "store", "memory.go")
 	old, err := os.ReadFile(f)
 	if err != nil {
@@ -222,4 +201,19 @@ func TestPriorGraphRawIsFresh(t *testing.T) {
 	if !bytes.Equal(kept, fresh) {
 		t.Error("the kept encoding differs from a fresh one")
 	}
+}
+
+// roundTrip encodes p and decodes the bytes, failing the test on an
+// error.
+func roundTrip(t *testing.T, p *Prior) ([]byte, *Prior) {
+	t.Helper()
+	b, err := p.Marshal("v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := UnmarshalPrior(b, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, got
 }

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"encoding/binary"
-	"hash/crc32"
 	"math"
 	"slices"
 	"strings"
@@ -25,75 +24,64 @@ import (
 
 // resolutionKey fingerprints what resolving reads of f.
 func resolutionKey(f *FileResult) uint64 {
-	var b []byte
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	num := func(v uint64) { b = binary.AppendUvarint(b, v) }
-	strs := func(s []string) {
-		num(uint64(len(s)))
-		for _, x := range s {
-			str(x)
-		}
-	}
+	var e enc
 	whole := includesLang(f)
-	str(f.Path)
-	num(uint64(f.Lang))
-	num(uint64(f.Flags))
-	str(f.Package)
-	str(f.Scope)
-	num(uint64(len(f.Symbols)))
+	e.str(f.Path)
+	e.uvarint(uint64(f.Lang))
+	e.uvarint(uint64(f.Flags))
+	e.str(f.Package)
+	e.str(f.Scope)
+	e.uvarint(uint64(len(f.Symbols)))
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
-		str(s.Name)
-		str(s.Qual)
-		num(uint64(s.Kind))
-		num(uint64(s.Flags))
-		num(uint64(int64(s.Parent)))
-		str(s.Receiver)
-		str(s.Type)
-		strs(s.Extends)
-		strs(s.Implements)
+		e.str(s.Name)
+		e.str(s.Qual)
+		e.uvarint(uint64(s.Kind))
+		e.uvarint(uint64(s.Flags))
+		e.uvarint(uint64(int64(s.Parent)))
+		e.str(s.Receiver)
+		e.str(s.Type)
+		e.strs(s.Extends)
+		e.strs(s.Implements)
 		if s.Decl {
-			num(1)
+			e.uvarint(1)
 		} else {
-			num(0)
+			e.uvarint(0)
 		}
-		num(uint64(len(s.Commits)))
+		e.uvarint(uint64(len(s.Commits)))
 		for _, c := range s.Commits {
-			num(uint64(int64(c)))
+			e.uvarint(uint64(int64(c)))
 		}
 		if whole {
-			num(uint64(s.Start))
-			num(uint64(s.End))
-			str(s.Signature)
-			str(s.Doc)
-			str(s.Body)
-			str(s.Text)
-			str(s.History)
+			e.uvarint(uint64(s.Start))
+			e.uvarint(uint64(s.End))
+			e.str(s.Signature)
+			e.str(s.Doc)
+			e.str(s.Body)
+			e.str(s.Text)
+			e.str(s.History)
 		}
 	}
-	num(uint64(len(f.Refs)))
+	e.uvarint(uint64(len(f.Refs)))
 	for i := range f.Refs {
 		r := &f.Refs[i]
-		num(uint64(int64(r.From)))
-		num(uint64(r.Kind))
-		str(r.Name)
-		str(r.Qual)
-		str(r.QualType)
+		e.uvarint(uint64(int64(r.From)))
+		e.uvarint(uint64(r.Kind))
+		e.str(r.Name)
+		e.str(r.Qual)
+		e.str(r.QualType)
 		if whole {
-			num(uint64(r.Line))
+			e.uvarint(uint64(r.Line))
 		}
 	}
-	num(uint64(len(f.Imports)))
+	e.uvarint(uint64(len(f.Imports)))
 	for _, im := range f.Imports {
-		str(im.Path)
-		str(im.Name)
-		str(im.Alias)
+		e.str(im.Path)
+		e.str(im.Name)
+		e.str(im.Alias)
 	}
-	strs(f.Includes)
-	return uint64(crc32.Checksum(b, castagnoli))<<32 | uint64(crc32.ChecksumIEEE(b))
+	e.strs(f.Includes)
+	return snapshot.Fingerprint(e.b)
 }
 
 // priorGraph is a build's resolved graph, kept for the next build.

@@ -48,6 +48,12 @@ var groupSections = [numGroups][]sectionID{
 	groupCold:  {secColdIndex, secColdData},
 }
 
+// builds reports whether a write with o makes group grp's sections:
+// without BM25 it makes no BM25 or body index.
+func (o *WriteOptions) builds(grp reuseGroup) bool {
+	return !o.NoBM25 || (grp != groupBM25 && grp != groupBody)
+}
+
 // keyVersion changes whenever what a key covers, or how a group's
 // sections are built from it, changes: a Memo of another version keys
 // nothing this writer can reuse.
@@ -316,22 +322,29 @@ func groupKey(grp reuseGroup, g *Graph, o *WriteOptions) uint64 {
 // keyHash is a 64-bit fingerprint of a stream of fields (two CRC-32s,
 // as Fingerprint), buffered.
 type keyHash struct {
-	buf       []byte
-	c, i      hash.Hash32
-	spillSize int
+	buf  []byte
+	c, i hash.Hash32
 }
 
+// keySpill is how full the buffer gets before it is hashed.
+const keySpill = 1 << 16
+
 func newKeyHash() *keyHash {
-	return &keyHash{buf: make([]byte, 0, 1<<16+64), c: crc32.New(castagnoli), i: crc32.NewIEEE(), spillSize: 1 << 16}
+	return &keyHash{buf: make([]byte, 0, keySpill+64), c: crc32.New(castagnoli), i: crc32.NewIEEE()}
 }
 
 // spill hashes the buffer once it is full.
 func (h *keyHash) spill() {
-	if len(h.buf) >= h.spillSize {
-		h.c.Write(h.buf)
-		h.i.Write(h.buf)
-		h.buf = h.buf[:0]
+	if len(h.buf) >= keySpill {
+		h.flush()
 	}
+}
+
+// flush hashes the buffer.
+func (h *keyHash) flush() {
+	h.c.Write(h.buf)
+	h.i.Write(h.buf)
+	h.buf = h.buf[:0]
 }
 
 func (h *keyHash) u64(v uint64) {
@@ -352,12 +365,11 @@ func (h *keyHash) flag(b bool) {
 // alike by their concatenation.
 func (h *keyHash) str(s string) {
 	h.buf = binary.AppendUvarint(h.buf, uint64(len(s)))
-	if len(s) >= h.spillSize {
-		h.c.Write(h.buf)
-		h.i.Write(h.buf)
-		h.buf = h.buf[:0]
-		h.c.Write([]byte(s))
-		h.i.Write([]byte(s))
+	if len(s) >= keySpill {
+		h.flush()
+		b := []byte(s)
+		h.c.Write(b)
+		h.i.Write(b)
 		return
 	}
 	h.buf = append(h.buf, s...)
@@ -373,8 +385,6 @@ func (h *keyHash) params(p bm25.Params) {
 }
 
 func (h *keyHash) sum() uint64 {
-	h.c.Write(h.buf)
-	h.i.Write(h.buf)
-	h.buf = h.buf[:0]
+	h.flush()
 	return uint64(h.c.Sum32())<<32 | uint64(h.i.Sum32())
 }

@@ -121,6 +121,11 @@ type image struct {
 	sec                 [numSectionIDs][]byte
 	nodes, files, edges uint64
 	flags               uint32
+	// crc[id] is sec[id]'s checksum where crcKnown[id]: a section copied
+	// from an earlier snapshot (checked as it was copied) or one a Memo
+	// recorded, so that layout does not compute it again.
+	crc      [numSectionIDs]uint32
+	crcKnown [numSectionIDs]bool
 	// extra sections, as a later writer would add them (tests only)
 	extra []extraImage
 }
@@ -168,8 +173,12 @@ func (img *image) layout() (head []byte, offs [numSectionIDs]uint64, total uint6
 	for i := 1; i < int(numSectionIDs); i++ { // the table is in id order
 		e := head[headerSize+(i-1)*tableEntry:]
 		b := img.sec[i]
+		crc := img.crc[i]
+		if !img.crcKnown[i] {
+			crc = checksum(b)
+		}
 		le.PutUint32(e[0:], uint32(i))
-		le.PutUint32(e[4:], checksum(b))
+		le.PutUint32(e[4:], crc)
 		le.PutUint64(e[8:], offs[i])
 		le.PutUint64(e[16:], uint64(len(b)))
 	}
@@ -333,7 +342,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	if o.Memo != nil || o.Reuse != nil {
 		keys = fingerprintGroups(g, &o)
 		for grp := range numGroups {
-			if o.NoBM25 && (grp == groupBM25 || grp == groupBody) {
+			if !o.builds(grp) {
 				continue
 			}
 			reused[grp], reusedMemo[grp] = o.Reuse.take(grp, keys[grp])
@@ -342,6 +351,7 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	put := func(grp reuseGroup) {
 		for i, id := range groupSections[grp] {
 			img.sec[id] = reused[grp][i]
+			img.crc[id], img.crcKnown[id] = reusedMemo[grp].crcs[i], true
 		}
 	}
 
@@ -460,13 +470,16 @@ func encode(g *Graph, opt *WriteOptions) (*image, error) {
 	if o.Memo != nil {
 		*o.Memo = Memo{}
 		for grp := range numGroups {
-			if o.NoBM25 && (grp == groupBM25 || grp == groupBody) {
+			if !o.builds(grp) {
 				continue
 			}
 			mg := &o.Memo.groups[grp]
 			mg.ok, mg.key = true, keys[grp]
 			for _, id := range groupSections[grp] {
-				mg.crcs = append(mg.crcs, checksum(img.sec[id]))
+				if !img.crcKnown[id] {
+					img.crc[id], img.crcKnown[id] = checksum(img.sec[id]), true
+				}
+				mg.crcs = append(mg.crcs, img.crc[id])
 			}
 			if grp == groupKeys {
 				mg.nameKeys, mg.partKeys = nameKeys, partKeys
