@@ -164,17 +164,8 @@ func TestWatch(t *testing.T) {
 // from it while rebuilds publish new ones; its mapping goes when the last
 // of them lets go. Run with -race.
 func TestLiveReaders(t *testing.T) {
-	repo := extracttest.CopyTree(t, "../../testdata/go")
-	snap := filepath.Join(t.TempDir(), "shop.snap")
-	l, err := newLive(repo, snap, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.close()
+	repo, _, l := startedLive(t)
 	ctx := context.Background()
-	if _, err := l.start(ctx); err != nil {
-		t.Fatal(err)
-	}
 	old := l.acquire()
 	editFile(t, repo, "store/memory.go", "func (m *MemoryStore) Get(", "func (m *MemoryStore) Fetch(")
 	rep, err := l.rebuild(ctx)
@@ -241,17 +232,8 @@ func TestLiveReaders(t *testing.T) {
 // memory and on disk; a file saved with a syntax error keeps its previous
 // symbols, is reported, and shows as stale until it parses again.
 func TestLiveFailures(t *testing.T) {
-	repo := extracttest.CopyTree(t, "../../testdata/go")
-	snap := filepath.Join(t.TempDir(), "shop.snap")
-	l, err := newLive(repo, snap, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.close()
+	repo, snap, l := startedLive(t)
 	ctx := context.Background()
-	if _, err := l.start(ctx); err != nil {
-		t.Fatal(err)
-	}
 	// Never over a file that is not a snapshot.
 	notSnap := filepath.Join(t.TempDir(), "notes.txt")
 	if err := os.WriteFile(notSnap, []byte("my notes\n"), 0o644); err != nil {
@@ -344,4 +326,21 @@ func TestMCPFollowsEdits(t *testing.T) {
 	if msg := call(t, cs, "symbol", map[string]any{"symbol": "MemoryStore.Get"}, &def); msg == "" {
 		t.Error("the old name still answers")
 	}
+}
+
+// startedLive copies the Go test repository, starts a live index of it on
+// a snapshot in a temporary folder and closes it when the test ends.
+func startedLive(t *testing.T) (repo, snap string, l *live) {
+	t.Helper()
+	repo = extracttest.CopyTree(t, "../../testdata/go")
+	snap = filepath.Join(t.TempDir(), "shop.snap")
+	l, err := newLive(repo, snap, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.close)
+	if _, err := l.start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return repo, snap, l
 }

@@ -62,19 +62,7 @@ func bodyEngine(t *testing.T) (*snapshot.Snapshot, *query.Engine, string) {
 	fn("store.TestLoadChecksumMismatch", 1, snapshot.FlagTest, 3, 5)
 	g.Nodes = append(g.Nodes, snapshot.Node{Name: "Store", QName: "store.Store", Kind: snapshot.KindStruct,
 		Lang: snapshot.LangGo, File: 0, StartLine: 1, EndLine: 15})
-	path := filepath.Join(t.TempDir(), "store.snap")
-	if err := snapshot.Write(path, g, nil); err != nil {
-		t.Fatal(err)
-	}
-	s, err := snapshot.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	e, err := query.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, e := openGraph(t, g)
 	return s, e, root
 }
 

@@ -30,19 +30,7 @@ func engine(t *testing.T, names, tests []string) *query.Engine {
 	for _, q := range tests {
 		add(q, 1, snapshot.FlagTest)
 	}
-	path := filepath.Join(t.TempDir(), "store.snap")
-	if err := snapshot.Write(path, g, nil); err != nil {
-		t.Fatal(err)
-	}
-	s, err := snapshot.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	e, err := query.New(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, e := openGraph(t, g)
 	return e
 }
 
@@ -92,4 +80,24 @@ func TestGrepBadInput(t *testing.T) {
 	if _, err := Grep(ctx, e, "get", 10); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
+}
+
+// openGraph writes g as a snapshot in a temporary folder and opens it and
+// an engine over it; the snapshot closes when the test ends.
+func openGraph(t *testing.T, g *snapshot.Graph) (*snapshot.Snapshot, *query.Engine) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "store.snap")
+	if err := snapshot.Write(path, g, nil); err != nil {
+		t.Fatal(err)
+	}
+	s, err := snapshot.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	e, err := query.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, e
 }
