@@ -35,6 +35,11 @@ type Options struct {
 	// the time its strengths decay to (zero: the clock). Nil: none.
 	Session *Session
 	At      time.Time
+
+	// features, when set, gets the features of the formula's best
+	// featureTop candidates instead of a model's reranking (Features).
+	features   *[]FeatureRow
+	featureTop int
 }
 
 // Item is one ranked symbol.
@@ -100,6 +105,8 @@ type Engine struct {
 	// report ranks reports with weights of their own (nil: every task
 	// ranks with tune).
 	report *Engine
+	// model re-orders the best candidates (nil: the formula's order).
+	model *Model
 }
 
 // An EngineOption configures an engine New makes.
@@ -237,7 +244,13 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ranked := e.score(ws, &kw)                // step 7, score.go
+	ranked := e.score(ws, &kw) // step 7, score.go
+	switch {
+	case opt.features != nil:
+		*opt.features = e.featureRows(ws, ranked, &kw, task, opt.featureTop)
+	case e.model != nil:
+		e.rerank(ws, ranked, &kw, task) // step 7a, model.go
+	}
 	ranked = e.sessionBoost(ws, ranked, &opt) // step 7b, session.go
 	items, used := e.pack(ws, ranked, opt)    // step 8, pack.go
 	res.Results = items
@@ -280,6 +293,11 @@ type workspace struct {
 	// string-keyed scratch maps, cleared (not reallocated) per use
 	termSeen map[string]bool
 	pkgCount map[string]float64
+	// the reranked candidates' features, files and model order
+	feat   []featureVec
+	files  []int32
+	mscore []float64
+	order  []modelPick
 }
 
 // newSet empties the workspace's node set in O(1).

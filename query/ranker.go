@@ -18,7 +18,10 @@ import (
 //   - "auto": the formula for requests, the learned weights for reports:
 //     tasks of more than ReportWords words (bug reports, pasted logs,
 //     long commit messages).
-var Rankers = []string{"auto", "formula", "learned"}
+//   - "trees": the formula, its best candidates re-ordered by the
+//     embedded tree model (trees.model, Model), learned from the same
+//     commits by `knowing train --trees`.
+var Rankers = []string{"auto", "formula", "learned", "trees"}
 
 // DefaultRanker is the ranker engines use unless told otherwise (EVAL.md,
 // "Learned weights", has the measurements that chose it).
@@ -51,13 +54,16 @@ func IsReport(task string) bool {
 type Ranker struct {
 	Tasks   Tuning
 	Reports *Tuning
+	// Model re-orders the best candidates of tasks, ReportModel those of
+	// reports when Reports is set (nil: none).
+	Model, ReportModel *Model
 }
 
 // Options are the engine options that rank with r.
 func (r Ranker) Options() []EngineOption {
-	opts := []EngineOption{WithTuning(r.Tasks)}
+	opts := []EngineOption{WithTuning(r.Tasks), WithModel(r.Model)}
 	if r.Reports != nil {
-		opts = append(opts, WithReportTuning(*r.Reports))
+		opts = append(opts, WithReportTuning(*r.Reports), withReportModel(r.ReportModel))
 	}
 	return opts
 }
@@ -74,6 +80,9 @@ func RankerByName(name string) (Ranker, error) {
 	case "formula", "learned":
 		t, err := RankerTuning(name)
 		return Ranker{Tasks: t}, err
+	case "trees":
+		m, err := trees()
+		return Ranker{Tasks: DefaultTuning(), Model: m}, err
 	}
 	return Ranker{}, fmt.Errorf("unknown ranker %q: the rankers are %s", name, strings.Join(Rankers, ", "))
 }
@@ -89,6 +98,15 @@ var learnedModel string
 
 // learned is the embedded model's weights, read once.
 var learned = sync.OnceValues(func() (Tuning, error) { return ParseModel(learnedModel) })
+
+// treesModel is the tree model file (Model), learned by `knowing train
+// --trees` (eval/train/README.md).
+//
+//go:embed trees.model
+var treesModel string
+
+// trees is the embedded tree model, read once.
+var trees = sync.OnceValues(func() (*Model, error) { return ParseTrees(treesModel) })
 
 // rankerVersion is the model version this binary reads.
 const rankerVersion = 1

@@ -75,7 +75,7 @@ var ranker = ""
 
 // rankerFlag adds --ranker to a command's flags.
 func rankerFlag(fs *flag.FlagSet) {
-	fs.Func("ranker", "ranking `weights`: auto (formula for requests, learned for reports of over 40 words), formula (set by hand) or learned (from mined commits; see 'knowing train'); default "+query.DefaultRanker, func(v string) error {
+	fs.Func("ranker", "the `ranker`: trees (the formula's best 50 re-ordered by a tree model learned from mined commits), formula (weights set by hand), learned (weights learned from mined commits) or auto (formula for requests, learned for reports of over 40 words); see 'knowing train'; default "+query.DefaultRanker, func(v string) error {
 		if _, err := query.RankerByName(v); err != nil {
 			return err
 		}
@@ -103,6 +103,17 @@ func chosenRanker() (query.Ranker, error) {
 	r, err := query.RankerByName(rankerName())
 	if err != nil {
 		return r, fmt.Errorf("KNOWING_RANKER: %w", err)
+	}
+	if path := os.Getenv("KNOWING_MODEL"); path != "" {
+		// A tree model file for experiments: it re-orders every task.
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return r, fmt.Errorf("KNOWING_MODEL: %w", err)
+		}
+		if r.Model, err = query.ParseTrees(string(data)); err != nil {
+			return r, fmt.Errorf("KNOWING_MODEL %s: %w", path, err)
+		}
+		r.ReportModel = r.Model
 	}
 	spec := os.Getenv("KNOWING_TUNE")
 	if spec == "" {

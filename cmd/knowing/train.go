@@ -35,6 +35,20 @@ and KNOWING_TUNE over them. eval/train/README.md has the training set and the ex
 
   knowing train --snap 'snaps/{repo}/{base_commit}.snap' --fixtures fixtures --folds 4
 
+--trees N learns a tree model instead (the trees ranker): for every
+fixture the formula ranks (with --ranker's weights), the features of its
+best --top candidates are kept (what every stage knew of each: the
+score's parts, each channel's rank, kind, name, size, degree, the
+candidates sharing its file, the task's length), and N regression trees
+of --depth levels are boosted on them by LambdaMART (NDCG's pairwise
+gradients). --folds K prints the left-out repositories' figures after
+10, 25, 50... trees against the formula's order. The model file written
+is what query/trees.model embeds; KNOWING_MODEL=FILE makes any command
+re-order with another one, for experiments.
+
+  knowing train --snap 'snaps/{repo}/{base_commit}.snap' --fixtures fixtures \
+      --ranker formula --trees 100 --depth 3 --top 50 --folds 4 --out query/trees.model
+
 Flags:
 `
 
@@ -49,6 +63,12 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	gain := fs.Float64("min-gain", 0.001, "least rise of the objective a step must bring")
 	out := fs.String("out", "", "write the learned weights to this `file` (default: stdout)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	trees := fs.Int("trees", 0, "learn a tree model of this many trees instead of the weights (LambdaMART over the features of the best --top candidates)")
+	top := fs.Int("top", 50, "with --trees: candidates the model re-orders")
+	depth := fs.Int("depth", 4, "with --trees: levels of splits per tree")
+	rate := fs.Float64("rate", 0.1, "with --trees: shrinkage of each tree")
+	minLeaf := fs.Int("min-leaf", 50, "with --trees: least candidates in a leaf")
+	skip := fs.String("skip", "", "with --trees: comma-separated features the trees never split on")
 	rankerFlag(fs)
 	pos, err := parse(fs, args, trainHelp, stderr)
 	if err != nil {
@@ -104,6 +124,16 @@ func cmdTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx := context.Background()
 	fmt.Fprintf(stderr, "train: %d fixtures, %d snapshots, %d repositories\n", set.Len(), set.Snapshots(), len(set.Repos))
+	if *trees > 0 {
+		topt := train.TreeOptions{Trees: *trees, Top: *top, Depth: *depth, Rate: *rate, MinLeaf: *minLeaf, Log: opt.Log}
+		if *skip != "" {
+			topt.Skip = strings.Split(*skip, ",")
+		}
+		if *top < 2 {
+			return usagef("--top must be at least 2 (got %d)", *top)
+		}
+		return trainTrees(ctx, set, base, *folds, topt, *out, stdout, stderr)
+	}
 	if *folds > 0 {
 		fl, err := train.CrossValidate(ctx, set, base, *folds, opt)
 		if err != nil {
@@ -168,4 +198,83 @@ func writeFolds(w io.Writer, folds []train.Fold) {
 	}
 	row("repo mean", "", train.Macro(before), train.Macro(after))
 	tw.Flush()
+}
+
+// trainTrees is train --trees: collect the candidates' features with
+// the weights base, validate by folds of repositories (each checkpoint
+// of trees against the formula's order), then learn on every
+// repository and write the model.
+func trainTrees(ctx context.Context, set *train.Set, base query.Tuning, folds int, opt train.TreeOptions, out string, stdout, stderr io.Writer) error {
+	qs, err := train.Collect(ctx, set, base, opt.Top, 0)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "train: features of the best %d candidates of %d fixtures collected\n", opt.Top, len(qs.Q))
+	if folds > 0 {
+		checks := []int{}
+		for _, c := range []int{10, 25, 50, 100, 200, 400, 800} {
+			if c < opt.Trees {
+				checks = append(checks, c)
+			}
+		}
+		checks = append(checks, opt.Trees)
+		before := []train.Scores{}
+		after := make([][]train.Scores, len(checks))
+		for f := 0; f < folds; f++ {
+			held := make([]bool, len(qs.Repos))
+			learn := make([]bool, len(qs.Repos))
+			for i := range qs.Repos {
+				held[i] = i%folds == f
+				learn[i] = !held[i]
+			}
+			forest, err := train.Boost(ctx, qs, learn, opt)
+			if err != nil {
+				return err
+			}
+			b := train.EvaluateForest(qs, nil, held)
+			for i := range b.Repos {
+				if held[i] && b.Repos[i].Count > 0 {
+					before = append(before, b.Repos[i])
+				}
+			}
+			for k, c := range checks {
+				a := train.EvaluateForest(qs, forest.Cut(c), held)
+				for i := range a.Repos {
+					if held[i] && a.Repos[i].Count > 0 {
+						after[k] = append(after[k], a.Repos[i])
+					}
+				}
+			}
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "held out (repo mean)\ttrees\tP@10\tAcc@1\tAcc@5\tAcc@10\tR@10\tMRR\t")
+		row := func(name string, n int, m train.Scores) {
+			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", name, n, m.P10, m.Acc1, m.Acc5, m.Acc10, m.R10, m.MRR)
+		}
+		row("formula", 0, train.Macro(before))
+		for k, c := range checks {
+			row("trees", c, train.Macro(after[k]))
+		}
+		tw.Flush()
+	}
+	forest, err := train.Boost(ctx, qs, nil, opt)
+	if err != nil {
+		return err
+	}
+	b, a := train.EvaluateForest(qs, nil, nil), train.EvaluateForest(qs, forest, nil)
+	fmt.Fprintf(stdout, "all repositories (trained on): Acc@10 %.3f -> %.3f, MRR %.3f -> %.3f\n", b.Macro.Acc10, a.Macro.Acc10, b.Macro.MRR, a.Macro.MRR)
+	comment := fmt.Sprintf("knowing train --ranker %s --trees %d --top %d --depth %d --rate %g --min-leaf %d\nover %d fixtures of %d repositories (eval/train/README.md)",
+		rankerName(), opt.Trees, opt.Top, opt.Depth, opt.Rate, opt.MinLeaf, len(qs.Q), len(qs.Repos))
+	if out == "" {
+		return forest.WriteModel(stdout, comment)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := forest.WriteModel(f, comment); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

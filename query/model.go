@@ -1,0 +1,347 @@
+package query
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Model is a trained ranking model: gradient-boosted regression trees
+// over the features of the formula's best candidates (features.go). An
+// engine with a model (WithModel) re-orders its Top best candidates by
+// the model's score (step 7a); the rest keep the formula's order after
+// them.
+//
+// A model file is text: '#' comment lines, a header line
+// "knowing-trees VERSION", a line "top N", a line "features NAME,..."
+// naming the features the model reads, then one line per tree, "tree"
+// followed by its nodes in order (node 0 is the root), each either
+// "FEATURE:THRESHOLD:LEFT:RIGHT" (FEATURE an index into the features
+// line; a value at or below THRESHOLD goes to node LEFT, above it to
+// RIGHT) or "=VALUE" (a leaf). The score is the sum of the leaves
+// reached. A binary refuses a model of another version or one naming a
+// feature it does not compute.
+type Model struct {
+	Top   int
+	nodes []modelNode
+	roots []int32
+	// The trees laid out complete to depth (leaves above it repeated
+	// below dummy splits that always go left), so a prediction walks
+	// every tree without branching: tree t's splits are feat and thr
+	// [t*inner, (t+1)*inner), in breadth-first order, its leaves
+	// leaf[t*(inner+1):]; nil when a tree is deeper than maxFlatDepth.
+	depth, inner int
+	feat         []int16
+	thr          []float32
+	leaf         []float32
+}
+
+// maxFlatDepth bounds the complete layout: 2^depth leaves a tree.
+const maxFlatDepth = 8
+
+// modelNode is a split (feat ≥ 0) or a leaf (feat < 0, val).
+type modelNode struct {
+	feat        int16
+	thr, val    float32
+	left, right int32
+}
+
+// modelVersion is the model file version this binary reads.
+const modelVersion = 1
+
+// ParseTrees reads a model file (see Model).
+func ParseTrees(text string) (*Model, error) {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) < 3 {
+		return nil, fmt.Errorf("tree model: want a header, a top and a features line, got %d lines", len(lines))
+	}
+	var v int
+	if _, err := fmt.Sscanf(lines[0], "knowing-trees %d", &v); err != nil {
+		return nil, fmt.Errorf("tree model: header %q: want \"knowing-trees VERSION\"", lines[0])
+	}
+	if v != modelVersion {
+		return nil, fmt.Errorf("tree model: version %d; this knowing reads version %d", v, modelVersion)
+	}
+	m := &Model{}
+	if _, err := fmt.Sscanf(lines[1], "top %d", &m.Top); err != nil || m.Top < 2 {
+		return nil, fmt.Errorf("tree model: %q: want \"top N\", N at least 2", lines[1])
+	}
+	names, ok := strings.CutPrefix(lines[2], "features ")
+	if !ok {
+		return nil, fmt.Errorf("tree model: %q: want \"features NAME,...\"", lines[2])
+	}
+	var feat []int16
+	for _, n := range strings.Split(names, ",") {
+		i := slices.Index(featureNames[:], n)
+		if i < 0 {
+			return nil, fmt.Errorf("tree model: feature %q is not one this knowing computes", n)
+		}
+		feat = append(feat, int16(i))
+	}
+	for li, l := range lines[3:] {
+		toks := strings.Fields(l)
+		if len(toks) < 2 || toks[0] != "tree" {
+			return nil, fmt.Errorf("tree model: line %q: want \"tree NODE...\"", l)
+		}
+		root := int32(len(m.nodes))
+		n := int32(len(toks) - 1)
+		for _, t := range toks[1:] {
+			nd, err := parseNode(t, feat, n)
+			if err != nil {
+				return nil, fmt.Errorf("tree model: tree %d: %w", li, err)
+			}
+			if nd.feat >= 0 {
+				nd.left += root
+				nd.right += root
+			}
+			m.nodes = append(m.nodes, nd)
+		}
+		if err := checkTree(m.nodes[root:], root); err != nil {
+			return nil, fmt.Errorf("tree model: tree %d: %w", li, err)
+		}
+		m.roots = append(m.roots, root)
+	}
+	m.flatten()
+	return m, nil
+}
+
+// flatten lays the trees out complete (Model), when none is deeper than
+// maxFlatDepth.
+func (m *Model) flatten() {
+	var depth func(n int32) int
+	depth = func(n int32) int {
+		nd := &m.nodes[n]
+		if nd.feat < 0 {
+			return 0
+		}
+		return 1 + max(depth(nd.left), depth(nd.right))
+	}
+	d := 0
+	for _, r := range m.roots {
+		d = max(d, depth(r))
+	}
+	if d > maxFlatDepth {
+		return
+	}
+	inner := 1<<d - 1
+	m.depth, m.inner = d, inner
+	m.feat = make([]int16, len(m.roots)*inner)
+	m.thr = make([]float32, len(m.roots)*inner)
+	m.leaf = make([]float32, len(m.roots)*(inner+1))
+	for t, r := range m.roots {
+		feat, thr, leaf := m.feat[t*inner:], m.thr[t*inner:], m.leaf[t*(inner+1):]
+		// place puts node n at position i of the complete tree.
+		var place func(n int32, i int)
+		place = func(n int32, i int) {
+			if i >= inner { // a leaf position
+				leaf[i-inner] = m.nodes[n].val
+				return
+			}
+			nd := &m.nodes[n]
+			if nd.feat < 0 {
+				// A dummy split: feature 0 at +Inf always goes left; the
+				// leaf repeats on both sides, so either way reaches it.
+				feat[i], thr[i] = 0, float32(math.Inf(1))
+				place(n, 2*i+1)
+				place(n, 2*i+2)
+				return
+			}
+			feat[i], thr[i] = nd.feat, nd.thr
+			place(nd.left, 2*i+1)
+			place(nd.right, 2*i+2)
+		}
+		place(r, 0)
+	}
+}
+
+// parseNode reads one node of a tree of n nodes.
+func parseNode(t string, feat []int16, n int32) (modelNode, error) {
+	if v, ok := strings.CutPrefix(t, "="); ok {
+		x, err := strconv.ParseFloat(v, 32)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return modelNode{}, fmt.Errorf("leaf %q: want a finite number", t)
+		}
+		return modelNode{feat: -1, val: float32(x)}, nil
+	}
+	p := strings.Split(t, ":")
+	if len(p) != 4 {
+		return modelNode{}, fmt.Errorf("node %q: want FEATURE:THRESHOLD:LEFT:RIGHT or =VALUE", t)
+	}
+	f, err1 := strconv.Atoi(p[0])
+	thr, err2 := strconv.ParseFloat(p[1], 32)
+	l, err3 := strconv.Atoi(p[2])
+	r, err4 := strconv.Atoi(p[3])
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || f < 0 || f >= len(feat) ||
+		l <= 0 || r <= 0 || l >= int(n) || r >= int(n) || math.IsNaN(thr) {
+		return modelNode{}, fmt.Errorf("node %q: a feature index, a threshold and two child nodes in the tree", t)
+	}
+	return modelNode{feat: feat[f], thr: float32(thr), left: int32(l), right: int32(r)}, nil
+}
+
+// checkTree refuses a tree whose splits do not all point forward (a
+// cycle would never end a prediction).
+func checkTree(nodes []modelNode, root int32) error {
+	for i, nd := range nodes {
+		if nd.feat >= 0 && (nd.left <= root+int32(i) || nd.right <= root+int32(i)) {
+			return fmt.Errorf("node %d points back", i)
+		}
+	}
+	return nil
+}
+
+// Trees is the number of trees.
+func (m *Model) Trees() int { return len(m.roots) }
+
+// Predict scores one candidate's features. It allocates nothing.
+func (m *Model) Predict(x []float32) float64 {
+	if m.feat != nil {
+		return m.predictFlat(x)
+	}
+	s := float32(0)
+	for _, n := range m.roots {
+		for {
+			nd := &m.nodes[n]
+			if nd.feat < 0 {
+				s += nd.val
+				break
+			}
+			if x[nd.feat] <= nd.thr {
+				n = nd.left
+			} else {
+				n = nd.right
+			}
+		}
+	}
+	return float64(s)
+}
+
+// predictFlat is Predict over the complete layout. The step down a
+// level takes the sign of thr - x (set: x is above the threshold, go
+// right) instead of a branch, which the processor would mispredict about
+// half the time: the difference of two distinct finite numbers is never
+// zero, and +Inf - x is positive.
+func (m *Model) predictFlat(x []float32) float64 {
+	s := float32(0)
+	inner, depth := m.inner, m.depth
+	x = x[:numFeatures]
+	for t := range m.roots {
+		feat, thr := m.feat[t*inner:(t+1)*inner], m.thr[t*inner:(t+1)*inner]
+		i := 0
+		for d := 0; d < depth; d++ {
+			right := int(math.Float32bits(thr[i]-x[feat[i]]) >> 31)
+			i = 2*i + 1 + right
+		}
+		s += m.leaf[t*(inner+1)+i-inner]
+	}
+	return float64(s)
+}
+
+// predictRows adds the model's score of each row of xs to out (len(xs)
+// values, zeroed by the caller). Over the complete layout it walks each
+// tree for four rows at a time, so the four independent walks overlap in
+// the processor.
+func (m *Model) predictRows(xs []featureVec, out []float64) {
+	if m.feat == nil {
+		for i := range xs {
+			out[i] += m.Predict(xs[i][:])
+		}
+		return
+	}
+	inner, depth := m.inner, m.depth
+	out = out[:len(xs)]
+	for t := range m.roots {
+		feat, thr := m.feat[t*inner:(t+1)*inner], m.thr[t*inner:(t+1)*inner]
+		leaf := m.leaf[t*(inner+1) : (t+1)*(inner+1)]
+		r := 0
+		for ; r+4 <= len(xs); r += 4 {
+			x0, x1, x2, x3 := &xs[r], &xs[r+1], &xs[r+2], &xs[r+3]
+			i0, i1, i2, i3 := 0, 0, 0, 0
+			for d := 0; d < depth; d++ {
+				i0 = 2*i0 + 1 + int(math.Float32bits(thr[i0]-x0[feat[i0]])>>31)
+				i1 = 2*i1 + 1 + int(math.Float32bits(thr[i1]-x1[feat[i1]])>>31)
+				i2 = 2*i2 + 1 + int(math.Float32bits(thr[i2]-x2[feat[i2]])>>31)
+				i3 = 2*i3 + 1 + int(math.Float32bits(thr[i3]-x3[feat[i3]])>>31)
+			}
+			out[r] += float64(leaf[i0-inner])
+			out[r+1] += float64(leaf[i1-inner])
+			out[r+2] += float64(leaf[i2-inner])
+			out[r+3] += float64(leaf[i3-inner])
+		}
+		for ; r < len(xs); r++ {
+			x, i := &xs[r], 0
+			for d := 0; d < depth; d++ {
+				i = 2*i + 1 + int(math.Float32bits(thr[i]-x[feat[i]])>>31)
+			}
+			out[r] += float64(leaf[i-inner])
+		}
+	}
+}
+
+// WithModel makes the engine re-order its best candidates with m (nil:
+// none).
+func WithModel(m *Model) EngineOption {
+	return func(e *Engine) { e.model = m }
+}
+
+// withReportModel makes the engine's report engine (WithReportTuning,
+// an option before this one) re-order with m.
+func withReportModel(m *Model) EngineOption {
+	return func(e *Engine) {
+		if e.report != nil {
+			e.report.model = m
+		}
+	}
+}
+
+// rerank re-orders the formula's best candidates by the model (step 7a)
+// and gives them scores in the formula's range, in the model's order:
+// between the best formula score and the first candidate left in the
+// formula's order, so packing and the results' scores keep the order.
+func (e *Engine) rerank(ws *workspace, ranked []*candidate, kw *Keywords, task string) {
+	m := min(len(ranked), e.model.Top)
+	if m < 2 {
+		return
+	}
+	top := ranked[:m]
+	e.features(ws, top, kw, task)
+	hi, lo := top[0].score, 0.0
+	if m < len(ranked) {
+		lo = max(ranked[m].score, 0)
+	}
+	ws.mscore = append(ws.mscore[:0], make([]float64, m)...)
+	e.model.predictRows(ws.feat, ws.mscore)
+	ws.order = ws.order[:0]
+	for i := range top {
+		ws.order = append(ws.order, modelPick{cd: top[i], s: ws.mscore[i], at: i})
+	}
+	slices.SortFunc(ws.order, func(a, b modelPick) int {
+		if a.s != b.s {
+			if a.s > b.s {
+				return -1
+			}
+			return 1
+		}
+		return a.at - b.at
+	})
+	for i, p := range ws.order {
+		top[i] = p.cd
+		p.cd.parts.Model = p.s
+		p.cd.score = lo + (hi-lo)*(1/(1+math.Exp(-p.s)))
+		p.cd.parts.Final = p.cd.score
+	}
+}
+
+// modelPick is one reranked candidate: its model score and formula
+// place.
+type modelPick struct {
+	cd *candidate
+	s  float64
+	at int
+}

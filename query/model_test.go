@@ -1,0 +1,296 @@
+package query
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"math/rand"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// A two-tree model over rank and kind.value: tree 0 gives +1 to a
+// candidate the formula ranked third or lower (1/rank ≤ 0.4), tree 1
+// -0.5 to values (kind.value above 0.5), two levels deep on one side.
+const twoTrees = `# a test model
+knowing-trees 1
+top 10
+features rank,kind.value,nameLen
+tree 0:0.4:1:2 =1 =0
+tree 1:0.5:1:2 =0 2:3:3:4 =-0.25 =-0.5
+`
+
+func TestParseTrees(t *testing.T) {
+	m, err := ParseTrees(twoTrees)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Top != 10 || m.Trees() != 2 || m.depth != 2 {
+		t.Fatalf("top %d, %d trees, depth %d", m.Top, m.Trees(), m.depth)
+	}
+	x := make([]float32, numFeatures)
+	cases := []struct {
+		rank, value, nameLen float32
+		want                 float64
+	}{
+		{1, 0, 5, 0},         // first, a callable
+		{0.25, 0, 5, 1},      // fourth
+		{0.25, 1, 2, 0.75},   // fourth, a short value
+		{0.5, 1, 9, -0.5},    // second, a long value
+		{0.4, 0, 0, 1},       // at the threshold: left
+		{0.4000001, 0, 0, 0}, // above it: right
+	}
+	for _, c := range cases {
+		x[ftRank], x[ftKindValue], x[ftNameLen] = c.rank, c.value, c.nameLen
+		if got := m.Predict(x); got != c.want {
+			t.Errorf("rank %g value %g nameLen %g: %g, want %g", c.rank, c.value, c.nameLen, got, c.want)
+		}
+	}
+	for _, bad := range []string{
+		strings.Replace(twoTrees, "knowing-trees 1", "knowing-trees 2", 1), // another version
+		strings.Replace(twoTrees, "nameLen", "noSuchFeature", 1),           // a feature this binary lacks
+		strings.Replace(twoTrees, "top 10", "top 1", 1),                    // nothing to re-order
+		strings.Replace(twoTrees, "0:0.4:1:2", "0:0.4:0:2", 1),             // a cycle
+		strings.Replace(twoTrees, "0:0.4:1:2", "0:0.4:1:3", 1),             // a child outside the tree
+		strings.Replace(twoTrees, "0:0.4:1:2", "7:0.4:1:2", 1),             // no such feature index
+		strings.Replace(twoTrees, "=-0.5", "=NaN", 1),                      // no number
+		strings.Replace(twoTrees, "tree 0", "forest 0", 1),                 // no tree line
+		"knowing-trees 1\ntop 5\n",                                         // no features line
+	} {
+		if _, err := ParseTrees(bad); err == nil {
+			t.Errorf("model parsed:\n%s", bad)
+		}
+	}
+}
+
+// The complete layout predicts what walking the trees does, for random
+// models and features.
+func TestFlatTreesAgree(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	var b strings.Builder
+	b.WriteString("knowing-trees 1\ntop 5\nfeatures " + strings.Join(FeatureNames(), ",") + "\n")
+	for range 30 {
+		// A random tree: node i splits or is a leaf, children appended.
+		nodes := []string{""}
+		var grow func(i, depth int)
+		grow = func(i, depth int) {
+			if depth == 4 || r.Intn(3) == 0 {
+				nodes[i] = "=" + ftoa(r.Float64()*2-1)
+				return
+			}
+			l := len(nodes)
+			nodes = append(nodes, "", "")
+			nodes[i] = itoa(r.Intn(numFeatures)) + ":" + ftoa(r.Float64()) + ":" + itoa(l) + ":" + itoa(l+1)
+			grow(l, depth+1)
+			grow(l+1, depth+1)
+		}
+		grow(0, 0)
+		b.WriteString("tree " + strings.Join(nodes, " ") + "\n")
+	}
+	m, err := ParseTrees(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.feat == nil {
+		t.Fatal("no complete layout")
+	}
+	walk := *m
+	walk.feat = nil
+	rows := make([]featureVec, 7) // one batch of four and three alone
+	out := make([]float64, len(rows))
+	for range 200 {
+		for k := range rows {
+			for i := range rows[k] {
+				rows[k][i] = r.Float32()
+			}
+		}
+		clear(out)
+		m.predictRows(rows, out)
+		for k := range rows {
+			a, b := m.Predict(rows[k][:]), walk.Predict(rows[k][:])
+			if a != b || math.Abs(out[k]-b) > 1e-5 {
+				t.Fatalf("complete layout %g, by rows %g, walking %g", a, out[k], b)
+			}
+		}
+	}
+}
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 32) }
+func itoa(i int) string     { return strconv.Itoa(i) }
+
+// A model re-orders the formula's best candidates, gives them scores in
+// its order, leaves the rest after them, and allocates nothing.
+func TestRerank(t *testing.T) {
+	s := newShop()
+	task := "store item get put memory"
+	plain := query(t, s.engine(t), task)
+	if len(plain.Results) < 4 {
+		t.Fatalf("only %d results", len(plain.Results))
+	}
+	m, err := ParseTrees(twoTrees)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := s.engine(t, WithModel(m))
+	got := query(t, e, task)
+	// Tree 0 lifts everything from the third place on above the first
+	// two; tree 1 drops values, the long-named more. Ties keep the
+	// formula's order.
+	want := symbols(plain)
+	type sc struct {
+		q string
+		s float64
+	}
+	var exp []sc
+	for i, q := range want[:min(len(want), m.Top)] {
+		v := 0.0
+		if i >= 2 {
+			v++
+		}
+		switch e.s.Kind(s.ids[q]).String() {
+		case "field", "variable", "constant":
+			v -= 0.5
+			if len(e.s.Name(s.ids[q])) <= 3 {
+				v += 0.25
+			}
+		}
+		exp = append(exp, sc{q, v})
+	}
+	slices.SortStableFunc(exp, func(a, b sc) int { return cmp.Compare(b.s, a.s) })
+	for i, x := range exp {
+		if symbols(got)[i] != x.q {
+			t.Fatalf("place %d: %s, want %s (formula order %v, reranked %v)", i+1, symbols(got)[i], x.q, want, symbols(got))
+		}
+	}
+	for i := 1; i < len(got.Results); i++ {
+		if got.Results[i].Score > got.Results[i-1].Score {
+			t.Errorf("scores out of order at %d: %v", i, got.Results)
+		}
+	}
+	if !slices.Equal(sorted(symbols(got)), sorted(want)) {
+		t.Errorf("reranking changed the set: %v against %v", symbols(got), want)
+	}
+	ctx := context.Background()
+	e.Query(ctx, task, Options{Limit: 20})
+	ws := e.getWorkspace()
+	defer e.putWorkspace(ws)
+	ws.reset()
+	kw := ExtractKeywords(task)
+	e.refine(&kw)
+	ws.setWords(&kw)
+	lists := e.channels(ws, &kw, task, false)
+	e.fuse(ws, &lists)
+	seeds := e.selectSeeds(ws, &kw)
+	e.walkFrom(ws, seeds, lists[chPath])
+	ranked := e.score(ws, &kw)
+	if n := testing.AllocsPerRun(100, func() { e.rerank(ws, ranked, &kw, task) }); n != 0 {
+		t.Errorf("rerank allocates %.1f times", n)
+	}
+}
+
+func sorted(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
+
+// The features of a query's candidates: one value per name, the
+// formula's order, and what they say of the candidate.
+func TestFeatures(t *testing.T) {
+	names := FeatureNames()
+	if len(names) != numFeatures || len(slices.Compact(sorted(names))) != numFeatures {
+		t.Fatalf("feature names not distinct: %v", names)
+	}
+	for _, n := range names {
+		if n == "" {
+			t.Fatalf("a feature has no name: %v", names)
+		}
+	}
+	s := newShop()
+	e := s.engine(t)
+	task := "check the API key"
+	rows, err := e.Features(context.Background(), task, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := symbols(query(t, e, task))
+	if len(rows) != min(5, len(plain)) {
+		t.Fatalf("%d rows for %d results", len(rows), len(plain))
+	}
+	for i, r := range rows {
+		r.Symbol = strings.TrimPrefix(r.Symbol, "shop/")
+		rows[i] = r
+		if r.Symbol != plain[i] {
+			t.Errorf("row %d is %s, the formula's %s", i, r.Symbol, plain[i])
+		}
+		if len(r.Features) != numFeatures {
+			t.Fatalf("%d features", len(r.Features))
+		}
+		if r.Features[ftRank] != 1/float32(i+1) {
+			t.Errorf("%s: rank feature %g at place %d", r.Symbol, r.Features[ftRank], i+1)
+		}
+	}
+	if r := rows[0]; r.Symbol != "server.CheckAPIKey" || r.Features[ftScore] != 1 || r.Features[ftKindCall] != 1 ||
+		r.Features[ftNameCover] < 1 || r.Features[ftChannels] < 1 || r.Features[ftNameLen] != float32(len("CheckAPIKey")) {
+		t.Errorf("first row %s: %v", r.Symbol, r.Features)
+	}
+	// CheckAPIKey and authMiddleware share a file: each is the other's
+	// file mate.
+	for _, r := range rows {
+		if r.Symbol == "server.authMiddleware" && r.Features[ftFileMates] < 1 {
+			t.Errorf("authMiddleware has no file mate: %v", r.Features)
+		}
+	}
+}
+
+func TestFeatureHelpers(t *testing.T) {
+	for name, want := range map[string]int{"CheckAPIKey": 2, "check_api_key": 3, "x": 1, "HTTPServer2": 1, "__init__": 1, "": 0} {
+		if got := nameParts(name); got != want {
+			t.Errorf("nameParts(%q) = %d, want %d", name, got, want)
+		}
+	}
+	for q, want := range map[string]int{"a.b.C": 2, "std::vec::Vec": 2, "pkg/sub.F": 2, "Class#method": 1, "x": 0} {
+		if got := qnameDepth(q); got != want {
+			t.Errorf("qnameDepth(%q) = %d, want %d", q, got, want)
+		}
+	}
+	if got := countWords(" a  b\tc\n"); got != 3 {
+		t.Errorf("countWords: %d", got)
+	}
+}
+
+// BenchmarkPredict scores 50 candidates with the embedded tree model.
+func BenchmarkPredict(b *testing.B) {
+	m, err := trees()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := rand.New(rand.NewSource(1))
+	xs := make([][]float32, 50)
+	for i := range xs {
+		xs[i] = make([]float32, numFeatures)
+		for j := range xs[i] {
+			xs[i][j] = r.Float32() * 3
+		}
+	}
+	b.Run("one", func(b *testing.B) {
+		b.ReportAllocs()
+		s := 0.0
+		for b.Loop() {
+			for _, x := range xs {
+				s += m.Predict(x)
+			}
+		}
+		_ = s
+	})
+	b.Run("rows", func(b *testing.B) {
+		rows := make([]featureVec, len(xs))
+		for i := range xs {
+			copy(rows[i][:], xs[i])
+		}
+		out := make([]float64, len(rows))
+		b.ReportAllocs()
+		for b.Loop() {
+			clear(out)
+			m.predictRows(rows, out)
+		}
+	})
+}
