@@ -332,7 +332,7 @@ func (e *Engine) rerank(ws *workspace, ranked []*candidate, kw *Keywords, task s
 	})
 	for i, p := range ws.order {
 		top[i] = p.cd
-		p.cd.parts.Model = p.s
+		p.cd.parts.Model, p.cd.parts.Formula, p.cd.parts.Place = p.s, p.cd.score, p.at+1
 		p.cd.score = lo + (hi-lo)*(1/(1+math.Exp(-p.s)))
 		p.cd.parts.Final = p.cd.score
 	}

@@ -7,8 +7,8 @@ import (
 	"sync"
 )
 
-// The rankers an engine can rank with: the same formula (Engine.Why),
-// with different weights.
+// The rankers an engine can rank with: the formula (Engine.Why) with
+// different weights, or re-ordered by a tree model.
 //
 //   - "formula": DefaultTuning, set by hand on the dev tasks (short
 //     feature requests);
@@ -18,14 +18,16 @@ import (
 //   - "auto": the formula for requests, the learned weights for reports:
 //     tasks of more than ReportWords words (bug reports, pasted logs,
 //     long commit messages).
-//   - "trees": the formula, its best candidates re-ordered by the
+//   - "trees": the formula, its best 50 candidates re-ordered by the
 //     embedded tree model (trees.model, Model), learned from the same
 //     commits by `knowing train --trees`.
 var Rankers = []string{"auto", "formula", "learned", "trees"}
 
-// DefaultRanker is the ranker engines use unless told otherwise (EVAL.md,
-// "Learned weights", has the measurements that chose it).
-const DefaultRanker = "auto"
+// DefaultRanker is the ranker the command line and the MCP server use
+// unless told otherwise (EVAL.md, "Tree ranker", has the measurements
+// that chose it). An engine New makes without options ranks with the
+// formula; RankerByName(DefaultRanker).Options() gives the default's.
+const DefaultRanker = "trees"
 
 // ReportWords: a task of more words is a report, not a request. No dev
 // task has more than 34 words; a pasted bug report has hundreds.

@@ -28,6 +28,9 @@ func TestRankers(t *testing.T) {
 			t.Errorf("ranker %q: %v", name, err)
 		}
 	}
+	if r, err := RankerByName("trees"); err != nil || r.Tasks != f || r.Model == nil || r.Model.Top != 50 || r.Model.Trees() == 0 {
+		t.Errorf("trees: the formula, re-ordered by the embedded model: %v", err)
+	}
 	if _, err := RankerByName(DefaultRanker); err != nil {
 		t.Errorf("default ranker %q: %v", DefaultRanker, err)
 	}

@@ -13,8 +13,11 @@ type scoreParts struct {
 	// Kind is the kind multiplier (1, or the value penalty for fields,
 	// variables, constants and details); Boost what boostMembers added.
 	Kind, Boost float64
-	// Model is the model's score of a candidate it reranked (0: none).
-	Model float64
+	// Model is the model's score of a candidate it reranked, Formula
+	// and Place the formula's score and place before (Place 0: not
+	// reranked).
+	Model, Formula float64
+	Place          int
 }
 
 // recencyNeutral stands in for recency when the build read no git

@@ -46,10 +46,16 @@ type Explanation struct {
 	TestPenalty  float64       `json:"test_penalty"`
 	KindFactor   float64       `json:"kind_factor"`  // fields, variables, constants, closures: the value penalty; enums: the enum penalty
 	MemberBoost  float64       `json:"member_boost"` // added from the container's or the best member's score
-	Weights      Weights       `json:"weights"`
-	Score        float64       `json:"score"`
-	FinalRank    int           `json:"final_rank"` // 0: not ranked
-	Notes        []string      `json:"notes,omitempty"`
+	// ModelScore is the tree model's score of a candidate it re-ordered,
+	// FormulaScore and FormulaRank the formula's score and place before
+	// (FormulaRank 0: not re-ordered).
+	ModelScore   float64  `json:"model_score,omitempty"`
+	FormulaScore float64  `json:"formula_score,omitempty"`
+	FormulaRank  int      `json:"formula_rank,omitempty"`
+	Weights      Weights  `json:"weights"`
+	Score        float64  `json:"score"`
+	FinalRank    int      `json:"final_rank"` // 0: not ranked
+	Notes        []string `json:"notes,omitempty"`
 }
 
 func (tr *trace) capture(e *Engine, ws *workspace, lists [numChannels][]uint32, seeds []uint32, ranked []*candidate) {
@@ -86,6 +92,10 @@ func (tr *trace) capture(e *Engine, ws *workspace, lists [numChannels][]uint32, 
 		r.Blast, r.Confidence, r.Recency, r.Distance, r.Match, r.Cover = p.Blast, p.Confidence, p.Recency, p.Distance, p.Match, p.Cover
 		r.AuthorityAdj, r.TestPenalty, r.Score = p.AuthorityAdj, p.TestPenalty, cd.score
 		r.KindFactor, r.MemberBoost, r.Weights = p.Kind, p.Boost, e.scoreWeights()
+		if p.Place > 0 {
+			r.ModelScore, r.FormulaScore, r.FormulaRank = p.Model, p.Formula, p.Place
+			r.Notes = append(r.Notes, fmt.Sprintf("re-ordered by the tree model (score %.3f): the formula placed it %d with %.4f", p.Model, p.Place, p.Formula))
+		}
 		tr.rows[cd.id] = r
 		return r
 	}
