@@ -17,6 +17,7 @@ import (
 
 	"github.com/knowing-dev/knowing/eval"
 	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/internal/fswalk"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -227,7 +228,7 @@ func mineCommit(td *treeDir, c commitInfo, tests bool) (eval.Fixture, string, er
 	}
 	var src []fileChange
 	for _, ch := range changes {
-		if (ch.OldPath != "" && extract.Supported(ch.OldPath) || ch.NewPath != "" && extract.Supported(ch.NewPath)) && (len(ch.Old) > 0 || len(ch.New) > 0) {
+		if (minable(ch.OldPath) || minable(ch.NewPath)) && (len(ch.Old) > 0 || len(ch.New) > 0) {
 			src = append(src, ch)
 		}
 	}
@@ -239,7 +240,7 @@ func mineCommit(td *treeDir, c commitInfo, tests bool) (eval.Fixture, string, er
 			return eval.Fixture{}, "", err
 		}
 		for _, p := range strings.Split(string(names), "\x00") {
-			if p != "" && extract.Supported(p) {
+			if minable(p) {
 				return eval.Fixture{}, "formatting", nil
 			}
 		}
@@ -294,6 +295,14 @@ func mineCommit(td *treeDir, c commitInfo, tests bool) (eval.Fixture, string, er
 		Source:      "mined",
 		GTMethod:    "changed-lines-at-parent",
 	}, "", nil
+}
+
+// minable reports a path whose symbols a build indexes: a source file
+// of a supported language outside the folders every build skips
+// (vendored code, build output: fswalk.InSkippedFolder), so that no
+// ground truth names a symbol no snapshot holds.
+func minable(p string) bool {
+	return p != "" && extract.Supported(p) && !fswalk.InSkippedFolder(p)
 }
 
 // changedSymbols maps a commit's changed lines to the symbols of the

@@ -479,3 +479,26 @@ func TestMineSkipsUnreadable(t *testing.T) {
 		t.Errorf("mined %v: want fixAdd and initSep, not the unreadable rename", keysOf(got))
 	}
 }
+
+// A folder every build skips (build output, vendored code) gives no
+// ground truth: its symbols are in no snapshot.
+func TestMineSkipsSkippedFolders(t *testing.T) {
+	r := newGitRepo(t)
+	lib := "def load(path):\n    return open(path).read()\n"
+	gen := "def generate(spec):\n    return spec.upper()\n"
+	r.write("pkg/lib.py", lib)
+	r.write("build/gen.py", gen)
+	r.commit("Add the loader and the generator")
+	r.write("pkg/lib.py", strings.Replace(lib, "open(path)", "open(path, encoding=\"utf-8\")", 1))
+	r.write("build/gen.py", strings.Replace(gen, "upper()", "strip().upper()", 1))
+	both := r.commit("Read files as UTF-8 and strip generator specs before use")
+	r.write("build/gen.py", gen)
+	onlyBuild := r.commit("Stop stripping generator specs, the callers already do it")
+	got := mineFixtures(t, r.dir)
+	if f, ok := got[both]; !ok || !slices.Equal(f.GroundTruth, []string{"pkg.lib.load"}) {
+		t.Errorf("a commit to pkg/ and build/: %+v", f)
+	}
+	if f, ok := got[onlyBuild]; ok {
+		t.Errorf("a commit to build/ alone was mined: %v", f.GroundTruth)
+	}
+}

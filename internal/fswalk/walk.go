@@ -18,6 +18,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -641,4 +642,20 @@ func unwrapPath(err error) error {
 
 func unreadable(err error) string {
 	return ReasonUnreadable + unwrapPath(err).Error()
+}
+
+// InSkippedFolder reports whether rel, a slash-separated path below a
+// walk's root, lies in a folder Walk skips by name with DefaultSkipDirs:
+// what a build never reads whatever its .gitignore says. A Go file in a
+// build or dist folder counts as read (such a folder is entered when it
+// is a Go package, which a path alone cannot tell).
+func InSkippedFolder(rel string) bool {
+	dirs := strings.Split(path.Dir(rel), "/")
+	goFile := strings.HasSuffix(rel, ".go")
+	for _, d := range dirs {
+		if slices.Contains(DefaultSkipDirs, d) && !(goFile && outputDirs[d]) {
+			return true
+		}
+	}
+	return false
 }

@@ -452,3 +452,24 @@ func TestGoPackageNamedBuildIsWalked(t *testing.T) {
 		t.Fatalf("walked %v, want only go/build/build.go", got)
 	}
 }
+
+func TestInSkippedFolder(t *testing.T) {
+	for p, want := range map[string]bool{
+		"src/lib.rs":               false,
+		"build/probe.rs":           true,
+		"crates/x/build/gen.py":    true,
+		"node_modules/a/index.js":  true,
+		"vendor/github.com/x/y.go": true,
+		"go/build/build.go":        false, // a Go package named build
+		"cmd/dist/main.go":         false,
+		"dist/bundle.js":           true,
+		"buildtools/make.py":       false,
+		"build.rs":                 false,
+		"docs/.venv/lib/site.py":   true,
+		"pkg/__pycache__/mod.py":   true,
+	} {
+		if got := InSkippedFolder(p); got != want {
+			t.Errorf("InSkippedFolder(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
