@@ -186,11 +186,25 @@ func parseNode(t string, feat []int16, n int32) (modelNode, error) {
 }
 
 // checkTree refuses a tree whose splits do not all point forward (a
-// cycle would never end a prediction).
+// cycle would never end a prediction) or whose nodes other than the root
+// are not each the child of exactly one split: a node shared by two
+// splits would make flatten's walk of the tree exponential in its
+// depth, and one no split reaches is no part of the tree.
 func checkTree(nodes []modelNode, root int32) error {
+	parents := make([]int, len(nodes))
 	for i, nd := range nodes {
-		if nd.feat >= 0 && (nd.left <= root+int32(i) || nd.right <= root+int32(i)) {
+		if nd.feat < 0 {
+			continue
+		}
+		if nd.left <= root+int32(i) || nd.right <= root+int32(i) {
 			return fmt.Errorf("node %d points back", i)
+		}
+		parents[nd.left-root]++
+		parents[nd.right-root]++
+	}
+	for i := 1; i < len(nodes); i++ {
+		if parents[i] != 1 {
+			return fmt.Errorf("node %d is the child of %d splits, not one", i, parents[i])
 		}
 	}
 	return nil

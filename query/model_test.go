@@ -52,7 +52,10 @@ func TestParseTrees(t *testing.T) {
 		strings.Replace(twoTrees, "knowing-trees 1", "knowing-trees 2", 1), // another version
 		strings.Replace(twoTrees, "nameLen", "noSuchFeature", 1),           // a feature this binary lacks
 		strings.Replace(twoTrees, "top 10", "top 1", 1),                    // nothing to re-order
-		strings.Replace(twoTrees, "0:0.4:1:2", "0:0.4:0:2", 1),             // a cycle
+		strings.Replace(twoTrees, "0:0.4:1:2", "0:0.4:0:2", 1),             // a cycle through the root
+		strings.Replace(twoTrees, "2:3:3:4", "2:3:2:4", 1),                 // a node its own child
+		strings.Replace(twoTrees, "0:0.4:1:2", "0:0.4:1:1", 1),             // a node two splits share, one none reaches
+		twoTrees + sharedChain(40),                                         // 2^40 paths through 41 nodes
 		strings.Replace(twoTrees, "0:0.4:1:2", "0:0.4:1:3", 1),             // a child outside the tree
 		strings.Replace(twoTrees, "0:0.4:1:2", "7:0.4:1:2", 1),             // no such feature index
 		strings.Replace(twoTrees, "=-0.5", "=NaN", 1),                      // no number
@@ -115,6 +118,17 @@ func TestFlatTreesAgree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sharedChain is a tree line of n splits each pointing both ways to the
+// next: every node but the root is shared by two splits.
+func sharedChain(n int) string {
+	var b strings.Builder
+	b.WriteString("tree")
+	for i := range n {
+		b.WriteString(" 0:0.5:" + itoa(i+1) + ":" + itoa(i+1))
+	}
+	return b.String() + " =1\n"
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 32) }
