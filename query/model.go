@@ -19,9 +19,10 @@ import (
 // naming the features the model reads, then one line per tree, "tree"
 // followed by its nodes in order (node 0 is the root), each either
 // "FEATURE:THRESHOLD:LEFT:RIGHT" (FEATURE an index into the features
-// line; a value at or below THRESHOLD goes to node LEFT, above it to
-// RIGHT) or "=VALUE" (a leaf). The score is the sum of the leaves
-// reached. A binary refuses a model of another version or one naming a
+// line; a value at or below THRESHOLD, a finite number, goes to node
+// LEFT, above it to RIGHT) or "=VALUE" (a leaf, finite). Every node but
+// the root is the child of one split. The score is the sum of the
+// leaves reached. A binary refuses a model of another version or one naming a
 // feature it does not compute.
 type Model struct {
 	Top   int
@@ -161,7 +162,10 @@ func (m *Model) flatten() {
 	}
 }
 
-// parseNode reads one node of a tree of n nodes.
+// parseNode reads one node of a tree of n nodes. An infinite threshold
+// is refused: the complete layout's step (predictFlat) takes the sign of
+// threshold − value, which for an infinite threshold and the same
+// infinite value is NaN's, not the comparison's.
 func parseNode(t string, feat []int16, n int32) (modelNode, error) {
 	if v, ok := strings.CutPrefix(t, "="); ok {
 		x, err := strconv.ParseFloat(v, 32)
@@ -179,7 +183,7 @@ func parseNode(t string, feat []int16, n int32) (modelNode, error) {
 	l, err3 := strconv.Atoi(p[2])
 	r, err4 := strconv.Atoi(p[3])
 	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || f < 0 || f >= len(feat) ||
-		l <= 0 || r <= 0 || l >= int(n) || r >= int(n) || math.IsNaN(thr) {
+		l <= 0 || r <= 0 || l >= int(n) || r >= int(n) || math.IsNaN(thr) || math.IsInf(thr, 0) {
 		return modelNode{}, fmt.Errorf("node %q: a feature index, a threshold and two child nodes in the tree", t)
 	}
 	return modelNode{feat: feat[f], thr: float32(thr), left: int32(l), right: int32(r)}, nil

@@ -59,6 +59,7 @@ func TestParseTrees(t *testing.T) {
 		strings.Replace(twoTrees, "0:0.4:1:2", "0:0.4:1:3", 1),             // a child outside the tree
 		strings.Replace(twoTrees, "0:0.4:1:2", "7:0.4:1:2", 1),             // no such feature index
 		strings.Replace(twoTrees, "=-0.5", "=NaN", 1),                      // no number
+		strings.Replace(twoTrees, "0:0.4:1:2", "0:-inf:1:2", 1),            // an infinite threshold
 		strings.Replace(twoTrees, "tree 0", "forest 0", 1),                 // no tree line
 		"knowing-trees 1\ntop 5\n",                                         // no features line
 	} {
