@@ -217,17 +217,19 @@ func checkTree(nodes []modelNode, root int32) error {
 // Trees is the number of trees.
 func (m *Model) Trees() int { return len(m.roots) }
 
-// Predict scores one candidate's features. It allocates nothing.
+// Predict scores one candidate's features, adding the leaves in float64
+// as predictRows does, so both give the same score. It allocates
+// nothing.
 func (m *Model) Predict(x []float32) float64 {
 	if m.feat != nil {
 		return m.predictFlat(x)
 	}
-	s := float32(0)
+	s := 0.0
 	for _, n := range m.roots {
 		for {
 			nd := &m.nodes[n]
 			if nd.feat < 0 {
-				s += nd.val
+				s += float64(nd.val)
 				break
 			}
 			if x[nd.feat] <= nd.thr {
@@ -237,7 +239,7 @@ func (m *Model) Predict(x []float32) float64 {
 			}
 		}
 	}
-	return float64(s)
+	return s
 }
 
 // predictFlat is Predict over the complete layout. The step down a
@@ -246,7 +248,7 @@ func (m *Model) Predict(x []float32) float64 {
 // half the time: the difference of two distinct finite numbers is never
 // zero, and +Inf - x is positive.
 func (m *Model) predictFlat(x []float32) float64 {
-	s := float32(0)
+	s := 0.0
 	inner, depth := m.inner, m.depth
 	x = x[:numFeatures]
 	for t := range m.roots {
@@ -256,9 +258,9 @@ func (m *Model) predictFlat(x []float32) float64 {
 			right := int(math.Float32bits(thr[i]-x[feat[i]]) >> 31)
 			i = 2*i + 1 + right
 		}
-		s += m.leaf[t*(inner+1)+i-inner]
+		s += float64(m.leaf[t*(inner+1)+i-inner])
 	}
-	return float64(s)
+	return s
 }
 
 // predictRows adds the model's score of each row of xs to out (len(xs)

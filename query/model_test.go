@@ -3,7 +3,6 @@ package query
 import (
 	"cmp"
 	"context"
-	"math"
 	"math/rand"
 	"slices"
 	"strconv"
@@ -69,8 +68,9 @@ func TestParseTrees(t *testing.T) {
 	}
 }
 
-// The complete layout predicts what walking the trees does, for random
-// models and features.
+// The complete layout predicts what walking the trees does, one row or
+// four at a time, for random models and features, half of them at a
+// threshold of the model.
 func TestFlatTreesAgree(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	var b strings.Builder
@@ -100,21 +100,47 @@ func TestFlatTreesAgree(t *testing.T) {
 	if m.feat == nil {
 		t.Fatal("no complete layout")
 	}
+	flatAgrees(t, m, r, 200)
+	// The embedded model, on values around and at its thresholds.
+	em, err := trees()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if em.feat == nil {
+		t.Fatal("the embedded model has no complete layout")
+	}
+	flatAgrees(t, em, r, 500)
+}
+
+// flatAgrees checks m's complete layout against walking its trees on
+// rounds of random rows.
+func flatAgrees(t *testing.T, m *Model, r *rand.Rand, rounds int) {
+	t.Helper()
+	var thr []float32
+	for _, nd := range m.nodes {
+		if nd.feat >= 0 {
+			thr = append(thr, nd.thr)
+		}
+	}
 	walk := *m
 	walk.feat = nil
 	rows := make([]featureVec, 7) // one batch of four and three alone
 	out := make([]float64, len(rows))
-	for range 200 {
+	for range rounds {
 		for k := range rows {
 			for i := range rows[k] {
-				rows[k][i] = r.Float32()
+				if r.Intn(2) == 0 {
+					rows[k][i] = thr[r.Intn(len(thr))]
+				} else {
+					rows[k][i] = r.Float32() * 4
+				}
 			}
 		}
 		clear(out)
 		m.predictRows(rows, out)
 		for k := range rows {
 			a, b := m.Predict(rows[k][:]), walk.Predict(rows[k][:])
-			if a != b || math.Abs(out[k]-b) > 1e-5 {
+			if a != b || out[k] != b {
 				t.Fatalf("complete layout %g, by rows %g, walking %g", a, out[k], b)
 			}
 		}
