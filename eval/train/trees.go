@@ -133,9 +133,6 @@ type TreeOptions struct {
 	// Skip names features the trees never split on (ablations).
 	Skip  []string
 	names []string
-	// Checkpoints, if set, get the model's evaluation after these many
-	// trees (each at most Trees) on the queries Eval selects.
-	Checkpoints []int
 }
 
 func (o *TreeOptions) defaults() {
@@ -325,12 +322,6 @@ func Boost(ctx context.Context, all *Queries, train []bool, opt TreeOptions) (*F
 			rows[i] = int32(i)
 		}
 		tr := growTree(b, rows, grad, hess, opt)
-		// The tree's splits are bin bounds: turn them into values.
-		for k := range tr.nodes {
-			if nd := &tr.nodes[k]; nd.feat >= 0 {
-				nd.val = 0
-			}
-		}
 		for i := 0; i < n; i++ {
 			score[i] += tr.predictBins(b.code[i*nf : (i+1)*nf])
 		}
