@@ -3,6 +3,7 @@ package query
 import (
 	"cmp"
 	"context"
+	"math"
 	"math/rand"
 	"slices"
 	"strconv"
@@ -228,6 +229,46 @@ func TestRerank(t *testing.T) {
 	ranked := e.score(ws, &kw)
 	if n := testing.AllocsPerRun(100, func() { e.rerank(ws, ranked, &kw, task) }); n != 0 {
 		t.Errorf("rerank allocates %.1f times", n)
+	}
+}
+
+// Why tells a candidate the model re-ordered by its model score and
+// the formula's place and score; without a model it tells neither.
+func TestWhyNotesTheModel(t *testing.T) {
+	s := newShop()
+	task := "store item get put memory"
+	plain := query(t, s.engine(t), task)
+	if len(plain.Results) < 3 {
+		t.Fatalf("only %d results", len(plain.Results))
+	}
+	third := plain.Results[2]
+	m, err := ParseTrees(twoTrees)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := s.engine(t, WithModel(m))
+	got := query(t, e, task)
+	ex, err := e.Why(context.Background(), task, third.Symbol, Options{})
+	if err != nil || len(ex) != 1 {
+		t.Fatalf("why %s: %v %v", third.Symbol, ex, err)
+	}
+	// Tree 0 gives the third place +1, tree 1 takes at most 0.5.
+	x := ex[0]
+	if x.FormulaRank != 3 || math.Abs(x.FormulaScore-third.Score) > 1e-4 || x.ModelScore < 0.5 || x.ModelScore > 1 ||
+		x.FinalRank != rankOf(got, strings.TrimPrefix(third.Symbol, "shop/")) || x.Score == x.FormulaScore {
+		t.Errorf("why %s with the model: %+v", third.Symbol, x)
+	}
+	if len(x.Notes) == 0 || !strings.Contains(x.Notes[len(x.Notes)-1], "re-ordered by the tree model") {
+		t.Errorf("no note of the model: %q", x.Notes)
+	}
+	ex, err = s.engine(t).Why(context.Background(), task, third.Symbol, Options{})
+	if err != nil || len(ex) != 1 || ex[0].FormulaRank != 0 || ex[0].ModelScore != 0 {
+		t.Fatalf("why without a model: %+v %v", ex, err)
+	}
+	for _, n := range ex[0].Notes {
+		if strings.Contains(n, "tree model") {
+			t.Errorf("a note of a model the engine lacks: %q", n)
+		}
 	}
 }
 
