@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -111,9 +112,17 @@ func TestTrainTrees(t *testing.T) {
 	if m.Top != 5 || m.Trees() != 5 {
 		t.Errorf("model: top %d, %d trees", m.Top, m.Trees())
 	}
+	// The formula's ranker re-orders with the model: why says so.
 	t.Setenv("KNOWING_MODEL", out)
-	if code, _, errs := knowing(t, "", "query", "--ranker", "formula", snap, "backoff jitter"); code != 0 {
-		t.Errorf("query with the model: %d %s", code, errs)
+	code, stdout, errs = knowing(t, "", "query", "--ranker", "formula", "--json", snap, "backoff jitter")
+	var res struct {
+		Results []struct{ Symbol string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); code != 0 || err != nil || len(res.Results) == 0 {
+		t.Fatalf("query with the model: %d %v %s", code, err, errs)
+	}
+	if code, stdout, errs := knowing(t, "", "why", "--ranker", "formula", snap, "backoff jitter", res.Results[0].Symbol); code != 0 || !strings.Contains(stdout, "re-ordered by the tree model") {
+		t.Errorf("why with the model: %d %s%s", code, stdout, errs)
 	}
 	bad := filepath.Join(dir, "bad.model")
 	os.WriteFile(bad, []byte("knowing-trees 9\ntop 5\nfeatures rank\n"), 0o644)
