@@ -263,8 +263,12 @@ func trainTrees(ctx context.Context, set *train.Set, base query.Tuning, folds in
 	}
 	b, a := train.EvaluateForest(qs, nil, nil), train.EvaluateForest(qs, forest, nil)
 	fmt.Fprintf(stdout, "all repositories (trained on): Acc@10 %.3f -> %.3f, MRR %.3f -> %.3f\n", b.Macro.Acc10, a.Macro.Acc10, b.Macro.MRR, a.Macro.MRR)
-	comment := fmt.Sprintf("knowing train --ranker %s --trees %d --top %d --depth %d --rate %g --min-leaf %d\nover %d fixtures of %d repositories (eval/train/README.md)",
-		rankerName(), opt.Trees, opt.Top, opt.Depth, opt.Rate, opt.MinLeaf, len(qs.Q), len(qs.Repos))
+	skip := ""
+	if len(opt.Skip) > 0 {
+		skip = " --skip " + strings.Join(opt.Skip, ",")
+	}
+	comment := fmt.Sprintf("knowing train --ranker %s --trees %d --top %d --depth %d --rate %g --min-leaf %d%s\nover %d fixtures of %d repositories (eval/train/README.md)",
+		rankerName(), opt.Trees, opt.Top, opt.Depth, opt.Rate, opt.MinLeaf, skip, len(qs.Q), len(qs.Repos))
 	if out == "" {
 		return forest.WriteModel(stdout, comment)
 	}

@@ -94,7 +94,7 @@ func TestTrainTrees(t *testing.T) {
 	fx := trainFixtures(t, dir)
 	out := filepath.Join(dir, "trees.model")
 	code, stdout, errs := knowing(t, "", "train", "--quiet", "--snap", snap, "--fixtures", fx, "--trees", "5",
-		"--top", "5", "--depth", "2", "--min-leaf", "1", "--folds", "2", "--ranker", "formula", "--out", out)
+		"--top", "5", "--depth", "2", "--min-leaf", "1", "--folds", "2", "--ranker", "formula", "--skip", "churn,hub", "--out", out)
 	if code != 0 {
 		t.Fatalf("train --trees: %d %s", code, errs)
 	}
@@ -111,6 +111,10 @@ func TestTrainTrees(t *testing.T) {
 	}
 	if m.Top != 5 || m.Trees() != 5 {
 		t.Errorf("model: top %d, %d trees", m.Top, m.Trees())
+	}
+	// Its comment is the command that learned it.
+	if !strings.HasPrefix(string(data), "# knowing train --ranker formula --trees 5 --top 5 --depth 2 --rate 0.1 --min-leaf 1 --skip churn,hub\n") {
+		t.Errorf("the model's comment:\n%.200s", data)
 	}
 	// The formula's ranker re-orders with the model: why says so.
 	t.Setenv("KNOWING_MODEL", out)
