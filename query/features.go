@@ -194,8 +194,10 @@ func countWords(s string) int {
 	return words
 }
 
-// nameParts counts the identifier parts of name: runs split at
-// underscores, digits-to-letters and lower-to-upper case changes.
+// nameParts counts the identifier parts of name: runs of ASCII letters
+// and digits, split where an upper-case letter follows a lower-case one
+// (check_api_key has three, checkAPIKey two, HTTPServer2 one: neither a
+// run of capitals nor a digit starts a part).
 func nameParts(name string) int {
 	n, prev := 0, byte('_')
 	for i := 0; i < len(name); i++ {

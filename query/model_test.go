@@ -324,7 +324,7 @@ func TestFeatures(t *testing.T) {
 }
 
 func TestFeatureHelpers(t *testing.T) {
-	for name, want := range map[string]int{"CheckAPIKey": 2, "check_api_key": 3, "x": 1, "HTTPServer2": 1, "__init__": 1, "": 0} {
+	for name, want := range map[string]int{"CheckAPIKey": 2, "checkAPIKey": 2, "check_api_key": 3, "a2b": 1, "fooBar": 2, "x": 1, "HTTPServer2": 1, "__init__": 1, "": 0} {
 		if got := nameParts(name); got != want {
 			t.Errorf("nameParts(%q) = %d, want %d", name, got, want)
 		}
