@@ -126,44 +126,17 @@ func (s *Set) Evaluate(ctx context.Context, t query.Tuning, only []bool, workers
 		workers = runtime.GOMAXPROCS(0)
 	}
 	per := make([][][]eval.FixtureResult, workers)
-	var mu sync.Mutex
-	var firstErr error
-	next := 0
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for w := range per {
 		per[w] = make([][]eval.FixtureResult, len(s.Repos))
-		wg.Add(1)
-		go func(acc [][]eval.FixtureResult) {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				gi := next
-				next++
-				stop := firstErr != nil
-				mu.Unlock()
-				if stop || gi >= len(s.groups) || ctx.Err() != nil {
-					return
-				}
-				g := s.groups[gi]
-				if only != nil && !only[g.repo] {
-					continue
-				}
-				if err := g.answer(ctx, t, acc); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					return
-				}
-			}
-		}(per[w])
 	}
-	wg.Wait()
-	if firstErr != nil {
-		return Result{}, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	err := s.eachGroup(ctx, workers, func(w, gi int) error {
+		g := s.groups[gi]
+		if only != nil && !only[g.repo] {
+			return nil
+		}
+		return g.answer(ctx, t, per[w])
+	})
+	if err != nil {
 		return Result{}, err
 	}
 	res := Result{Repos: make([]Scores, len(s.Repos))}
@@ -388,4 +361,43 @@ func CrossValidate(ctx context.Context, s *Set, start query.Tuning, k int, opt O
 		folds = append(folds, Fold{Held: slices.Clone(names), Learned: t, Before: before, After: after})
 	}
 	return folds, nil
+}
+
+// eachGroup calls fn for every group of s (gi its index in s.groups)
+// from workers goroutines (w the calling one's, 0 to workers-1) until
+// the first error, which it returns, or ctx's end.
+func (s *Set) eachGroup(ctx context.Context, workers int, fn func(w, gi int) error) error {
+	var mu sync.Mutex
+	var firstErr error
+	next := 0
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				gi := next
+				next++
+				stop := firstErr != nil
+				mu.Unlock()
+				if stop || gi >= len(s.groups) || ctx.Err() != nil {
+					return
+				}
+				if err := fn(w, gi); err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
 }

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/knowing-dev/knowing/eval"
 	"github.com/knowing-dev/knowing/query"
@@ -48,39 +47,12 @@ func Collect(ctx context.Context, s *Set, t query.Tuning, top, workers int) (*Qu
 	}
 	names := query.FeatureNames()
 	out := make([][]Query, len(s.groups))
-	var mu sync.Mutex
-	var firstErr error
-	next := 0
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				gi := next
-				next++
-				stop := firstErr != nil
-				mu.Unlock()
-				if stop || gi >= len(s.groups) || ctx.Err() != nil {
-					return
-				}
-				g := s.groups[gi]
-				qs, err := g.collect(ctx, t, top, len(names))
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				out[gi] = qs
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	err := s.eachGroup(ctx, workers, func(_, gi int) error {
+		var err error
+		out[gi], err = s.groups[gi].collect(ctx, t, top, len(names))
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	q := &Queries{Names: names, Repos: s.Repos}
