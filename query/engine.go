@@ -247,9 +247,9 @@ func (e *Engine) Query(ctx context.Context, task string, opt Options) (*Result, 
 	ranked := e.score(ws, &kw) // step 7, score.go
 	switch {
 	case opt.features != nil:
-		*opt.features = e.featureRows(ws, ranked, &kw, task, opt.featureTop)
+		*opt.features = e.featureRows(ws, ranked, task, opt.featureTop)
 	case e.model != nil:
-		e.rerank(ws, ranked, &kw, task) // step 7a, model.go
+		e.rerank(ws, ranked, task) // step 7a, model.go
 	}
 	ranked = e.sessionBoost(ws, ranked, &opt) // step 7b, session.go
 	items, used := e.pack(ws, ranked, opt)    // step 8, pack.go

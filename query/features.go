@@ -93,7 +93,7 @@ func (e *Engine) Features(ctx context.Context, task string, top int) ([]FeatureR
 
 // features fills ws.feat with the features of ranked, the formula's best
 // candidates in order; task is the task's text.
-func (e *Engine) features(ws *workspace, ranked []*candidate, kw *Keywords, task string) {
+func (e *Engine) features(ws *workspace, ranked []*candidate, task string) {
 	m := len(ranked)
 	if cap(ws.feat) < m {
 		ws.feat = make([]featureVec, m)
@@ -235,12 +235,12 @@ func qnameDepth(q string) int {
 
 // featureRows describes the formula's best top candidates of ranked
 // with their features.
-func (e *Engine) featureRows(ws *workspace, ranked []*candidate, kw *Keywords, task string, top int) []FeatureRow {
+func (e *Engine) featureRows(ws *workspace, ranked []*candidate, task string, top int) []FeatureRow {
 	m := min(len(ranked), top)
 	if m == 0 {
 		return nil
 	}
-	e.features(ws, ranked[:m], kw, task)
+	e.features(ws, ranked[:m], task)
 	rows := make([]FeatureRow, m)
 	for i, cd := range ranked[:m] {
 		rows[i] = FeatureRow{ID: cd.id, Symbol: e.s.QName(cd.id), Features: slices.Clone(ws.feat[i][:])}

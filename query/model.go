@@ -324,13 +324,13 @@ func withReportModel(m *Model) EngineOption {
 // and gives them scores in the formula's range, in the model's order:
 // between the best formula score and the first candidate left in the
 // formula's order, so packing and the results' scores keep the order.
-func (e *Engine) rerank(ws *workspace, ranked []*candidate, kw *Keywords, task string) {
+func (e *Engine) rerank(ws *workspace, ranked []*candidate, task string) {
 	m := min(len(ranked), e.model.Top)
 	if m < 2 {
 		return
 	}
 	top := ranked[:m]
-	e.features(ws, top, kw, task)
+	e.features(ws, top, task)
 	hi, lo := top[0].score, 0.0
 	if m < len(ranked) {
 		lo = max(ranked[m].score, 0)

@@ -227,7 +227,7 @@ func TestRerank(t *testing.T) {
 	seeds := e.selectSeeds(ws, &kw)
 	e.walkFrom(ws, seeds, lists[chPath])
 	ranked := e.score(ws, &kw)
-	if n := testing.AllocsPerRun(100, func() { e.rerank(ws, ranked, &kw, task) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { e.rerank(ws, ranked, task) }); n != 0 {
 		t.Errorf("rerank allocates %.1f times", n)
 	}
 }
