@@ -16,14 +16,14 @@ import (
 //
 // A model file is text: '#' comment lines, a header line
 // "knowing-trees VERSION", a line "top N", a line "features NAME,..."
-// naming the features the model reads, then one line per tree, "tree"
-// followed by its nodes in order (node 0 is the root), each either
-// "FEATURE:THRESHOLD:LEFT:RIGHT" (FEATURE an index into the features
-// line; a value at or below THRESHOLD, a finite number, goes to node
-// LEFT, above it to RIGHT) or "=VALUE" (a leaf, finite). Every node but
-// the root is the child of one split. The score is the sum of the
-// leaves reached. A binary refuses a model of another version or one naming a
-// feature it does not compute.
+// naming the features the model reads, then one line per tree (at least
+// one), "tree" followed by its nodes in order (node 0 is the root), each
+// either "FEATURE:THRESHOLD:LEFT:RIGHT" (FEATURE an index into the
+// features line; a value at or below THRESHOLD, a finite number, goes to
+// node LEFT, above it to RIGHT) or "=VALUE" (a leaf, finite). Every node
+// but the root is the child of one split. The score is the sum of the
+// leaves reached. A binary refuses a model of another version or one
+// naming a feature it does not compute.
 type Model struct {
 	Top   int
 	nodes []modelNode
@@ -108,6 +108,12 @@ func ParseTrees(text string) (*Model, error) {
 			return nil, fmt.Errorf("tree model: tree %d: %w", li, err)
 		}
 		m.roots = append(m.roots, root)
+	}
+	if len(m.roots) == 0 {
+		// Every candidate would score 0, and rerank would give the Top
+		// best one score, the formula's order kept only by the sort's
+		// ties.
+		return nil, fmt.Errorf("tree model: no tree")
 	}
 	m.flatten()
 	return m, nil

@@ -62,6 +62,7 @@ func TestParseTrees(t *testing.T) {
 		strings.Replace(twoTrees, "0:0.4:1:2", "0:-inf:1:2", 1),            // an infinite threshold
 		strings.Replace(twoTrees, "tree 0", "forest 0", 1),                 // no tree line
 		"knowing-trees 1\ntop 5\n",                                         // no features line
+		"knowing-trees 1\ntop 5\nfeatures rank\n",                          // no tree
 	} {
 		if _, err := ParseTrees(bad); err == nil {
 			t.Errorf("model parsed:\n%s", bad)
