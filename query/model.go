@@ -192,7 +192,9 @@ func parseNode(t string, feat []int16, n int32) (modelNode, error) {
 		l <= 0 || r <= 0 || l >= int(n) || r >= int(n) || math.IsNaN(thr) || math.IsInf(thr, 0) {
 		return modelNode{}, fmt.Errorf("node %q: a feature index, a threshold and two child nodes in the tree", t)
 	}
-	return modelNode{feat: feat[f], thr: float32(thr), left: int32(l), right: int32(r)}, nil
+	// -0 becomes +0 (x ≤ -0 is x ≤ +0): predictFlat's step, the sign of
+	// threshold − value, would send a value of +0 right of -0.
+	return modelNode{feat: feat[f], thr: float32(thr) + 0, left: int32(l), right: int32(r)}, nil
 }
 
 // checkTree refuses a tree whose splits do not all point forward (a

@@ -48,6 +48,18 @@ func TestParseTrees(t *testing.T) {
 			t.Errorf("rank %g value %g nameLen %g: %g, want %g", c.rank, c.value, c.nameLen, got, c.want)
 		}
 	}
+	// A threshold of -0 is +0's: a value of 0 goes left, in the complete
+	// layout as walking the trees.
+	z, err := ParseTrees("knowing-trees 1\ntop 2\nfeatures rank\ntree 0:-0:1:2 =1 =0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := *z
+	zw.feat = nil
+	clear(x)
+	if a, b := z.Predict(x), zw.Predict(x); a != 1 || b != 1 {
+		t.Errorf("a value of 0 at the threshold -0: complete layout %g, walking %g, want 1", a, b)
+	}
 	for _, bad := range []string{
 		strings.Replace(twoTrees, "knowing-trees 1", "knowing-trees 2", 1), // another version
 		strings.Replace(twoTrees, "nameLen", "noSuchFeature", 1),           // a feature this binary lacks
