@@ -312,10 +312,10 @@ func minable(p string) bool {
 func changedSymbols(td *treeDir, parent, commit string, src []fileChange) ([]changedSymbol, error) {
 	var oldPaths, newPaths []string
 	for _, ch := range src {
-		if ch.OldPath != "" && extract.Supported(ch.OldPath) {
+		if minable(ch.OldPath) {
 			oldPaths = append(oldPaths, ch.OldPath)
 		}
-		if ch.NewPath != "" && extract.Supported(ch.NewPath) && len(ch.New) > 0 {
+		if minable(ch.NewPath) && len(ch.New) > 0 {
 			newPaths = append(newPaths, ch.NewPath)
 		}
 	}
