@@ -343,6 +343,11 @@ func (e *Engine) rerank(ws *workspace, ranked []*candidate, task string) {
 	if m < len(ranked) {
 		lo = max(ranked[m].score, 0)
 	}
+	if hi <= lo {
+		// No room between the best and the rest (every score equal, or
+		// none positive): the reranked rise above the rest.
+		hi = lo + 1
+	}
 	ws.mscore = append(ws.mscore[:0], make([]float64, m)...)
 	e.model.predictRows(ws.feat, ws.mscore)
 	ws.order = ws.order[:0]
@@ -361,8 +366,13 @@ func (e *Engine) rerank(ws *workspace, ranked []*candidate, task string) {
 	for i, p := range ws.order {
 		top[i] = p.cd
 		p.cd.parts.Model, p.cd.parts.Formula, p.cd.parts.Place = p.s, p.cd.score, p.at+1
-		p.cd.score = lo + (hi-lo)*(1/(1+math.Exp(-p.s)))
-		p.cd.parts.Final = p.cd.score
+		sc := lo + (hi-lo)*(1/(1+math.Exp(-p.s)))
+		if i > 0 && sc >= top[i-1].score {
+			// Equal model scores, or ones the sigmoid rounds together:
+			// a later re-sort by score (the session's) keeps this order.
+			sc = math.Nextafter(top[i-1].score, math.Inf(-1))
+		}
+		p.cd.score, p.cd.parts.Final = sc, sc
 	}
 }
 

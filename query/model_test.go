@@ -243,6 +243,22 @@ func TestRerank(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { e.rerank(ws, ranked, task) }); n != 0 {
 		t.Errorf("rerank allocates %.1f times", n)
 	}
+	// Scores fall strictly through the reranked candidates, even when
+	// the formula gave them all the same score or none a positive one
+	// (a later re-sort by score keeps the model's order), and stay
+	// above the rest.
+	for _, same := range []float64{0.5, 0, -1} {
+		for _, cd := range ranked {
+			cd.score = same
+		}
+		e.rerank(ws, ranked, task)
+		m := min(len(ranked), e.model.Top)
+		for i := 1; i < len(ranked); i++ {
+			if i < m && !(ranked[i].score < ranked[i-1].score) || i >= m && ranked[i].score >= ranked[m-1].score {
+				t.Fatalf("formula scores all %g: place %d scores %g after %g", same, i+1, ranked[i].score, ranked[i-1].score)
+			}
+		}
+	}
 }
 
 // Why tells a candidate the model re-ordered by its model score and
