@@ -104,7 +104,7 @@ func (e *Engine) features(ws *workspace, ranked []*candidate, task string) {
 	if best <= 0 {
 		best = 1
 	}
-	taskWords := float32(math.Log2(1 + float64(countWords(task))))
+	taskWords := float32(math.Log2(1 + float64(countWords(task, math.MaxInt))))
 	for i, cd := range ranked {
 		ws.files[i] = e.s.FileIndex(cd.id)
 	}
@@ -180,10 +180,11 @@ func (e *Engine) features(ws *workspace, ranked []*candidate, task string) {
 	}
 }
 
-// countWords counts the words of s, separated by white space.
-func countWords(s string) int {
+// countWords counts the words of s, separated by white space, up to
+// most (it stops there). It allocates nothing.
+func countWords(s string, most int) int {
 	words, in := 0, false
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s) && words < most; i++ {
 		c := s[i]
 		sp := c == ' ' || c == '\n' || c == '\t' || c == '\r'
 		if !sp && !in {

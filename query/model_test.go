@@ -363,8 +363,8 @@ func TestFeatureHelpers(t *testing.T) {
 			t.Errorf("qnameDepth(%q) = %d, want %d", q, got, want)
 		}
 	}
-	if got := countWords(" a  b\tc\n"); got != 3 {
-		t.Errorf("countWords: %d", got)
+	if got, two := countWords(" a  b\tc\n", math.MaxInt), countWords(" a  b\tc\n", 2); got != 3 || two != 2 {
+		t.Errorf("countWords: %d, up to 2: %d", got, two)
 	}
 }
 

@@ -36,19 +36,7 @@ const ReportWords = 40
 // IsReport reports whether task has more than ReportWords words
 // (separated by white space). It allocates nothing.
 func IsReport(task string) bool {
-	words, in := 0, false
-	for i := 0; i < len(task); i++ {
-		c := task[i]
-		sp := c == ' ' || c == '\n' || c == '\t' || c == '\r'
-		if !sp && !in {
-			words++
-			if words > ReportWords {
-				return true
-			}
-		}
-		in = !sp
-	}
-	return false
+	return countWords(task, ReportWords+1) > ReportWords
 }
 
 // Ranker is a ranker's weights: Tasks for every task, or, when Reports
