@@ -50,6 +50,7 @@ const (
 	ftTaskWords                                    // log2(1 + words of the task)
 	ftTaskTerms                                    // the task's distinct components (Keywords.Pos)
 	ftChurn                                        // log2(1 + commits of the history window that changed it; 0 without history)
+	ftRecent                                       // 1 / the place, newest first, of the last commit of the history window that changed it (0: none, or no history)
 	numFeatures
 )
 
@@ -64,7 +65,7 @@ var featureNames = [numFeatures]string{
 	ftKindValue: "kind.value", ftDetail: "detail", ftExported: "exported", ftNameLen: "nameLen",
 	ftNameParts: "nameParts", ftNameCover: "nameCover", ftDepth: "depth", ftLines: "lines",
 	ftInDeg: "inDegree", ftOutDeg: "outDegree", ftFileMates: "fileMates", ftFileBest: "fileBest",
-	ftTaskWords: "taskWords", ftTaskTerms: "taskTerms", ftChurn: "churn",
+	ftTaskWords: "taskWords", ftTaskTerms: "taskTerms", ftChurn: "churn", ftRecent: "recent",
 }
 
 // FeatureNames are the names of the features a model can read, in the
@@ -174,8 +175,10 @@ func (e *Engine) features(ws *workspace, ranked []*candidate, task string) {
 		f[ftFileMates], f[ftFileBest] = float32(mates), float32(fileBest/best)
 		f[ftTaskWords], f[ftTaskTerms] = taskWords, float32(len(ws.words))
 		if e.history {
-			changed, _ := e.s.History(cd.id)
-			f[ftChurn] = float32(math.Log2(1 + float64(changed)))
+			if changed, churn := e.s.History(cd.id); changed > 0 {
+				f[ftChurn] = float32(math.Log2(1 + float64(churn)))
+				f[ftRecent] = 1 / float32(changed)
+			}
 		}
 	}
 }

@@ -405,3 +405,26 @@ func BenchmarkPredict(b *testing.B) {
 		}
 	})
 }
+
+// The history features say how often and how lately a symbol changed,
+// and are 0 for a symbol no commit of the window changed.
+func TestHistoryFeatures(t *testing.T) {
+	s := newShop()
+	key := s.ids["server.CheckAPIKey"]
+	s.g.Nodes[key].Changed, s.g.Nodes[key].Churn = 2, 3 // the second newest commit changed it, three did
+	e := s.engine(t)
+	rows, err := e.Features(context.Background(), "check the API key", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		churn, recent := r.Features[ftChurn], r.Features[ftRecent]
+		if strings.HasSuffix(r.Symbol, "server.CheckAPIKey") {
+			if churn != 2 || recent != 0.5 {
+				t.Errorf("%s: churn %g, recent %g; want log2(1+3) = 2 and 1/2", r.Symbol, churn, recent)
+			}
+		} else if churn != 0 || recent != 0 {
+			t.Errorf("%s changed in no commit: churn %g, recent %g", r.Symbol, churn, recent)
+		}
+	}
+}
