@@ -156,21 +156,17 @@ func (s *Set) Evaluate(ctx context.Context, t query.Tuning, only []bool, workers
 	return res, nil
 }
 
-// Macro averages the repositories' means, each repository alike.
+// Macro averages the repositories' means, each repository alike: the
+// summary of one result per repository standing for its means.
 func Macro(repos []Scores) Scores {
-	m := Scores{Name: "repositories"}
-	for _, r := range repos {
-		m.Count += r.Count
-		m.P10 += r.P10
-		m.R10 += r.R10
-		m.MRR += r.MRR
-		m.Acc1 += r.Acc1
-		m.Acc5 += r.Acc5
-		m.Acc10 += r.Acc10
+	means := make([]eval.FixtureResult, len(repos))
+	count := 0
+	for i, r := range repos {
+		means[i] = eval.FixtureResult{P10: r.P10, R10: r.R10, MRR: r.MRR, NDCG: r.NDCG, Acc1: r.Acc1, Acc5: r.Acc5, Acc10: r.Acc10}
+		count += r.Count
 	}
-	if k := float64(len(repos)); k > 0 {
-		m.P10, m.R10, m.MRR, m.Acc1, m.Acc5, m.Acc10 = m.P10/k, m.R10/k, m.MRR/k, m.Acc1/k, m.Acc5/k, m.Acc10/k
-	}
+	m := eval.Summarize("repositories", means)
+	m.Count = count
 	return m
 }
 
