@@ -125,18 +125,20 @@ func (o *TreeOptions) defaults() {
 	}
 }
 
-// tree is a regression tree over feature columns (feat ≥ 0: a split at
-// thr; otherwise a leaf of value val).
-type tree struct{ nodes []tnode }
+// tree is a regression tree over feature columns: a node with feat ≥ 0
+// splits (a value at or below thr goes to left, above it to right), the
+// others are leaves of value val. While a tree grows its thresholds are
+// bins (tree[uint8] over bins.code); learned, values (tree[float32]).
+type tree[T float32 | uint8] struct{ nodes []tnode[T] }
 
-type tnode struct {
+type tnode[T float32 | uint8] struct {
 	feat        int
-	thr         float32
+	thr         T
 	val         float64
 	left, right int
 }
 
-func (t *tree) predict(x []float32) float64 {
+func (t *tree[T]) predict(x []T) float64 {
 	n := 0
 	for {
 		nd := &t.nodes[n]
@@ -155,7 +157,7 @@ func (t *tree) predict(x []float32) float64 {
 type Forest struct {
 	Names []string
 	Top   int
-	trees []tree
+	trees []tree[float32]
 }
 
 // Trees is the number of trees.
@@ -295,9 +297,9 @@ func Boost(ctx context.Context, all *Queries, train []bool, opt TreeOptions) (*F
 		}
 		tr := growTree(b, rows, grad, hess, opt)
 		for i := 0; i < n; i++ {
-			score[i] += tr.predictBins(b.code[i*nf : (i+1)*nf])
+			score[i] += tr.predict(b.code[i*nf : (i+1)*nf])
 		}
-		forest.trees = append(forest.trees, tr.tree(b))
+		forest.trees = append(forest.trees, valueTree(tr, b))
 		if opt.Log != nil && (t+1)%25 == 0 {
 			fmt.Fprintf(opt.Log, "trees: %d grown\n", t+1)
 		}
@@ -364,52 +366,25 @@ func lambdas(gain []float64, score, grad, hess []float64, trunc int) {
 	}
 }
 
-// btree is a tree over bins while it grows.
-type btree struct {
-	nodes []bnode
-}
-
-type bnode struct {
-	feat        int
-	bin         uint8 // a row goes left when its code ≤ bin
-	val         float64
-	left, right int
-}
-
-func (t *btree) predictBins(code []uint8) float64 {
-	n := 0
-	for {
-		nd := &t.nodes[n]
-		if nd.feat < 0 {
-			return nd.val
-		}
-		if code[nd.feat] <= nd.bin {
-			n = nd.left
-		} else {
-			n = nd.right
-		}
-	}
-}
-
-// tree turns bin splits into value thresholds.
-func (t *btree) tree(b *bins) tree {
-	out := tree{nodes: make([]tnode, len(t.nodes))}
+// valueTree turns a tree's bin thresholds into the bins' upper bounds.
+func valueTree(t *tree[uint8], b *bins) tree[float32] {
+	out := tree[float32]{nodes: make([]tnode[float32], len(t.nodes))}
 	for i, nd := range t.nodes {
-		out.nodes[i] = tnode{feat: nd.feat, val: nd.val, left: nd.left, right: nd.right}
+		out.nodes[i] = tnode[float32]{feat: nd.feat, val: nd.val, left: nd.left, right: nd.right}
 		if nd.feat >= 0 {
-			out.nodes[i].thr = b.upper[nd.feat][nd.bin]
+			out.nodes[i].thr = b.upper[nd.feat][nd.thr]
 		}
 	}
 	return out
 }
 
 // growTree grows one tree on rows, depth first, to opt.Depth.
-func growTree(b *bins, rows []int32, grad, hess []float64, opt TreeOptions) *btree {
-	t := &btree{}
+func growTree(b *bins, rows []int32, grad, hess []float64, opt TreeOptions) *tree[uint8] {
+	t := &tree[uint8]{}
 	var grow func(rows []int32, depth int) int
 	grow = func(rows []int32, depth int) int {
 		id := len(t.nodes)
-		t.nodes = append(t.nodes, bnode{feat: -1})
+		t.nodes = append(t.nodes, tnode[uint8]{feat: -1})
 		G, H := 0.0, 0.0
 		for _, r := range rows {
 			G += grad[r]
@@ -434,7 +409,7 @@ func growTree(b *bins, rows []int32, grad, hess []float64, opt TreeOptions) *btr
 				j--
 			}
 		}
-		t.nodes[id].feat, t.nodes[id].bin = f, bin
+		t.nodes[id].feat, t.nodes[id].thr = f, bin
 		l := grow(rows[:i], depth+1)
 		r := grow(rows[i:], depth+1)
 		t.nodes[id].left, t.nodes[id].right = l, r
