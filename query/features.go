@@ -140,7 +140,7 @@ func (e *Engine) features(ws *workspace, ranked []*candidate, task string) {
 		case k == snapshot.KindField || k == snapshot.KindVariable || k == snapshot.KindConstant:
 			f[ftKindValue] = 1
 		}
-		if e.isDetail(cd.id) {
+		if p.Detail {
 			f[ftDetail] = 1
 		}
 		if e.s.Flags(cd.id)&snapshot.FlagExported != 0 {

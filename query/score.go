@@ -13,6 +13,8 @@ type scoreParts struct {
 	// Kind is the kind multiplier (1, or the value penalty for fields,
 	// variables, constants and details); Boost what boostMembers added.
 	Kind, Boost float64
+	// Detail: the candidate is an implementation detail (isDetail).
+	Detail bool
 	// Model is the model's score of a candidate it reranked, Formula
 	// and Place the formula's score and place before (Place 0: not
 	// reranked).
@@ -94,7 +96,7 @@ func (e *Engine) score(ws *workspace, kw *Keywords) []*candidate {
 		case snapshot.KindField, snapshot.KindVariable, snapshot.KindConstant:
 			p.Kind = e.tune.ValuePenalty
 		case snapshot.KindTypeAlias, snapshot.KindFunction:
-			if e.isDetail(cd.id) {
+			if p.Detail = e.isDetail(cd.id); p.Detail {
 				p.Kind = e.tune.ValuePenalty // scored like a value
 			}
 		case snapshot.KindEnum:
