@@ -156,7 +156,8 @@ func New(s *snapshot.Snapshot, opts ...EngineOption) (*Engine, error) {
 	e.over(s, ix, body)
 	if e.report != nil {
 		// Reports run on an engine of their own over the same indexes,
-		// with its own workspaces.
+		// with its own workspaces, and the same model.
+		e.report.model = e.model
 		e.report.over(s, ix, body)
 	}
 	return e, nil

@@ -313,19 +313,10 @@ func (m *Model) predictRows(xs []featureVec, out []float64) {
 }
 
 // WithModel makes the engine re-order its best candidates with m (nil:
-// none).
+// none), those of reports too when they have weights of their own
+// (WithReportTuning).
 func WithModel(m *Model) EngineOption {
 	return func(e *Engine) { e.model = m }
-}
-
-// withReportModel makes the engine's report engine (WithReportTuning,
-// an option before this one) re-order with m.
-func withReportModel(m *Model) EngineOption {
-	return func(e *Engine) {
-		if e.report != nil {
-			e.report.model = m
-		}
-	}
 }
 
 // rerank re-orders the formula's best candidates by the model (step 7a)

@@ -44,16 +44,15 @@ func IsReport(task string) bool {
 type Ranker struct {
 	Tasks   Tuning
 	Reports *Tuning
-	// Model re-orders the best candidates of tasks, ReportModel those of
-	// reports when Reports is set (nil: none).
-	Model, ReportModel *Model
+	// Model re-orders the best candidates of every task (nil: none).
+	Model *Model
 }
 
 // Options are the engine options that rank with r.
 func (r Ranker) Options() []EngineOption {
 	opts := []EngineOption{WithTuning(r.Tasks), WithModel(r.Model)}
 	if r.Reports != nil {
-		opts = append(opts, WithReportTuning(*r.Reports), withReportModel(r.ReportModel))
+		opts = append(opts, WithReportTuning(*r.Reports))
 	}
 	return opts
 }

@@ -113,7 +113,6 @@ func chosenRanker() (query.Ranker, error) {
 		if r.Model, err = query.ParseTrees(string(data)); err != nil {
 			return r, fmt.Errorf("KNOWING_MODEL %s: %w", path, err)
 		}
-		r.ReportModel = r.Model
 	}
 	spec := os.Getenv("KNOWING_TUNE")
 	if spec == "" {
