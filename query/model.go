@@ -274,7 +274,7 @@ func (m *Model) predictFlat(x []float32) float64 {
 // predictRows adds the model's score of each row of xs to out (len(xs)
 // values, zeroed by the caller). Over the complete layout it walks each
 // tree for four rows at a time, so the four independent walks overlap in
-// the processor.
+// the processor; the rows left over go one at a time (predictFlat).
 func (m *Model) predictRows(xs []featureVec, out []float64) {
 	if m.feat == nil {
 		for i := range xs {
@@ -284,11 +284,11 @@ func (m *Model) predictRows(xs []featureVec, out []float64) {
 	}
 	inner, depth := m.inner, m.depth
 	out = out[:len(xs)]
+	batched := len(xs) - len(xs)%4
 	for t := range m.roots {
 		feat, thr := m.feat[t*inner:(t+1)*inner], m.thr[t*inner:(t+1)*inner]
 		leaf := m.leaf[t*(inner+1) : (t+1)*(inner+1)]
-		r := 0
-		for ; r+4 <= len(xs); r += 4 {
+		for r := 0; r < batched; r += 4 {
 			x0, x1, x2, x3 := &xs[r], &xs[r+1], &xs[r+2], &xs[r+3]
 			i0, i1, i2, i3 := 0, 0, 0, 0
 			for d := 0; d < depth; d++ {
@@ -302,13 +302,9 @@ func (m *Model) predictRows(xs []featureVec, out []float64) {
 			out[r+2] += float64(leaf[i2-inner])
 			out[r+3] += float64(leaf[i3-inner])
 		}
-		for ; r < len(xs); r++ {
-			x, i := &xs[r], 0
-			for d := 0; d < depth; d++ {
-				i = 2*i + 1 + int(math.Float32bits(thr[i]-x[feat[i]])>>31)
-			}
-			out[r] += float64(leaf[i-inner])
-		}
+	}
+	for r := batched; r < len(xs); r++ {
+		out[r] += m.predictFlat(xs[r][:])
 	}
 }
 
