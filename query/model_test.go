@@ -175,20 +175,31 @@ func sharedChain(n int) string {
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 32) }
 func itoa(i int) string     { return strconv.Itoa(i) }
 
-// A model re-orders the formula's best candidates, gives them scores in
-// its order, leaves the rest after them, and allocates nothing.
-func TestRerank(t *testing.T) {
+// rerankTask is the task the model tests run on the shop.
+const rerankTask = "store item get put memory"
+
+// withTwoTrees returns the shop, the formula's answer to rerankTask (it
+// fails the test below least results) and an engine re-ordering with
+// twoTrees.
+func withTwoTrees(t *testing.T, least int) (*shop, *Result, *Engine) {
+	t.Helper()
 	s := newShop()
-	task := "store item get put memory"
-	plain := query(t, s.engine(t), task)
-	if len(plain.Results) < 4 {
+	plain := query(t, s.engine(t), rerankTask)
+	if len(plain.Results) < least {
 		t.Fatalf("only %d results", len(plain.Results))
 	}
 	m, err := ParseTrees(twoTrees)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := s.engine(t, WithModel(m))
+	return s, plain, s.engine(t, WithModel(m))
+}
+
+// A model re-orders the formula's best candidates, gives them scores in
+// its order, leaves the rest after them, and allocates nothing.
+func TestRerank(t *testing.T) {
+	s, plain, e := withTwoTrees(t, 4)
+	task, m := rerankTask, e.model
 	got := query(t, e, task)
 	// Tree 0 lifts everything from the third place on above the first
 	// two; tree 1 drops values, the long-named more. Ties keep the
@@ -264,18 +275,9 @@ func TestRerank(t *testing.T) {
 // Why tells a candidate the model re-ordered by its model score and
 // the formula's place and score; without a model it tells neither.
 func TestWhyNotesTheModel(t *testing.T) {
-	s := newShop()
-	task := "store item get put memory"
-	plain := query(t, s.engine(t), task)
-	if len(plain.Results) < 3 {
-		t.Fatalf("only %d results", len(plain.Results))
-	}
+	s, plain, e := withTwoTrees(t, 3)
+	task := rerankTask
 	third := plain.Results[2]
-	m, err := ParseTrees(twoTrees)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := s.engine(t, WithModel(m))
 	got := query(t, e, task)
 	ex, err := e.Why(context.Background(), task, third.Symbol, Options{})
 	if err != nil || len(ex) != 1 {
