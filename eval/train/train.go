@@ -139,21 +139,29 @@ func (s *Set) Evaluate(ctx context.Context, t query.Tuning, only []bool, workers
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Repos: make([]Scores, len(s.Repos))}
-	var included []Scores
-	for i, name := range s.Repos {
-		var all []eval.FixtureResult
+	byRepo := make([][]eval.FixtureResult, len(s.Repos))
+	for i := range s.Repos {
 		for _, acc := range per {
-			all = append(all, acc[i]...)
+			byRepo[i] = append(byRepo[i], acc[i]...)
 		}
-		res.Repos[i] = eval.Summarize(name, all)
-		if len(all) > 0 {
+	}
+	return summarize(s.Repos, byRepo), nil
+}
+
+// summarize is the evaluation of each repository's results (indexed as
+// repos) and their macro average over the repositories that have some.
+func summarize(repos []string, byRepo [][]eval.FixtureResult) Result {
+	res := Result{Repos: make([]Scores, len(repos))}
+	var included []Scores
+	for i, name := range repos {
+		res.Repos[i] = eval.Summarize(name, byRepo[i])
+		if len(byRepo[i]) > 0 {
 			included = append(included, res.Repos[i])
 		}
 	}
 	res.Macro = Macro(included)
 	res.Objective = Objective(res.Macro)
-	return res, nil
+	return res
 }
 
 // Macro averages the repositories' means, each repository alike: the

@@ -511,15 +511,5 @@ func EvaluateForest(all *Queries, f *Forest, only []bool) Result {
 		}
 		per[q.Repo] = append(per[q.Repo], eval.Score(q.Fixture, names, eval.Strict, 0))
 	}
-	res := Result{Repos: make([]Scores, len(all.Repos))}
-	var included []Scores
-	for i, name := range all.Repos {
-		res.Repos[i] = eval.Summarize(name, per[i])
-		if len(per[i]) > 0 {
-			included = append(included, res.Repos[i])
-		}
-	}
-	res.Macro = Macro(included)
-	res.Objective = Objective(res.Macro)
-	return res
+	return summarize(all.Repos, per)
 }
