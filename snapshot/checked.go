@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
+
+	"github.com/knowing-dev/knowing/internal/cachetrim"
 )
 
 // VerifyChecksums checks the CRC-32C of every section and that the bytes
@@ -54,6 +57,7 @@ func OpenChecked(path string) (*Snapshot, error) {
 	key, ident := stampOf(path, s)
 	if key != "" {
 		if b, err := os.ReadFile(key); err == nil && string(b) == ident {
+			cachetrim.Touch(key)
 			return s, nil
 		}
 	}
@@ -135,5 +139,20 @@ func writeStamp(key, ident string) {
 	}
 	if err != nil {
 		os.Remove(tmp)
+		return
+	}
+	if cachetrim.Due(dir, stampTrimEvery) {
+		_, _ = cachetrim.Trim(dir, cachetrim.Policy{MaxEntries: maxStamps, MaxAge: stampAge, Keep: filepath.Base(key)})
 	}
 }
+
+// The stamp folder is bounded (a stamp takes a disk block, and every
+// snapshot path ever opened leaves one): it keeps the maxStamps most
+// recently used stamps, none unused for stampAge. A stamp gone only
+// brings back one checksum pass. Stamps are written after every build,
+// so the folder is trimmed at most once every stampTrimEvery.
+const (
+	maxStamps      = 1000
+	stampAge       = 90 * 24 * time.Hour
+	stampTrimEvery = time.Hour
+)

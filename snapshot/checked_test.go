@@ -2,8 +2,10 @@ package snapshot
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -26,9 +28,8 @@ func TestOpenChecked(t *testing.T) {
 		t.Fatalf("intact file refused: %v", err)
 	}
 	s.Close()
-	ents, _ := os.ReadDir(stamps)
-	if len(ents) != 1 {
-		t.Fatalf("want one stamp, have %d", len(ents))
+	if n := countStamps(t, stamps); n != 1 {
+		t.Fatalf("want one stamp, have %d", n)
 	}
 
 	// A change anywhere is refused by Open or by the checksum pass, never
@@ -106,4 +107,62 @@ func TestMarkChecked(t *testing.T) {
 	if b, err := os.ReadFile(key); err != nil || string(b) != ident {
 		t.Errorf("stamp %q, %v; want %q", b, err, ident)
 	}
+}
+
+// TestStampsBounded: the stamp folder keeps the most recently used
+// maxStamps stamps; the one just written always stays.
+func TestStampsBounded(t *testing.T) {
+	stamps := t.TempDir()
+	defer func(f func() string) { stampDir = f }(stampDir)
+	stampDir = func() string { return stamps }
+	old := time.Now().Add(-48 * time.Hour)
+	for i := range maxStamps + 20 {
+		p := filepath.Join(stamps, fmt.Sprintf("%024x", i))
+		if err := os.WriteFile(p, []byte("stale\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// Stamp i was last used i minutes after old: 0 is the oldest.
+		when := old.Add(time.Duration(i) * time.Minute)
+		if err := os.Chtimes(p, when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "x.snap")
+	if err := os.WriteFile(path, smallImage(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	MarkChecked(path)
+	if n := countStamps(t, stamps); n != maxStamps {
+		t.Fatalf("%d stamps left, want %d", n, maxStamps)
+	}
+	for i := range 21 { // the 21 oldest made room for the new one
+		if _, err := os.Stat(filepath.Join(stamps, fmt.Sprintf("%024x", i))); err == nil {
+			t.Fatalf("stamp %d, among the oldest, is still there", i)
+		}
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	key, ident := stampOf(path, s)
+	if b, err := os.ReadFile(key); err != nil || string(b) != ident {
+		t.Fatalf("the new stamp is missing: %v", err)
+	}
+}
+
+// countStamps counts the stamps in dir (the trim's mark is not one).
+func countStamps(t *testing.T, dir string) int {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), ".") {
+			n++
+		}
+	}
+	return n
 }
