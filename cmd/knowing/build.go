@@ -50,7 +50,10 @@ extraction, unless something their language's extraction read changed
 language's files are all parsed again); only changed and new files are
 parsed, and the graph is resolved whole (unless the prior resolution
 serves); the sections of OUT whose inputs are unchanged are copied. The snapshot equals a full build's.
---full parses everything. The summary then adds
+--full parses everything. The cache of extractions is bounded: entries
+unused for 30 days go, then the least recently used until it is within
+KNOWING_CACHE_LIMIT (1GB by default; 500MB, 2GB...; 0 keeps none, and
+every build parses every file). The summary then adds
   "incremental": {"reused", "parsed", "reparsed_languages", "sections_copied",
    "resolution_reused"}
 (the groups of sections copied from OUT, whose inputs did not change;
@@ -93,6 +96,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	out := pos[0]
 	if err := checkRepo(*repo); err != nil {
+		return err
+	}
+	if _, err := priorCacheLimit(); err != nil {
 		return err
 	}
 	if !*parseOnly {

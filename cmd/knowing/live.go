@@ -49,6 +49,9 @@ func newLive(repo, snap string, warn io.Writer) (*live, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, err := priorCacheLimit(); err != nil {
+		return nil, err
+	}
 	if warn == nil {
 		warn = io.Discard
 	}

@@ -10,11 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"time"
 
 	mmap "github.com/edsrzf/mmap-go"
 
 	"github.com/knowing-dev/knowing/extract"
+	"github.com/knowing-dev/knowing/internal/cachetrim"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -24,6 +27,64 @@ import (
 // first 12 bytes of the SHA-256 of the snapshot's absolute path. It is a
 // cache: a missing, damaged or foreign one only makes the next build a
 // full one.
+//
+// The folder is bounded, since every new snapshot path leaves an entry
+// (the Go standard library's is 74 MB) and snapshots are often built in
+// folders that are later thrown away: after each save, the entries not
+// used for priorAge go, then the least recently used until the folder
+// holds at most KNOWING_CACHE_LIMIT bytes (priorLimit by default; 0 keeps
+// no prior build, and every build is a full one). The entry just saved
+// always stays.
+
+// priorLimit is the prior folder's default bound, in bytes: a dozen
+// repositories the size of the Go standard library, hundreds of smaller
+// ones.
+const priorLimit = 1 << 30
+
+// priorAge is how long an entry nobody used is kept.
+const priorAge = 30 * 24 * time.Hour
+
+// cacheLimitEnv names the variable that sets the prior folder's bound.
+const cacheLimitEnv = "KNOWING_CACHE_LIMIT"
+
+// priorCacheLimit returns the prior folder's bound in bytes, from
+// KNOWING_CACHE_LIMIT when it is set: a number of bytes with an optional
+// unit (KB, MB, GB: powers of 1024; 1.5GB is allowed).
+func priorCacheLimit() (int64, error) {
+	v := strings.TrimSpace(os.Getenv(cacheLimitEnv))
+	if v == "" {
+		return priorLimit, nil
+	}
+	n, err := parseSize(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q: %v; want a size such as 500MB or 2GB, or 0 to keep no prior build (every build then parses every file)", cacheLimitEnv, v, err)
+	}
+	return n, nil
+}
+
+// parseSize reads a size: digits (a decimal point allowed) and an
+// optional unit B, KB, MB, GB or TB (powers of 1024, any case).
+func parseSize(v string) (int64, error) {
+	u := strings.ToUpper(v)
+	mult := int64(1)
+	for _, unit := range []struct {
+		suffix string
+		mult   int64
+	}{{"TB", 1 << 40}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(u, unit.suffix) {
+			u, mult = strings.TrimSpace(strings.TrimSuffix(u, unit.suffix)), unit.mult
+			break
+		}
+	}
+	if strings.Trim(u, "0123456789.") != "" {
+		return 0, fmt.Errorf("not a size")
+	}
+	f, err := strconv.ParseFloat(u, 64)
+	if err != nil || f*float64(mult) >= 1<<62 {
+		return 0, fmt.Errorf("not a size")
+	}
+	return int64(f * float64(mult)), nil
+}
 
 // priorPath is where the prior build of the snapshot at out is kept; ""
 // when there is no cache folder.
@@ -92,17 +153,30 @@ func readPrior(out string) (*extract.Prior, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
+	cachetrim.Touch(p)
 	return prior, ""
 }
 
-// savePrior keeps next for the next build of out, atomically; a failure
-// only makes that build a full one.
+// savePrior keeps next for the next build of out, atomically, and trims
+// the folder to its bound; a failure only makes that build a full one.
 func savePrior(out string, next *extract.Prior) error {
 	p := priorPath(out)
 	if p == "" || next == nil {
 		return nil
 	}
-	return writeFileAtomic(p, func(w io.Writer) error { return next.Write(w, priorID()) })
+	limit, err := priorCacheLimit()
+	if err != nil {
+		return err
+	}
+	if limit == 0 {
+		dropPrior(out)
+		return nil
+	}
+	if err := writeFileAtomic(p, func(w io.Writer) error { return next.Write(w, priorID()) }); err != nil {
+		return err
+	}
+	_, _ = cachetrim.Trim(filepath.Dir(p), cachetrim.Policy{MaxBytes: limit, MaxAge: priorAge, Keep: cachetrim.Entry(filepath.Base(p))})
+	return nil
 }
 
 // writeFileAtomic writes what write writes to p (in the cache: private)
@@ -162,6 +236,7 @@ func openReuse(out string) *snapshot.Reuse {
 	if err != nil {
 		return nil
 	}
+	cachetrim.Touch(memoPath(p))
 	r, err := snapshot.OpenReuse(out, m)
 	if err != nil {
 		return nil
@@ -172,8 +247,8 @@ func openReuse(out string) *snapshot.Reuse {
 // saveMemo keeps m, the memo of the snapshot just written at out.
 func saveMemo(out string, m *snapshot.Memo) error {
 	p := priorPath(out)
-	if p == "" {
-		return nil
+	if limit, err := priorCacheLimit(); p == "" || err != nil || limit == 0 {
+		return err
 	}
 	return writeFileAtomic(memoPath(p), func(w io.Writer) error {
 		_, err := w.Write(m.Marshal(priorID()))

@@ -1,0 +1,122 @@
+//go:build cgo
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/knowing-dev/knowing/extract/extracttest"
+)
+
+func TestParseSize(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{{"0", 0}, {"123", 123}, {"512B", 512}, {"1KB", 1024}, {"500MB", 500 << 20}, {"2gb", 2 << 30}, {"1.5GB", 3 << 29}, {"1 TB", 1 << 40}} {
+		if got, err := parseSize(c.in); err != nil || got != c.want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		}
+	}
+	for _, in := range []string{"", "lots", "-1", "1e9", "Inf", "NaN", "0x10", "+5", "GB", "1.2.3", "5PB", "99999999999TB"} {
+		if got, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) = %d, want an error", in, got)
+		}
+	}
+}
+
+// priorDir is where the test run's builds keep their prior extractions
+// (TestMain points the cache folder at a folder of its own).
+func priorDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip("no cache folder:", err)
+	}
+	return filepath.Join(dir, "knowing", "prior")
+}
+
+// TestPriorCacheBounded: a build trims the prior folder to
+// KNOWING_CACHE_LIMIT, least recently used first, and keeps its own
+// entry, so its next build is still incremental.
+func TestPriorCacheBounded(t *testing.T) {
+	dir := priorDir(t)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Two old entries of 3 MB and a dead writer's temporary file.
+	old := time.Now().Add(-2 * time.Hour)
+	for _, name := range []string{"0000000000000000000000aa.prior", "0000000000000000000000aa.memo", "0000000000000000000000bb.prior", ".0000000000000000000000cc.prior.tmp-42"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, make([]byte, 3<<20), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv(cacheLimitEnv, "1MB")
+	repo := extracttest.CopyTree(t, "../../testdata/go")
+	snap := filepath.Join(t.TempDir(), "shop.snap")
+	buildJSON(t, "--repo", repo, snap)
+	ents, _ := os.ReadDir(dir)
+	var total int64
+	have := map[string]bool{}
+	for _, e := range ents {
+		have[e.Name()] = true
+		if info, err := e.Info(); err == nil && !strings.HasPrefix(e.Name(), ".") {
+			total += info.Size()
+		}
+	}
+	mine := priorPath(snap)
+	if !have[filepath.Base(mine)] || !have[filepath.Base(memoPath(mine))] {
+		t.Fatalf("this build's entry is gone: %v", have)
+	}
+	for _, name := range []string{"0000000000000000000000aa.prior", "0000000000000000000000aa.memo", "0000000000000000000000bb.prior", ".0000000000000000000000cc.prior.tmp-42"} {
+		if have[name] {
+			t.Errorf("%s is still there", name)
+		}
+	}
+	if total > 1<<20 {
+		t.Errorf("the folder holds %d bytes, over the 1 MB limit", total)
+	}
+	if s := buildJSON(t, "--repo", repo, snap); s.Incremental == nil {
+		t.Fatal("the build after a trim is not incremental")
+	}
+}
+
+// TestPriorCacheOff: KNOWING_CACHE_LIMIT=0 keeps no prior build (and
+// removes the one there was), so every build parses every file; a
+// malformed limit is refused before anything is built.
+func TestPriorCacheOff(t *testing.T) {
+	repo := extracttest.CopyTree(t, "../../testdata/go")
+	snap := filepath.Join(t.TempDir(), "shop.snap")
+	buildJSON(t, "--repo", repo, snap)
+	if _, err := os.Stat(priorPath(snap)); err != nil {
+		t.Fatalf("no prior build kept by default: %v", err)
+	}
+	t.Setenv(cacheLimitEnv, "0")
+	if s := buildJSON(t, "--repo", repo, snap); s.Incremental == nil {
+		t.Fatal("the prior kept before the limit was set did not serve")
+	}
+	for _, p := range []string{priorPath(snap), memoPath(priorPath(snap))} {
+		if _, err := os.Stat(p); err == nil {
+			t.Fatalf("%s kept with %s=0", filepath.Base(p), cacheLimitEnv)
+		}
+	}
+	if s := buildJSON(t, "--repo", repo, snap); s.Incremental != nil {
+		t.Fatalf("incremental with no cache: %+v", s.Incremental)
+	}
+	t.Setenv(cacheLimitEnv, "lots")
+	other := filepath.Join(t.TempDir(), "other.snap")
+	code, _, errs := knowing(t, "", "build", "--repo", repo, other)
+	if code == 0 || !strings.Contains(errs, cacheLimitEnv) || !strings.Contains(errs, "500MB") {
+		t.Fatalf("malformed limit: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(other); err == nil {
+		t.Fatal("a snapshot was written with a malformed limit")
+	}
+}
