@@ -35,21 +35,29 @@ var kindNames = [numKinds]string{
 	"variable", "external",
 }
 
-func (k Kind) String() string {
-	if k < numKinds {
-		return kindNames[k]
-	}
-	return "unknown"
-}
+func (k Kind) String() string { return enumName(kindNames[:], k) }
 
 // ParseKind is the inverse of Kind.String.
-func ParseKind(s string) Kind {
-	for i, n := range kindNames {
+func ParseKind(s string) Kind { return parseEnum[Kind](kindNames[:], s) }
+
+// enumName is the String of the enumerations Kind, Lang and EdgeType: v's
+// name, or that of value 0 ("unknown") when v is out of range.
+func enumName[T ~uint8](names []string, v T) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return names[0]
+}
+
+// parseEnum is the inverse of enumName: the value named s, 0 ("unknown")
+// when none is.
+func parseEnum[T ~uint8](names []string, s string) T {
+	for i, n := range names {
 		if n == s {
-			return Kind(i)
+			return T(i)
 		}
 	}
-	return KindUnknown
+	return 0
 }
 
 // IsType reports kinds that declare a type (and can contain methods).
@@ -86,22 +94,10 @@ const (
 
 var langNames = [numLangs]string{"unknown", "go", "python", "javascript", "typescript", "rust", "java", "csharp", "ruby", "c", "cpp"}
 
-func (l Lang) String() string {
-	if l < numLangs {
-		return langNames[l]
-	}
-	return "unknown"
-}
+func (l Lang) String() string { return enumName(langNames[:], l) }
 
 // ParseLang is the inverse of Lang.String.
-func ParseLang(s string) Lang {
-	for i, n := range langNames {
-		if n == s {
-			return Lang(i)
-		}
-	}
-	return LangUnknown
-}
+func ParseLang(s string) Lang { return parseEnum[Lang](langNames[:], s) }
 
 // Flags mark nodes and files that are usually noise for retrieval.
 type Flags uint16
@@ -165,22 +161,10 @@ var edgeNames = [numEdgeTypes]string{
 	"inherits", "references", "type_hint_of", "tests", "tested_by", "overrides", "co_change",
 }
 
-func (t EdgeType) String() string {
-	if t < numEdgeTypes {
-		return edgeNames[t]
-	}
-	return "unknown"
-}
+func (t EdgeType) String() string { return enumName(edgeNames[:], t) }
 
 // ParseEdgeType is the inverse of EdgeType.String.
-func ParseEdgeType(s string) EdgeType {
-	for i, n := range edgeNames {
-		if n == s {
-			return EdgeType(i)
-		}
-	}
-	return EdgeUnknown
-}
+func ParseEdgeType(s string) EdgeType { return parseEnum[EdgeType](edgeNames[:], s) }
 
 // An edge's attribute byte in the CSR packs the type in the low five bits
 // and a confidence bucket (0..7, confidence ≈ (bucket+1)/8) in the high three.
