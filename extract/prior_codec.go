@@ -348,22 +348,24 @@ func (d *dec) fail(what string) {
 
 func (d *dec) uvarint() uint64 {
 	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail("bad uvarint")
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
+	d.took(n, "bad uvarint")
+	return v // 0 when n <= 0
 }
 
 func (d *dec) varint() int64 {
 	v, n := binary.Varint(d.b)
+	d.took(n, "bad varint")
+	return v // 0 when n <= 0
+}
+
+// took drops the n bytes a varint read; n <= 0 (truncated, or over 64
+// bits, when binary's readers return 0) fails with what.
+func (d *dec) took(n int, what string) {
 	if n <= 0 {
-		d.fail("bad varint")
-		return 0
+		d.fail(what)
+		return
 	}
 	d.b = d.b[n:]
-	return v
 }
 
 // count reads a count of items, each at least a byte long.

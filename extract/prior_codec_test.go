@@ -217,3 +217,33 @@ func roundTrip(t *testing.T, p *Prior) ([]byte, *Prior) {
 	}
 	return b, got
 }
+
+// The decoder reads back varints the encoder wrote, and a truncated or
+// overlong one fails with a message that names its kind; later reads give 0.
+func TestPriorVarints(t *testing.T) {
+	var e enc
+	e.uvarint(300)
+	e.varint(-5)
+	e.uvarint(1 << 40)
+	d := dec{b: e.b}
+	if u, v, w := d.uvarint(), d.varint(), d.uvarint(); u != 300 || v != -5 || w != 1<<40 || d.err != nil || len(d.b) != 0 {
+		t.Fatalf("read %d %d %d (err %v, %d bytes left)", u, v, w, d.err, len(d.b))
+	}
+	for _, c := range []struct {
+		b    []byte
+		read func(*dec) int64
+		want string
+	}{
+		{[]byte{0x80}, func(d *dec) int64 { return int64(d.uvarint()) }, "bad uvarint"},
+		{[]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}, func(d *dec) int64 { return int64(d.uvarint()) }, "bad uvarint"},
+		{[]byte{0x80, 0x80}, func(d *dec) int64 { return d.varint() }, "bad varint"},
+	} {
+		d := dec{b: c.b}
+		if v := c.read(&d); v != 0 || d.err == nil || d.err.Error() != c.want {
+			t.Errorf("% x: read %d, err %v, want 0 and %q", c.b, v, d.err, c.want)
+		}
+		if v := d.uvarint(); v != 0 || d.err.Error() != c.want {
+			t.Errorf("% x: a later read gave %d, err %v", c.b, v, d.err)
+		}
+	}
+}
