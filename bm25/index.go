@@ -315,20 +315,12 @@ func parseList(p []byte, pos int) (l list, ok bool) {
 // order and checks it strictly: ids below lim, no bytes left over.
 func walkPacked(r []byte, n int, lim uint64, fn func(uint32)) bool {
 	pos := 0
-	d := uint64(0)
+	d := noPacked
 	for i := 0; i < n; i++ {
-		v, k := binary.Uvarint(r[pos:])
-		if k <= 0 || v >= lim {
+		var ok bool
+		if d, pos, ok = nextPacked(r, pos, d, lim); !ok {
 			return false
 		}
-		pos += k
-		if i > 0 {
-			v += d + 1
-		}
-		if v >= lim {
-			return false
-		}
-		d = v
 		fn(uint32(d))
 	}
 	return pos == len(r)

@@ -73,6 +73,41 @@ func (h *roaringHeader) container(c int) (key uint32, card int) {
 		int(binary.LittleEndian.Uint16(h.keys[4*c+2:])) + 1
 }
 
+// Container kinds.
+const (
+	containerRun = iota
+	containerArray
+	containerBitmap
+)
+
+// frame reads the header of container c, which starts at r[pos:], and
+// checks that its content fits in r. key is its first document id, card
+// its declared cardinality; body is its content: for a run container the
+// runs, 4 bytes each (start, length-1 as uint16), after their count; for
+// an array its values, 2 bytes each; for a bitmap its 1,024 words. next
+// is the offset after the container. It is the framing that Search's
+// loops and the strict walkRoaring share; each checks the values itself.
+func (h *roaringHeader) frame(r []byte, c, pos int) (key uint32, card, kind int, body []byte, next int, ok bool) {
+	key, card = h.container(c)
+	n := 0 // bytes of content after pos
+	switch {
+	case h.isRun(c):
+		if len(r)-pos < 2 {
+			return key, card, containerRun, nil, pos, false
+		}
+		kind, n = containerRun, 4*int(binary.LittleEndian.Uint16(r[pos:]))
+		pos += 2
+	case card <= roaringArrayMax:
+		kind, n = containerArray, 2*card
+	default:
+		kind, n = containerBitmap, roaringBitmapBytes
+	}
+	if len(r)-pos < n {
+		return key, card, kind, nil, pos, false
+	}
+	return key, card, kind, r[pos : pos+n], pos + n, true
+}
+
 // walkRoaring calls fn for every value of the bitmap r in order and checks
 // it strictly: containers and values strictly increasing, cardinalities as
 // declared, no bytes left over. It is the checker behind Verify; Search uses
@@ -86,10 +121,11 @@ func walkRoaring(r []byte, fn func(uint32)) bool {
 	pos := h.body
 	prevKey := -1
 	for c := 0; c < h.size; c++ {
-		key, card := h.container(c)
-		if int(key>>16) <= prevKey {
+		key, card, kind, body, next, ok := h.frame(r, c, pos)
+		if !ok || int(key>>16) <= prevKey {
 			return false
 		}
+		pos = next
 		prevKey = int(key >> 16)
 		n := 0
 		prev := -1
@@ -102,19 +138,10 @@ func walkRoaring(r []byte, fn func(uint32)) bool {
 			fn(key | uint32(v))
 			return true
 		}
-		switch {
-		case h.isRun(c):
-			if pos+2 > len(r) {
-				return false
-			}
-			nr := int(le.Uint16(r[pos:]))
-			pos += 2
-			if pos+4*nr > len(r) {
-				return false
-			}
-			for j := 0; j < nr; j++ {
-				start, length := int(le.Uint16(r[pos:])), int(le.Uint16(r[pos+2:]))
-				pos += 4
+		switch kind {
+		case containerRun:
+			for j := 0; j < len(body); j += 4 {
+				start, length := int(le.Uint16(body[j:])), int(le.Uint16(body[j+2:]))
 				if start <= prev && prev >= 0 || start+length > 0xffff {
 					return false
 				}
@@ -124,22 +151,15 @@ func walkRoaring(r []byte, fn func(uint32)) bool {
 					}
 				}
 			}
-		case card <= roaringArrayMax:
-			if pos+2*card > len(r) {
-				return false
-			}
-			for j := 0; j < card; j++ {
-				if !emit(int(le.Uint16(r[pos+2*j:]))) {
+		case containerArray:
+			for j := 0; j < len(body); j += 2 {
+				if !emit(int(le.Uint16(body[j:]))) {
 					return false
 				}
 			}
-			pos += 2 * card
 		default:
-			if pos+roaringBitmapBytes > len(r) {
-				return false
-			}
 			for w := 0; w < roaringBitmapBytes/8; w++ {
-				word := le.Uint64(r[pos+8*w:])
+				word := le.Uint64(body[8*w:])
 				for word != 0 {
 					if !emit(w<<6 | bits.TrailingZeros64(word)) {
 						return false
@@ -147,7 +167,6 @@ func walkRoaring(r []byte, fn func(uint32)) bool {
 					word &= word - 1
 				}
 			}
-			pos += roaringBitmapBytes
 		}
 		if n != card {
 			return false

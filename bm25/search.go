@@ -400,31 +400,22 @@ func (s *Searcher) addList(r, imps []byte, mult float32) bool {
 		return false
 	}
 	le := binary.LittleEndian
-	chunks := uint32(len(s.score) / chunk)
 	pos, i := h.body, 0
 	th := s.th
 	for c := 0; c < h.size; c++ {
-		key, card := h.container(c)
-		if key/chunk >= chunks {
+		key, card, kind, body, next, ok := s.frame(&h, r, c, pos, len(imps)-i)
+		if !ok {
 			return false
 		}
+		pos = next
 		s.dirty[key>>22] |= 1 << (key >> 16 & 63)
 		sc := (*[chunk]float32)(s.score[key : key+chunk])
 		sn := (*[chunk / 64]uint64)(s.seen[key/64 : key/64+chunk/64])
-		switch {
-		case h.isRun(c):
-			if len(r)-pos < 2 {
-				return false
-			}
-			nr := int(le.Uint16(r[pos:]))
-			pos += 2
-			if len(r)-pos < 4*nr {
-				return false
-			}
-			for j := 0; j < nr; j++ {
-				start, length := int(le.Uint16(r[pos:])), int(le.Uint16(r[pos+2:]))
-				pos += 4
-				if start+length >= chunk || len(imps)-i <= length {
+		switch kind {
+		case containerRun:
+			for j := 0; j < len(body); j += 4 {
+				start, length, ok := runAt(body, j, len(imps)-i)
+				if !ok {
 					return false
 				}
 				v := uint16(start)
@@ -440,16 +431,11 @@ func (s *Searcher) addList(r, imps []byte, mult float32) bool {
 				}
 				i += length + 1
 			}
-		case card <= roaringArrayMax:
-			if len(r)-pos < 2*card || len(imps)-i < card {
-				return false
-			}
-			arr := r[pos : pos+2*card]
+		case containerArray:
 			qs := imps[i : i+card]
-			pos += 2 * card
 			i += card
 			for j, q := range qs {
-				v := le.Uint16(arr[2*j:])
+				v := le.Uint16(body[2*j:])
 				y := sc[v] + mult*float32(q)
 				sc[v] = y
 				sn[v>>6] |= 1 << (v & 63)
@@ -459,13 +445,8 @@ func (s *Searcher) addList(r, imps []byte, mult float32) bool {
 				}
 			}
 		default:
-			if len(r)-pos < roaringBitmapBytes {
-				return false
-			}
-			words := r[pos : pos+roaringBitmapBytes]
-			pos += roaringBitmapBytes
 			for w := uint16(0); w < chunk/64; w++ {
-				word := le.Uint64(words[8*int(w):])
+				word := le.Uint64(body[8*int(w):])
 				if word == 0 {
 					continue
 				}
@@ -491,77 +472,83 @@ func (s *Searcher) addList(r, imps []byte, mult float32) bool {
 	return i == len(imps) && pos == len(r)
 }
 
+// frame is roaringHeader.frame for Search's loops, which also need the
+// container inside the score array and, for an array container, its
+// impacts among the left ones not yet used.
+func (s *Searcher) frame(h *roaringHeader, r []byte, c, pos, left int) (key uint32, card, kind int, body []byte, next int, ok bool) {
+	key, card, kind, body, next, ok = h.frame(r, c, pos)
+	ok = ok && key/chunk < uint32(len(s.score)/chunk) && (kind != containerArray || card <= left)
+	return key, card, kind, body, next, ok
+}
+
+// runAt reads the run at runs[j:] of a run container: its first value and
+// its length-1, ok when it stays inside the container and the left
+// impacts not yet used hold one for each of its values.
+func runAt(runs []byte, j, left int) (start, length int, ok bool) {
+	start, length = int(binary.LittleEndian.Uint16(runs[j:])), int(binary.LittleEndian.Uint16(runs[j+2:]))
+	return start, length, start+length < chunk && length < left
+}
+
 // addPacked is addList for a list whose ids are delta uvarints: the first
 // id, then each id minus the previous one minus 1.
 func (s *Searcher) addPacked(r, imps []byte, mult float32) bool {
 	lim := uint64(len(s.score))
 	pos := 0
-	d := uint64(0)
-	for i, q := range imps {
-		v, k := uvarint(r, pos)
-		if k == 0 || v >= lim {
+	d := noPacked
+	for _, q := range imps {
+		var ok bool
+		if d, pos, ok = nextPacked(r, pos, d, lim); !ok {
 			return false
 		}
-		pos += k
-		if i > 0 {
-			v += d + 1
-		}
-		if v >= lim {
-			return false
-		}
-		d = v
 		s.add(uint32(d), mult*float32(q))
 	}
 	return pos == len(r)
 }
 
-// addPackedCand is addPacked restricted to candidate documents.
-func (s *Searcher) addPackedCand(r, imps []byte, mult float32) bool {
-	lim := uint64(len(s.score))
-	pos := 0
-	d := uint64(0)
-	m := [2]float32{0, mult}
-	for i, q := range imps {
-		v, k := uvarint(r, pos)
-		if k == 0 || v >= lim {
-			return false
-		}
-		pos += k
-		if i > 0 {
-			v += d + 1
-		}
-		if v >= lim {
-			return false
-		}
-		d = v
-		s.score[d] += m[s.cand[d>>6]>>(d&63)&1] * float32(q)
-	}
-	return pos == len(r)
-}
-
-// uvarint decodes the uvarint at r[pos:], returning its length, 0 when it
-// is truncated or longer than 10 bytes. Gaps in a packed list take one to
-// three bytes; those are decoded inline.
-func uvarint(r []byte, pos int) (uint64, int) {
+// nextPacked reads the id at r[pos:] of a delta-uvarint list, the one
+// after d (the first one when d is noPacked), and the offset after it; ok
+// when the uvarint is complete, at most 10 bytes long, and the id is below
+// lim, which is at most 1<<32. Gaps take one to three bytes; those are
+// decoded inline.
+func nextPacked(r []byte, pos int, d, lim uint64) (id uint64, next int, ok bool) {
+	v, k := uint64(0), 0
 	if pos+2 < len(r) { // room for three bytes
 		b0, b1, b2 := r[pos], r[pos+1], r[pos+2]
 		switch {
 		case b0 < 0x80:
-			return uint64(b0), 1
+			v, k = uint64(b0), 1
 		case b1 < 0x80:
-			return uint64(b0&0x7f) | uint64(b1)<<7, 2
+			v, k = uint64(b0&0x7f)|uint64(b1)<<7, 2
 		case b2 < 0x80:
-			return uint64(b0&0x7f) | uint64(b1&0x7f)<<7 | uint64(b2)<<14, 3
+			v, k = uint64(b0&0x7f)|uint64(b1&0x7f)<<7|uint64(b2)<<14, 3
 		}
 	}
-	if pos >= len(r) {
-		return 0, 0
+	if k == 0 && pos < len(r) {
+		v, k = binary.Uvarint(r[pos:])
 	}
-	v, k := binary.Uvarint(r[pos:])
-	if k <= 0 {
-		return 0, 0
+	ok = k > 0 && v < lim // then v + d + 1 cannot wrap around
+	v += d + 1
+	return v, pos + k, ok && v < lim
+}
+
+// noPacked stands for the id before a delta-uvarint list's first: the
+// first id is stored as is, which is as a gap from -1.
+const noPacked = ^uint64(0)
+
+// addPackedCand is addPacked restricted to candidate documents.
+func (s *Searcher) addPackedCand(r, imps []byte, mult float32) bool {
+	lim := uint64(len(s.score))
+	pos := 0
+	d := noPacked
+	m := [2]float32{0, mult}
+	for _, q := range imps {
+		var ok bool
+		if d, pos, ok = nextPacked(r, pos, d, lim); !ok {
+			return false
+		}
+		s.score[d] += m[s.cand[d>>6]>>(d&63)&1] * float32(q)
 	}
-	return v, k
+	return pos == len(r)
 }
 
 // addListCand is addList restricted to candidate documents, which already
@@ -574,29 +561,20 @@ func (s *Searcher) addListCand(r, imps []byte, mult float32) bool {
 		return false
 	}
 	le := binary.LittleEndian
-	chunks := uint32(len(s.score) / chunk)
 	pos, i := h.body, 0
 	for c := 0; c < h.size; c++ {
-		key, card := h.container(c)
-		if key/chunk >= chunks {
+		key, card, kind, body, next, ok := s.frame(&h, r, c, pos, len(imps)-i)
+		if !ok {
 			return false
 		}
+		pos = next
 		sc := (*[chunk]float32)(s.score[key : key+chunk])
 		cw := (*[chunk / 64]uint64)(s.cand[key/64 : key/64+chunk/64])
-		switch {
-		case h.isRun(c):
-			if len(r)-pos < 2 {
-				return false
-			}
-			nr := int(le.Uint16(r[pos:]))
-			pos += 2
-			if len(r)-pos < 4*nr {
-				return false
-			}
-			for j := 0; j < nr; j++ {
-				start, length := int(le.Uint16(r[pos:])), int(le.Uint16(r[pos+2:]))
-				pos += 4
-				if start+length >= chunk || len(imps)-i <= length {
+		switch kind {
+		case containerRun:
+			for j := 0; j < len(body); j += 4 {
+				start, length, ok := runAt(body, j, len(imps)-i)
+				if !ok {
 					return false
 				}
 				end := start + length // inclusive
@@ -616,27 +594,17 @@ func (s *Searcher) addListCand(r, imps []byte, mult float32) bool {
 				}
 				i += length + 1
 			}
-		case card <= roaringArrayMax:
-			if len(r)-pos < 2*card || len(imps)-i < card {
-				return false
-			}
-			arr := r[pos : pos+2*card]
+		case containerArray:
 			qs := imps[i : i+card]
-			pos += 2 * card
 			i += card
 			m := [2]float32{0, mult} // branch-free: whether v is a candidate is random
 			for j, q := range qs {
-				v := le.Uint16(arr[2*j:])
+				v := le.Uint16(body[2*j:])
 				sc[v] += m[cw[v>>6]>>(v&63)&1] * float32(q)
 			}
 		default:
-			if len(r)-pos < roaringBitmapBytes {
-				return false
-			}
-			words := r[pos : pos+roaringBitmapBytes]
-			pos += roaringBitmapBytes
 			for w := uint16(0); w < chunk/64; w++ {
-				word := le.Uint64(words[8*int(w):])
+				word := le.Uint64(body[8*int(w):])
 				if word == 0 {
 					continue
 				}
