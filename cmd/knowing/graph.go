@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/knowing-dev/knowing/internal/fileread"
 	"github.com/knowing-dev/knowing/query"
@@ -55,38 +56,90 @@ sorted by name within a level.
 Flags:
 `
 
-// openSymbol opens the snapshot (checked against damage) and finds
-// SYMBOL in it; the errors list the candidates of a shared name or near
-// names of an unknown one. The caller closes the snapshot.
-func openSymbol(snap, ref string) (*snapshot.Snapshot, *query.Engine, uint32, error) {
+// graphCmd is what the graph commands (def, callers, callees, refs,
+// outline, impact, changes) share: the --json, --format and
+// --stale-budget flags, and the snapshot they answer from with its
+// staleness check running beside the answer.
+type graphCmd struct {
+	fs     *flag.FlagSet
+	asJSON *bool
+	format *string
+	stale  *time.Duration
+	s      *snapshot.Snapshot
+	e      *query.Engine
+	fr     *freshness
+}
+
+// newGraphCmd makes the flags of the command name with the shared ones;
+// the command adds its own before parse. Defer close right after.
+func newGraphCmd(name string) *graphCmd {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	return &graphCmd{fs: fs,
+		asJSON: fs.Bool("json", false, "JSON output (same as --format json)"),
+		format: fs.String("format", "text", "output `format`: text, json or markdown"),
+		stale:  staleFlag(fs)}
+}
+
+// parse reads the command line: the flags, then the count of positional
+// arguments (argc says what is wrong with n of them, or nil), then the
+// format.
+func (g *graphCmd) parse(args []string, help string, stderr io.Writer, argc func(n int) error) ([]string, error) {
+	pos, err := parse(g.fs, args, help, stderr)
+	if err != nil {
+		return nil, err
+	}
+	if err := argc(len(pos)); err != nil {
+		return nil, err
+	}
+	return pos, checkFormat(g.asJSON, g.format)
+}
+
+// snapAnd is the argument count of a command of SNAP and one what
+// (SYMBOL, FILE).
+func snapAnd(what string) func(int) error {
+	return func(n int) error {
+		if n != 2 {
+			return usagef("want SNAP and %s (got %d arguments)", what, n)
+		}
+		return nil
+	}
+}
+
+// open opens the snapshot at snap (checked against damage) with its
+// engine, and starts the staleness check.
+func (g *graphCmd) open(snap string) error {
 	s, e, err := openEngine(snap)
 	if err != nil {
-		return nil, nil, 0, err
+		return err
+	}
+	g.s, g.e, g.fr = s, e, startFreshness(s, snap, *g.stale)
+	return nil
+}
+
+// openSymbol opens snap as open does once it has found SYMBOL (ref) in
+// it; the errors list the candidates of a shared name or near names of
+// an unknown one.
+func (g *graphCmd) openSymbol(snap, ref string) (uint32, error) {
+	s, e, err := openEngine(snap)
+	if err != nil {
+		return 0, err
 	}
 	id, err := e.Resolve(ref)
 	if err != nil {
 		s.Close()
-		return nil, nil, 0, err
+		return 0, err
 	}
-	return s, e, id, nil
+	g.s, g.e, g.fr = s, e, startFreshness(s, snap, *g.stale)
+	return id, nil
 }
 
-// graphArgs parses a graph command's line: SNAP and what (SYMBOL, FILE),
-// and a format.
-func graphArgs(fs *flag.FlagSet, args []string, help string, stderr io.Writer, asJSON *bool, format *string, what string) ([]string, error) {
-	pos, err := parse(fs, args, help, stderr)
-	if err != nil {
-		return nil, err
+// close waits for the staleness check and closes the snapshot, if open
+// opened one.
+func (g *graphCmd) close() {
+	g.fr.wait()
+	if g.s != nil {
+		g.s.Close()
 	}
-	if len(pos) != 2 {
-		return nil, usagef("want SNAP and %s (got %d arguments)", what, len(pos))
-	}
-	return pos, checkFormat(asJSON, format)
-}
-
-func graphFormat(fs *flag.FlagSet) (*bool, *string) {
-	return fs.Bool("json", false, "JSON output (same as --format json)"),
-		fs.String("format", "text", "output `format`: text, json or markdown")
 }
 
 func checkFormat(asJSON *bool, format *string) error {
@@ -124,32 +177,28 @@ func definitionOf(e *query.Engine, id uint32, withSource bool) (defReport, error
 }
 
 func cmdDef(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("def", flag.ContinueOnError)
-	asJSON, format := graphFormat(fs)
-	withSource := fs.Bool("source", false, "also print the symbol's code from the repository")
-	sb := staleFlag(fs)
-	pos, err := graphArgs(fs, args, defHelp, stderr, asJSON, format, "SYMBOL")
+	g := newGraphCmd("def")
+	defer g.close()
+	withSource := g.fs.Bool("source", false, "also print the symbol's code from the repository")
+	pos, err := g.parse(args, defHelp, stderr, snapAnd("SYMBOL"))
 	if err != nil {
 		return err
 	}
-	s, e, id, err := openSymbol(pos[0], pos[1])
+	id, err := g.openSymbol(pos[0], pos[1])
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	fr := startFreshness(s, pos[0], *sb)
-	defer fr.wait()
-	rep, err := definitionOf(e, id, *withSource)
+	rep, err := definitionOf(g.e, id, *withSource)
 	if err != nil {
 		return err
 	}
-	fr.mark(&rep.Item)
-	rep.Freshness = fr.finish(stderr)
+	g.fr.mark(&rep.Item)
+	rep.Freshness = g.fr.finish(stderr)
 	if rep.Source != nil && rep.Source.Note != "" {
 		fmt.Fprintln(stderr, "knowing:", rep.Source.Note)
 	}
 	it, src := rep.Item, rep.Source
-	switch *format {
+	switch *g.format {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
@@ -212,16 +261,15 @@ func callsOf(e *query.Engine, id uint32, direction string, depth, limit int) cal
 }
 
 func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	asJSON, format := graphFormat(fs)
-	depth := fs.Int("depth", 1, "follow calls this many steps (1: direct only)")
-	limit := fs.Int("limit", 100, "list at most this many symbols")
-	sb := staleFlag(fs)
+	g := newGraphCmd(name)
+	defer g.close()
+	depth := g.fs.Int("depth", 1, "follow calls this many steps (1: direct only)")
+	limit := g.fs.Int("limit", 100, "list at most this many symbols")
 	verb := "call"
 	if name == "callees" {
 		verb = "are called by"
 	}
-	pos, err := graphArgs(fs, args, fmt.Sprintf(callsHelp, name, verb), stderr, asJSON, format, "SYMBOL")
+	pos, err := g.parse(args, fmt.Sprintf(callsHelp, name, verb), stderr, snapAnd("SYMBOL"))
 	if err != nil {
 		return err
 	}
@@ -231,19 +279,16 @@ func cmdCalls(name string, args []string, stdout, stderr io.Writer) error {
 	if err := checkLimit(*limit); err != nil {
 		return err
 	}
-	s, e, id, err := openSymbol(pos[0], pos[1])
+	id, err := g.openSymbol(pos[0], pos[1])
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	fr := startFreshness(s, pos[0], *sb)
-	defer fr.wait()
-	rep := callsOf(e, id, name, *depth, *limit)
+	rep := callsOf(g.e, id, name, *depth, *limit)
 	for i := range rep.Results {
-		fr.mark(&rep.Results[i].Item)
+		g.fr.mark(&rep.Results[i].Item)
 	}
-	rep.Freshness = fr.finish(stderr)
-	switch *format {
+	rep.Freshness = g.fr.finish(stderr)
+	switch *g.format {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
@@ -330,31 +375,27 @@ type refsReport struct {
 }
 
 func cmdRefs(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("refs", flag.ContinueOnError)
-	asJSON, format := graphFormat(fs)
-	limit := fs.Int("limit", 200, "list at most this many edges")
-	sb := staleFlag(fs)
-	pos, err := graphArgs(fs, args, refsHelp, stderr, asJSON, format, "SYMBOL")
+	g := newGraphCmd("refs")
+	defer g.close()
+	limit := g.fs.Int("limit", 200, "list at most this many edges")
+	pos, err := g.parse(args, refsHelp, stderr, snapAnd("SYMBOL"))
 	if err != nil {
 		return err
 	}
 	if err := checkLimit(*limit); err != nil {
 		return err
 	}
-	s, e, id, err := openSymbol(pos[0], pos[1])
+	id, err := g.openSymbol(pos[0], pos[1])
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	fr := startFreshness(s, pos[0], *sb)
-	defer fr.wait()
-	refs, total := e.Refs(id, *limit)
-	rep := refsReport{Symbol: s.QName(id), Results: refs, Cut: total - len(refs)}
+	refs, total := g.e.Refs(id, *limit)
+	rep := refsReport{Symbol: g.s.QName(id), Results: refs, Cut: total - len(refs)}
 	for i := range rep.Results {
-		fr.mark(&rep.Results[i].Item)
+		g.fr.mark(&rep.Results[i].Item)
 	}
-	rep.Freshness = fr.finish(stderr)
-	switch *format {
+	rep.Freshness = g.fr.finish(stderr)
+	switch *g.format {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
@@ -390,33 +431,28 @@ func outlineOf(e *query.Engine, file string) (outlineReport, error) {
 }
 
 func cmdOutline(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("outline", flag.ContinueOnError)
-	asJSON, format := graphFormat(fs)
-	sb := staleFlag(fs)
-	pos, err := graphArgs(fs, args, outlineHelp, stderr, asJSON, format, "FILE")
+	g := newGraphCmd("outline")
+	defer g.close()
+	pos, err := g.parse(args, outlineHelp, stderr, snapAnd("FILE"))
 	if err != nil {
 		return err
 	}
-	s, e, err := openEngine(pos[0])
-	if err != nil {
+	if err := g.open(pos[0]); err != nil {
 		return err
 	}
-	defer s.Close()
-	fr := startFreshness(s, pos[0], *sb)
-	defer fr.wait()
-	rep, err := outlineOf(e, pos[1])
+	rep, err := outlineOf(g.e, pos[1])
 	if err != nil {
 		return err
 	}
 	for i := range rep.Results {
-		fr.mark(&rep.Results[i].Item)
+		g.fr.mark(&rep.Results[i].Item)
 	}
-	rep.Freshness = fr.finish(stderr)
+	rep.Freshness = g.fr.finish(stderr)
 	mark := ""
 	if len(rep.Results) > 0 {
 		mark = fileMark(&rep.Results[0].Item)
 	}
-	switch *format {
+	switch *g.format {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
@@ -482,20 +518,18 @@ func impactOf(e *query.Engine, refs []string, depth, limit, budget int) (impactR
 }
 
 func cmdImpact(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("impact", flag.ContinueOnError)
-	asJSON, format := graphFormat(fs)
-	depth := fs.Int("depth", 3, "follow dependents this many edges")
-	limit := fs.Int("limit", 50, "list at most this many symbols")
-	budget := fs.Int("budget", 8000, "token budget the results are packed into")
-	sb := staleFlag(fs)
-	pos, err := parse(fs, args, impactHelp, stderr)
+	g := newGraphCmd("impact")
+	defer g.close()
+	depth := g.fs.Int("depth", 3, "follow dependents this many edges")
+	limit := g.fs.Int("limit", 50, "list at most this many symbols")
+	budget := g.fs.Int("budget", 8000, "token budget the results are packed into")
+	pos, err := g.parse(args, impactHelp, stderr, func(n int) error {
+		if n < 2 {
+			return usagef("want SNAP and at least one SYMBOL (got %d arguments)", n)
+		}
+		return nil
+	})
 	if err != nil {
-		return err
-	}
-	if len(pos) < 2 {
-		return usagef("want SNAP and at least one SYMBOL (got %d arguments)", len(pos))
-	}
-	if err := checkFormat(asJSON, format); err != nil {
 		return err
 	}
 	if err := checkDepth(*depth); err != nil {
@@ -504,22 +538,18 @@ func cmdImpact(args []string, stdout, stderr io.Writer) error {
 	if *limit < 1 || *budget < 1 {
 		return usagef("--limit and --budget must be at least 1")
 	}
-	s, e, err := openEngine(pos[0])
-	if err != nil {
+	if err := g.open(pos[0]); err != nil {
 		return err
 	}
-	defer s.Close()
-	fr := startFreshness(s, pos[0], *sb)
-	defer fr.wait()
-	rep, err := impactOf(e, pos[1:], *depth, *limit, *budget)
+	rep, err := impactOf(g.e, pos[1:], *depth, *limit, *budget)
 	if err != nil {
 		return err
 	}
 	for i := range rep.Results {
-		fr.mark(&rep.Results[i].Item)
+		g.fr.mark(&rep.Results[i].Item)
 	}
-	rep.Freshness = fr.finish(stderr)
-	switch *format {
+	rep.Freshness = g.fr.finish(stderr)
+	switch *g.format {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
@@ -572,23 +602,22 @@ type changesReport struct {
 }
 
 func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("changes", flag.ContinueOnError)
-	asJSON, format := graphFormat(fs)
+	g := newGraphCmd("changes")
+	defer g.close()
+	fs := g.fs
 	diff := fs.String("diff", "", "unified diff `file` (\"-\": stdin)")
 	files := fs.String("files", "", "comma-separated `paths` of changed files")
 	gitRange := fs.String("git", "", "git `range` of the snapshot's repository (main..HEAD)")
 	depth := fs.Int("depth", 2, "follow dependents this many edges")
 	limit := fs.Int("limit", 300, "list at most this many dependents")
 	budget := fs.Int("budget", 8000, "token budget the results are packed into")
-	sb := staleFlag(fs)
-	pos, err := parse(fs, args, changesHelp, stderr)
+	pos, err := g.parse(args, changesHelp, stderr, func(n int) error {
+		if n != 1 {
+			return usagef("want SNAP and one of --diff, --files, --git (got %d arguments)", n)
+		}
+		return nil
+	})
 	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("want SNAP and one of --diff, --files, --git (got %d arguments)", len(pos))
-	}
-	if err := checkFormat(asJSON, format); err != nil {
 		return err
 	}
 	given := 0
@@ -603,13 +632,9 @@ func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if *depth < 1 || *depth > 10 || *limit < 1 || *budget < 1 {
 		return usagef("--depth must be 1 to 10, --limit and --budget at least 1")
 	}
-	s, e, err := openEngine(pos[0])
-	if err != nil {
+	if err := g.open(pos[0]); err != nil {
 		return err
 	}
-	defer s.Close()
-	fr := startFreshness(s, pos[0], *sb)
-	defer fr.wait()
 	var hunks []query.Hunk
 	switch {
 	case *files != "":
@@ -631,7 +656,7 @@ func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 			return err
 		}
 	default:
-		m, err := s.Meta()
+		m, err := g.s.Meta()
 		if err != nil {
 			return err
 		}
@@ -643,15 +668,15 @@ func cmdChanges(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	rep := changesContext(e, hunks, *depth, *limit, *budget)
+	rep := changesContext(g.e, hunks, *depth, *limit, *budget)
 	for i := range rep.Changed {
-		fr.mark(&rep.Changed[i])
+		g.fr.mark(&rep.Changed[i])
 	}
 	for i := range rep.Impact {
-		fr.mark(&rep.Impact[i].Item)
+		g.fr.mark(&rep.Impact[i].Item)
 	}
-	rep.Freshness = fr.finish(stderr)
-	switch *format {
+	rep.Freshness = g.fr.finish(stderr)
+	switch *g.format {
 	case "json":
 		return writeJSON(stdout, rep)
 	case "markdown":
