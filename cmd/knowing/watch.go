@@ -138,16 +138,17 @@ func newWatcher(l *live) (*watcher, error) {
 func (wt *watcher) close() { wt.w.Close() }
 
 // sync watches the folders the current snapshot's build walked, and no
-// others, and learns its extensions and manifests.
-func (wt *watcher) sync() {
+// others, and learns its extensions and manifests. It returns how many
+// folders it began to watch.
+func (wt *watcher) sync() (added int) {
 	ls := wt.l.acquire()
 	if ls == nil {
-		return
+		return 0
 	}
 	defer ls.release()
 	st, ok := ls.s.Stamps()
 	if !ok {
-		return
+		return 0
 	}
 	for _, e := range st.Exts {
 		wt.exts[e] = true
@@ -170,10 +171,26 @@ func (wt *watcher) sync() {
 	}
 	for p := range want {
 		if !now[p] {
-			wt.w.Add(p) // a folder gone since the build: its removal was seen
+			if wt.w.Add(p) == nil { // else a folder gone since the build: its removal was seen
+				added++
+			}
 		}
 	}
 	wt.watched = want
+	return added
+}
+
+// missed reports changes the watches cannot have seen: made in a folder
+// after the build read it and before sync watched it. The snapshot's
+// stamps tell them (a stat call per file).
+func (wt *watcher) missed() bool {
+	ls := wt.l.acquire()
+	if ls == nil {
+		return false
+	}
+	defer ls.release()
+	r, err := ls.s.Stale(wt.l.repo, 0)
+	return err == nil && r.Stale()
 }
 
 // addTree watches a new folder and the folders in it at once, so that
@@ -233,6 +250,10 @@ func (wt *watcher) run(ctx context.Context, quiet, maxWait time.Duration, report
 		}
 		timer.Reset(wait)
 	}
+	// The folders were watched only once the first build had read them.
+	if wt.missed() {
+		pending()
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -261,8 +282,8 @@ func (wt *watcher) run(ctx context.Context, quiet, maxWait time.Duration, report
 				return nil // stopped halfway
 			}
 			report(rep, err)
-			if err == nil {
-				wt.sync()
+			if err == nil && wt.sync() > 0 && wt.missed() {
+				pending()
 			}
 		}
 	}
