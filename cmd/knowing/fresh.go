@@ -75,10 +75,19 @@ func (f *freshness) wait() {
 }
 
 // mark sets the file state of items whose file changed or went away
-// since the build; their files are checked whatever the budget.
+// since the build; their files are checked whatever the budget. When the
+// check has ended it takes what the check found of their files, and
+// checks only the ones it did not reach; while it runs, it checks them
+// all rather than wait.
 func (f *freshness) mark(items ...*query.Item) {
 	if f == nil {
 		return
+	}
+	var rep *snapshot.StaleReport // nil: the check still runs, or failed
+	select {
+	case <-f.done:
+		rep = f.rep
+	default:
 	}
 	for _, it := range items {
 		fi := f.s.FileIndex(it.ID)
@@ -87,7 +96,9 @@ func (f *freshness) mark(items ...*query.Item) {
 		}
 		st, ok := f.marks[fi]
 		if !ok {
-			st = f.s.CheckFile(f.root, int(fi))
+			if st = rep.State(int(fi)); st == snapshot.FileUnchecked {
+				st = f.s.CheckFile(f.root, int(fi))
+			}
 			f.marks[fi] = st
 		}
 		if st == snapshot.FileChanged || st == snapshot.FileRemoved {

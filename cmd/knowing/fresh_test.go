@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/knowing-dev/knowing/extract/extracttest"
+	"github.com/knowing-dev/knowing/query"
 	"github.com/knowing-dev/knowing/snapshot"
 )
 
@@ -167,5 +169,52 @@ func TestStaleLine(t *testing.T) {
 	}
 	if shellQuote("/a b/it's") != `'/a b/it'\''s'` || shellQuote("/a/b.snap") != "/a/b.snap" {
 		t.Error("shellQuote")
+	}
+}
+
+// TestMarkFromCheck: marks taken from a check that has ended (what it
+// found of each file) are the ones a stat of each file gives, for a
+// changed, a removed and an unchanged file.
+func TestMarkFromCheck(t *testing.T) {
+	repo := extracttest.CopyTree(t, "../../testdata/go")
+	snap := filepath.Join(t.TempDir(), "shop.snap")
+	if code, _, errs := knowing(t, "", "build", "--quiet", "--repo", repo, snap); code != 0 {
+		t.Fatalf("build: %s", errs)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "store", "memory.go"), []byte("package store\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(repo, "server", "chain.go")); err != nil {
+		t.Fatal(err)
+	}
+	s, e, err := openEngine(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	want := map[string]string{"store/memory.go": "changed", "server/chain.go": "removed", "store/store.go": ""}
+	var items []query.Item
+	for f := range want {
+		fid, err := e.FileNode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range e.Outline(fid) {
+			items = append(items, o.Item)
+		}
+	}
+	fr := startFreshness(s, snap, time.Minute)
+	fr.wait()
+	if fr.rep.State(0) == snapshot.FileUnchecked {
+		t.Fatal("the check reached no file")
+	}
+	for i := range items {
+		fr.mark(&items[i])
+	}
+	fr.finish(io.Discard)
+	for _, it := range items {
+		if want[it.File] != it.FileState {
+			t.Errorf("%s in %s: file_state %q, want %q", it.Symbol, it.File, it.FileState, want[it.File])
+		}
 	}
 }
