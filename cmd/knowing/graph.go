@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os/exec"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -720,12 +719,9 @@ func gitDiff(root, rng string) (string, error) {
 	if strings.HasPrefix(rng, "-") {
 		return "", usagef("--git takes a range such as main..HEAD, not %q", rng)
 	}
-	cmd := exec.Command("git", "-C", root, "diff", "--no-color", "--no-ext-diff", "-U0", rng, "--")
-	var errb strings.Builder
-	cmd.Stderr = &errb
-	out, err := cmd.Output()
+	out, msg, err := runGit(root, nil, nil, "diff", "--no-color", "--no-ext-diff", "-U0", rng, "--")
 	if err != nil {
-		return "", fmt.Errorf("git diff %s in %s: %v: %s", rng, root, err, strings.TrimSpace(errb.String()))
+		return "", fmt.Errorf("git diff %s in %s: %v: %s", rng, root, err, msg)
 	}
 	return string(out), nil
 }

@@ -47,8 +47,12 @@ func mineFlagsOf(fs *flag.FlagSet) mineFlags {
 	}
 }
 
-// git runs git in the repository dir and returns its standard output.
-func git(dir string, env []string, stdin io.Reader, args ...string) ([]byte, error) {
+// runGit runs git in the repository dir (env added to the process's,
+// stdin its input; nil for none) and returns its standard output, or the
+// error and what git wrote on its standard error, trimmed. The commands
+// that run git to completion go through it and word its errors each
+// their own way.
+func runGit(dir string, env []string, stdin io.Reader, args ...string) ([]byte, string, error) {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
 	if env != nil {
 		cmd.Env = append(os.Environ(), env...)
@@ -57,10 +61,19 @@ func git(dir string, env []string, stdin io.Reader, args ...string) ([]byte, err
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
+		return nil, strings.TrimSpace(errb.String()), err
+	}
+	return out.Bytes(), "", nil
+}
+
+// git runs git in the repository dir and returns its standard output;
+// its errors are mining's.
+func git(dir string, env []string, stdin io.Reader, args ...string) ([]byte, error) {
+	out, msg, err := runGit(dir, env, stdin, args...)
+	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return nil, errors.New("mining needs the git command, which is not on PATH")
 		}
-		msg := strings.TrimSpace(errb.String())
 		if msg == "" {
 			msg = err.Error()
 		}
@@ -75,7 +88,7 @@ func git(dir string, env []string, stdin io.Reader, args ...string) ([]byte, err
 		}
 		return nil, fmt.Errorf("git %s: %s", sub, msg)
 	}
-	return out.Bytes(), nil
+	return out, nil
 }
 
 // commitInfo is one commit of the log.
