@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"slices"
@@ -112,12 +113,15 @@ func (r *replay) String() string {
 // a commit git cannot date goes last, fixtures of equal time keep their
 // order.
 func inCommitOrder(repo string, fx []eval.Fixture) {
+	commit := func(f eval.Fixture) string {
+		if f.Commit != "" {
+			return f.Commit
+		}
+		return f.BaseCommit
+	}
 	when := make(map[string]int64, len(fx))
 	for _, f := range fx {
-		c := f.Commit
-		if c == "" {
-			c = f.BaseCommit
-		}
+		c := commit(f)
 		if _, ok := when[c]; ok {
 			continue
 		}
@@ -128,20 +132,7 @@ func inCommitOrder(repo string, fx []eval.Fixture) {
 			}
 		}
 	}
-	key := func(f eval.Fixture) int64 {
-		if f.Commit != "" {
-			return when[f.Commit]
-		}
-		return when[f.BaseCommit]
-	}
 	slices.SortStableFunc(fx, func(a, b eval.Fixture) int {
-		ka, kb := key(a), key(b)
-		switch {
-		case ka < kb:
-			return -1
-		case ka > kb:
-			return 1
-		}
-		return 0
+		return cmp.Compare(when[commit(a)], when[commit(b)])
 	})
 }
