@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -169,12 +170,24 @@ func (wt *watcher) sync() (added int) {
 			wt.w.Remove(p)
 		}
 	}
+	failed, first := 0, error(nil)
 	for p := range want {
-		if !now[p] {
-			if wt.w.Add(p) == nil { // else a folder gone since the build: its removal was seen
-				added++
+		if now[p] {
+			continue
+		}
+		switch err := wt.w.Add(p); {
+		case err == nil:
+			added++
+		case errors.Is(err, fs.ErrNotExist): // a folder gone since the build: its removal was seen
+		default:
+			if failed++; first == nil {
+				first = err
 			}
 		}
+	}
+	if failed > 0 {
+		fmt.Fprintf(wt.l.warn, "knowing: cannot watch %d %s (%v); changes in them show only after a rebuild for another change\n",
+			failed, plural(failed, "folder", "folders"), first)
 	}
 	wt.watched = want
 	return added

@@ -4,8 +4,12 @@ package main
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/knowing-dev/knowing/extract/extracttest"
 )
 
 // TestWatchCatchesUp: an edit made after the build read the tree but
@@ -34,5 +38,32 @@ func TestWatchCatchesUp(t *testing.T) {
 	}
 	if err := <-reports; err != nil {
 		t.Errorf("the rebuild: %v", err)
+	}
+}
+
+// TestWatchSaysWhatItCannotWatch: a folder the watcher cannot watch
+// (here: every folder, its fsnotify watcher closed) is said on the
+// warning writer, not passed over in silence.
+func TestWatchSaysWhatItCannotWatch(t *testing.T) {
+	repo := extracttest.CopyTree(t, "../../testdata/go")
+	var warn syncBuffer
+	l, err := newLive(repo, filepath.Join(t.TempDir(), "shop.snap"), &warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.close)
+	if _, err := l.start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	wt, err := newWatcher(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt.close()
+	if added := wt.sync(); added != 0 {
+		t.Errorf("sync watched %d folders with a closed watcher", added)
+	}
+	if got := warn.String(); !strings.Contains(got, "knowing: cannot watch 3 folders") {
+		t.Errorf("the warnings: %q", got)
 	}
 }
