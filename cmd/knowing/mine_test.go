@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -511,5 +512,15 @@ func TestMineSkipsSkippedFolders(t *testing.T) {
 	}
 	if f, ok := got[onlyBuild]; ok {
 		t.Errorf("a commit to build/ alone was mined: %v", f.GroundTruth)
+	}
+}
+
+// TestMineRegexpsCompile: the commit filters compile on first use; each
+// pattern must compile (MustCompile panics otherwise).
+func TestMineRegexpsCompile(t *testing.T) {
+	for _, re := range []func() *regexp.Regexp{revertRe, versionRe, formatRe, botRe, fixRe, notFixRe, trailerRe, wordRe} {
+		if re() == nil || re() != re() {
+			t.Fatal("a filter regexp is not compiled once")
+		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/knowing-dev/knowing/internal/gitdiff"
 )
@@ -163,30 +164,32 @@ func listCommits(dir, rev, since string, visit func(commitInfo) bool) error {
 }
 
 // The filters on a commit's message and author. Each returns the reason a
-// commit is skipped, "" to keep it.
+// commit is skipped, "" to keep it. They compile on first use: compiled
+// when the package starts, they cost every knowing process (a query
+// too) about 2 ms and 50 page faults.
 var (
-	revertRe = regexp.MustCompile(`(?i)^revert\b|\bthis reverts commit [0-9a-f]{7,}`)
+	revertRe = lazyRegexp(`(?i)^revert\b|\bthis reverts commit [0-9a-f]{7,}`)
 	// A version bump or release: the subject starts with release, bump,
 	// prepare, version or a version number, or says it bumps or sets the
 	// version, or names a release of a version, or is a conventional
 	// release or dependency chore.
-	versionRe = regexp.MustCompile(`(?i)^\[?(release|bump|prepare|version)\b|^v?\d+\.\d+(\.\d+)*\b|\b(bump(ed|s)?|update[sd]?|set)\s+(the\s+)?version\b|\b(release|version)\s+v?\d+\.\d+|^chore\((release|deps)\)`)
+	versionRe = lazyRegexp(`(?i)^\[?(release|bump|prepare|version)\b|^v?\d+\.\d+(\.\d+)*\b|\b(bump(ed|s)?|update[sd]?|set)\s+(the\s+)?version\b|\b(release|version)\s+v?\d+\.\d+|^chore\((release|deps)\)`)
 	// A formatter run: the subject says it ran or applied a formatter, or
 	// reformats, or is a conventional style or fmt commit. (A change of
 	// whitespace alone is caught by the diff, which ignores whitespace.)
-	formatRe = regexp.MustCompile(`(?i)\breformat(s|ted|ting)?\b|\b(run|ran|apply|applied|with|using)\s+(black|prettier|gofmt|go fmt|rustfmt|cargo fmt|isort|ruff format|clang-format|autopep8|yapf|standardrb)\b|^(style|fmt)(\(.*?\))?:`)
+	formatRe = lazyRegexp(`(?i)\breformat(s|ted|ting)?\b|\b(run|ran|apply|applied|with|using)\s+(black|prettier|gofmt|go fmt|rustfmt|cargo fmt|isort|ruff format|clang-format|autopep8|yapf|standardrb)\b|^(style|fmt)(\(.*?\))?:`)
 	// A bot author: GitHub's "[bot]" accounts, a name or address with the
 	// word bot, and the dependency and CI services by name.
-	botRe = regexp.MustCompile(`(?i)\[bot\]|(^|[^a-z])bot([^a-z]|$)|dependabot|renovate|github-actions|pre-commit-ci|greenkeeper|allcontributors|snyk|imgbot`)
+	botRe = lazyRegexp(`(?i)\[bot\]|(^|[^a-z])bot([^a-z]|$)|dependabot|renovate|github-actions|pre-commit-ci|greenkeeper|allcontributors|snyk|imgbot`)
 	// A bug fix (--fixes): the subject says fix, bug, crash, error,
 	// wrong, incorrect, broken, regression, fail, panic or exception, in
 	// any of their usual forms, and is not about a typo, documentation,
 	// tests or CI alone.
-	fixRe    = regexp.MustCompile(`(?i)\b(fix(es|ed|ing)?|bug(s|fix(es)?)?|crash(es|ed|ing)?|errors?|wrong(ly)?|incorrect(ly)?|broken|regressions?|fail(s|ed|ing|ure|ures)?|panic(s|ked)?|exceptions?)\b`)
-	notFixRe = regexp.MustCompile(`(?i)\btypos?\b|^(docs?|ci|tests?|build)(\(.*?\))?:`)
+	fixRe    = lazyRegexp(`(?i)\b(fix(es|ed|ing)?|bug(s|fix(es)?)?|crash(es|ed|ing)?|errors?|wrong(ly)?|incorrect(ly)?|broken|regressions?|fail(s|ed|ing|ure|ures)?|panic(s|ked)?|exceptions?)\b`)
+	notFixRe = lazyRegexp(`(?i)\btypos?\b|^(docs?|ci|tests?|build)(\(.*?\))?:`)
 	// trailerRe is a trailer line dropped from the task.
-	trailerRe = regexp.MustCompile(`(?i)^(signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id):`)
-	wordRe    = regexp.MustCompile(`\pL[\pL\pN_'-]*`)
+	trailerRe = lazyRegexp(`(?i)^(signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id):`)
+	wordRe    = lazyRegexp(`\pL[\pL\pN_'-]*`)
 )
 
 // skipReason applies the message and author filters: merges, reverts,
@@ -199,17 +202,17 @@ func skipReason(c *commitInfo, fixes bool, minWords int) string {
 		return "merge"
 	case len(c.Parents) == 0:
 		return "root commit"
-	case revertRe.MatchString(c.Message):
+	case revertRe().MatchString(c.Message):
 		return "revert"
-	case versionRe.MatchString(subj):
+	case versionRe().MatchString(subj):
 		return "version bump"
-	case formatRe.MatchString(subj):
+	case formatRe().MatchString(subj):
 		return "formatting"
-	case botRe.MatchString(c.Author):
+	case botRe().MatchString(c.Author):
 		return "bot"
-	case len(wordRe.FindAllString(taskText(c.Message), -1)) < minWords:
+	case len(wordRe().FindAllString(taskText(c.Message), -1)) < minWords:
 		return "short message"
-	case fixes && (!fixRe.MatchString(subj) || notFixRe.MatchString(subj)):
+	case fixes && (!fixRe().MatchString(subj) || notFixRe().MatchString(subj)):
 		return "not a fix"
 	}
 	return ""
@@ -223,7 +226,7 @@ func taskText(msg string) string {
 	blank := false
 	for _, line := range strings.Split(strings.ReplaceAll(msg, "\r\n", "\n"), "\n") {
 		t := strings.TrimSpace(line)
-		if trailerRe.MatchString(t) || strings.HasPrefix(t, "(cherry picked from commit ") {
+		if trailerRe().MatchString(t) || strings.HasPrefix(t, "(cherry picked from commit ") {
 			continue
 		}
 		if t == "" {
@@ -409,4 +412,10 @@ func removeEmptyParents(root, rel string) {
 		}
 		rel = path.Dir(rel)
 	}
+}
+
+// lazyRegexp returns a function that compiles pattern the first time it is
+// called and returns that regexp from then on.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
