@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/knowing-dev/knowing/internal/fileread"
 	"github.com/knowing-dev/knowing/snapshot"
@@ -60,10 +61,12 @@ func (r *sourceReader) file(fi int32) *sourceFile {
 	path := filepath.Join(r.root, filepath.FromSlash(r.s.FilePath(int(fi))))
 	b, err := fileread.Regular(path, 64<<20)
 	switch {
-	case errors.Is(err, os.ErrNotExist):
+	case errors.Is(err, os.ErrNotExist), errors.Is(err, fileread.ErrNotRegular):
+		// A file that became a folder (or anything but a file) is gone,
+		// as the staleness check says.
 		f.gone = true
 	case err != nil:
-		f.err = fmt.Errorf("%s: %w", path, err)
+		f.err = err // it names the path
 	default:
 		f.changed = uint64(len(b)) != r.s.FileSize(int(fi))
 		if _, hash := r.s.FileStamp(int(fi)); hash != 0 {
@@ -99,9 +102,26 @@ func (r *sourceReader) read(id uint32) (Source, error) {
 	}
 	code := strings.Join(f.lines[lo-1:min(int(hi), len(f.lines))], "")
 	if len(code) > maxSourceBytes {
-		code = code[:maxSourceBytes]
+		code = cutSource(code, maxSourceBytes)
 		out.Note = strings.TrimSpace(out.Note + " cut at 64 KB")
 	}
 	out.Code = code
 	return out, nil
+}
+
+// cutSource cuts code to at most max bytes: after its last whole line
+// that fits, or, when a single line is longer than that, at the last
+// character that fits (never inside a UTF-8 sequence).
+func cutSource(code string, max int) string {
+	if len(code) <= max {
+		return code
+	}
+	if i := strings.LastIndexByte(code[:max], '\n'); i >= 0 {
+		return code[:i+1]
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(code[i]) {
+		i--
+	}
+	return code[:i]
 }
