@@ -3,12 +3,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -106,7 +104,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	gcDeferred := deferGC(gcDeferLimit)
 	opt := extract.Options{Root: *repo, MaxFileSize: *maxSize, Workers: *workers, Warn: stderr, ParseOnly: *parseOnly,

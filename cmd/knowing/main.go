@@ -10,14 +10,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 )
 
 // version is the tool version recorded in snapshots.
@@ -310,4 +313,12 @@ func checkRepo(dir string) error {
 		return fmt.Errorf("cannot read repository folder %s: %w", dir, err)
 	}
 	return nil
+}
+
+// interruptContext is a context that ends on an interrupt (Ctrl-C) or a
+// SIGTERM (what kill, service managers and container runtimes send), so
+// that long commands stop the same way for both: writes in flight finish
+// or are removed, and what is kept for the next build is saved.
+func interruptContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -90,7 +89,7 @@ func cmdMine(args []string, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	var progress io.Writer
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) && !*quiet {
@@ -537,7 +536,7 @@ func evalMined(repo, fixturesDir, repoFilter string, mf mineFlags, cfg evalFlags
 	if err := checkRepo(repo); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	var fx []eval.Fixture
 	var err error

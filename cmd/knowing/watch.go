@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -35,7 +34,9 @@ changed, what was parsed, how long it took.
 A rebuild that fails leaves the previous snapshot in place. A file saved
 with syntax errors (or unreadable) keeps the symbols of its last version
 that parsed, and the line says so; the snapshot then reports that file as
-changed until it parses again. Stops on an interrupt.
+changed until it parses again. Stops on an interrupt (Ctrl-C) or a
+SIGTERM, once the rebuild under way and the extraction kept for the
+next build are written, and exits 0.
 
 Flags:
 `
@@ -62,7 +63,7 @@ func cmdWatch(args []string, stdout, stderr io.Writer) error {
 	if err := checkWritable(out, false); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
 	return watchRepo(ctx, *repo, out, *quiet, *maxWait, stderr, nil)
 }

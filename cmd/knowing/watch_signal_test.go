@@ -1,0 +1,69 @@
+//go:build unix && cgo
+
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/knowing-dev/knowing/extract/extracttest"
+)
+
+// TestWatchStopsOnSIGTERM: knowing watch, sent SIGTERM (as kill and
+// service managers do), stops as on an interrupt: it exits 0 and keeps
+// the extraction for the next build.
+func TestWatchStopsOnSIGTERM(t *testing.T) {
+	repo := extracttest.CopyTree(t, "../../testdata/go")
+	snap := filepath.Join(t.TempDir(), "shop.snap")
+	cmd := exec.Command(os.Args[0], "watch", "--repo", repo, snap)
+	cmd.Env = append(os.Environ(), "KNOWING_RUN_AS_MAIN=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "is up to date") {
+				ready <- true
+			}
+		}
+		close(ready)
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			t.Fatal("watch ended before its first build")
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("no first build within a minute")
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("watch after SIGTERM: %v (want exit 0)", err)
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("watch did not stop within 30 s of SIGTERM")
+	}
+	if _, err := os.Stat(priorPath(snap)); err != nil {
+		t.Errorf("the extraction was not kept for the next build: %v", err)
+	}
+}
