@@ -88,7 +88,15 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		k.snap = defaultSnapPath(*repo)
 	}
 	defer k.close()
-	return newMCPServer(k).Run(context.Background(), &mcp.StdioTransport{})
+	// An interrupt or SIGTERM ends the server as the client closing its
+	// stdin does: the rebuild under way and the extraction kept for the
+	// next build are written first (k.close), and the exit status is 0.
+	ctx, stop := interruptContext()
+	defer stop()
+	if err := newMCPServer(k).Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+		return err
+	}
+	return nil
 }
 
 // defaultSnapPath is where the MCP server keeps a repository's snapshot:

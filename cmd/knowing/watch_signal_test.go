@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,5 +66,47 @@ func TestWatchStopsOnSIGTERM(t *testing.T) {
 	}
 	if _, err := os.Stat(priorPath(snap)); err != nil {
 		t.Errorf("the extraction was not kept for the next build: %v", err)
+	}
+}
+
+// TestMCPStopsOnSIGTERM: the MCP server, sent SIGTERM while its client
+// still holds stdin open, exits 0.
+func TestMCPStopsOnSIGTERM(t *testing.T) {
+	snap := filepath.Join(t.TempDir(), "go.snap")
+	cmd := exec.Command(os.Args[0], "mcp", "--repo", "../../testdata/go", "--snap", snap)
+	cmd.Env = append(os.Environ(), "KNOWING_RUN_AS_MAIN=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Serving: it answers the client's first request.
+	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || !strings.Contains(line, `"id":1`) {
+		cmd.Process.Kill()
+		t.Fatalf("no answer to initialize: %q %v", line, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("mcp after SIGTERM: %v (want exit 0)", err)
+		}
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("mcp did not stop within 30 s of SIGTERM")
 	}
 }
