@@ -50,20 +50,7 @@ func TestWatchStopsOnSIGTERM(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("no first build within a minute")
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("watch after SIGTERM: %v (want exit 0)", err)
-		}
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("watch did not stop within 30 s of SIGTERM")
-	}
+	stopsOnSIGTERM(t, cmd)
 	if _, err := os.Stat(priorPath(snap)); err != nil {
 		t.Errorf("the extraction was not kept for the next build: %v", err)
 	}
@@ -95,6 +82,13 @@ func TestMCPStopsOnSIGTERM(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatalf("no answer to initialize: %q %v", line, err)
 	}
+	stopsOnSIGTERM(t, cmd)
+}
+
+// stopsOnSIGTERM sends cmd SIGTERM and fails unless it exits 0 within
+// 30 s.
+func stopsOnSIGTERM(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -103,10 +97,10 @@ func TestMCPStopsOnSIGTERM(t *testing.T) {
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Fatalf("mcp after SIGTERM: %v (want exit 0)", err)
+			t.Fatalf("%s after SIGTERM: %v (want exit 0)", cmd.Args[1], err)
 		}
 	case <-time.After(30 * time.Second):
 		cmd.Process.Kill()
-		t.Fatal("mcp did not stop within 30 s of SIGTERM")
+		t.Fatalf("%s did not stop within 30 s of SIGTERM", cmd.Args[1])
 	}
 }
