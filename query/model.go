@@ -54,8 +54,10 @@ const modelVersion = 1
 
 // ParseTrees reads a model file (see Model).
 func ParseTrees(text string) (*Model, error) {
-	var lines []string
-	for _, l := range strings.Split(text, "\n") {
+	// The embedded model is parsed by every process that ranks: the
+	// parse allocates its result and little else.
+	lines := make([]string, 0, strings.Count(text, "\n")+1)
+	for l := range strings.SplitSeq(text, "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
 			lines = append(lines, l)
 		}
@@ -79,21 +81,27 @@ func ParseTrees(text string) (*Model, error) {
 		return nil, fmt.Errorf("tree model: %q: want \"features NAME,...\"", lines[2])
 	}
 	var feat []int16
-	for _, n := range strings.Split(names, ",") {
+	for n := range strings.SplitSeq(names, ",") {
 		i := slices.Index(featureNames[:], n)
 		if i < 0 {
 			return nil, fmt.Errorf("tree model: feature %q is not one this knowing computes", n)
 		}
 		feat = append(feat, int16(i))
 	}
+	m.nodes = make([]modelNode, 0, strings.Count(text, ":")/3+strings.Count(text, "="))
+	m.roots = make([]int32, 0, len(lines)-3)
+	var parents []int // checkTree's scratch
 	for li, l := range lines[3:] {
-		toks := strings.Fields(l)
-		if len(toks) < 2 || toks[0] != "tree" {
+		nodes, ok := strings.CutPrefix(l, "tree")
+		n := int32(0)
+		for range strings.FieldsSeq(nodes) {
+			n++
+		}
+		if !ok || n == 0 || nodes[0] != ' ' && nodes[0] != '\t' {
 			return nil, fmt.Errorf("tree model: line %q: want \"tree NODE...\"", l)
 		}
 		root := int32(len(m.nodes))
-		n := int32(len(toks) - 1)
-		for _, t := range toks[1:] {
+		for t := range strings.FieldsSeq(nodes) {
 			nd, err := parseNode(t, feat, n)
 			if err != nil {
 				return nil, fmt.Errorf("tree model: tree %d: %w", li, err)
@@ -104,7 +112,10 @@ func ParseTrees(text string) (*Model, error) {
 			}
 			m.nodes = append(m.nodes, nd)
 		}
-		if err := checkTree(m.nodes[root:], root); err != nil {
+		if cap(parents) < int(n) {
+			parents = make([]int, n)
+		}
+		if err := checkTree(m.nodes[root:], root, parents); err != nil {
 			return nil, fmt.Errorf("tree model: tree %d: %w", li, err)
 		}
 		m.roots = append(m.roots, root)
@@ -180,14 +191,16 @@ func parseNode(t string, feat []int16, n int32) (modelNode, error) {
 		}
 		return modelNode{feat: -1, val: float32(x)}, nil
 	}
-	p := strings.Split(t, ":")
-	if len(p) != 4 {
+	fs, rest, ok1 := strings.Cut(t, ":")
+	ts, rest, ok2 := strings.Cut(rest, ":")
+	ls, rs, ok3 := strings.Cut(rest, ":")
+	if !ok1 || !ok2 || !ok3 || strings.Contains(rs, ":") {
 		return modelNode{}, fmt.Errorf("node %q: want FEATURE:THRESHOLD:LEFT:RIGHT or =VALUE", t)
 	}
-	f, err1 := strconv.Atoi(p[0])
-	thr, err2 := strconv.ParseFloat(p[1], 32)
-	l, err3 := strconv.Atoi(p[2])
-	r, err4 := strconv.Atoi(p[3])
+	f, err1 := strconv.Atoi(fs)
+	thr, err2 := strconv.ParseFloat(ts, 32)
+	l, err3 := strconv.Atoi(ls)
+	r, err4 := strconv.Atoi(rs)
 	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || f < 0 || f >= len(feat) ||
 		l <= 0 || r <= 0 || l >= int(n) || r >= int(n) || math.IsNaN(thr) || math.IsInf(thr, 0) {
 		return modelNode{}, fmt.Errorf("node %q: a feature index, a threshold and two child nodes in the tree", t)
@@ -201,9 +214,11 @@ func parseNode(t string, feat []int16, n int32) (modelNode, error) {
 // cycle would never end a prediction) or whose nodes other than the root
 // are not each the child of exactly one split: a node shared by two
 // splits would make flatten's walk of the tree exponential in its
-// depth, and one no split reaches is no part of the tree.
-func checkTree(nodes []modelNode, root int32) error {
-	parents := make([]int, len(nodes))
+// depth, and one no split reaches is no part of the tree. parents, at
+// least as long as nodes, is scratch.
+func checkTree(nodes []modelNode, root int32, parents []int) error {
+	parents = parents[:len(nodes)]
+	clear(parents)
 	for i, nd := range nodes {
 		if nd.feat < 0 {
 			continue

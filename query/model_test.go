@@ -73,8 +73,12 @@ func TestParseTrees(t *testing.T) {
 		strings.Replace(twoTrees, "=-0.5", "=NaN", 1),                      // no number
 		strings.Replace(twoTrees, "0:0.4:1:2", "0:-inf:1:2", 1),            // an infinite threshold
 		strings.Replace(twoTrees, "tree 0", "forest 0", 1),                 // no tree line
-		"knowing-trees 1\ntop 5\n",                                         // no features line
-		"knowing-trees 1\ntop 5\nfeatures rank\n",                          // no tree
+		strings.Replace(twoTrees, "tree 0", "trees 0", 1),                  // nor this
+		strings.Replace(twoTrees, "0:0.4:1:2", "0:0.4:1:2:3", 1),           // a fifth field
+		strings.Replace(twoTrees, "0:0.4:1:2", "0:0.4:1", 1),               // a missing field
+		twoTrees + "tree\n",                       // a tree of no node
+		"knowing-trees 1\ntop 5\n",                // no features line
+		"knowing-trees 1\ntop 5\nfeatures rank\n", // no tree
 	} {
 		if _, err := ParseTrees(bad); err == nil {
 			t.Errorf("model parsed:\n%s", bad)
@@ -427,6 +431,17 @@ func TestHistoryFeatures(t *testing.T) {
 			}
 		} else if churn != 0 || recent != 0 {
 			t.Errorf("%s changed in no commit: churn %g, recent %g", r.Symbol, churn, recent)
+		}
+	}
+}
+
+// BenchmarkParseTrees: every process that ranks parses the embedded
+// model once; what it allocates is paid in page faults at start.
+func BenchmarkParseTrees(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseTrees(treesModel); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
