@@ -65,8 +65,12 @@ var abbreviations = map[string][]string{
 }
 
 func set(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
+	n := 0
+	for range strings.FieldsSeq(words) {
+		n++
+	}
+	m := make(map[string]bool, n) // sized once: every process builds these
+	for w := range strings.FieldsSeq(words) {
 		m[w] = true
 	}
 	return m
