@@ -120,3 +120,61 @@ func TestPriorCacheOff(t *testing.T) {
 		t.Fatal("a snapshot was written with a malformed limit")
 	}
 }
+
+// TestMCPCachedSnapshotsAge: a server started for a repository without
+// .git keeps its snapshot under the cache folder, marks it used, and
+// removes the other snapshots there unused for 30 days.
+func TestMCPCachedSnapshotsAge(t *testing.T) {
+	repo := t.TempDir() // no .git
+	snap := defaultSnapPath(repo)
+	dir := filepath.Dir(snap)
+	if filepath.Base(dir) != "snapshots" {
+		t.Fatalf("the default snapshot of a folder without .git is %s", snap)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	long := time.Now().Add(-40 * 24 * time.Hour)
+	recent := time.Now().Add(-2 * 24 * time.Hour)
+	files := map[string]time.Time{
+		filepath.Base(snap):             long,   // this server's: kept, marked used
+		"0000000000000000000000aa.snap": long,   // unused for 40 days: removed
+		"0000000000000000000000bb.snap": recent, // kept
+	}
+	for name, when := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, when, when); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keepCachedSnapshot(snap)
+	if _, err := os.Stat(filepath.Join(dir, "0000000000000000000000aa.snap")); err == nil {
+		t.Error("a snapshot unused for 40 days is still there")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "0000000000000000000000bb.snap")); err != nil {
+		t.Errorf("a snapshot used two days ago was removed: %v", err)
+	}
+	if st, err := os.Stat(snap); err != nil || time.Since(st.ModTime()) > time.Hour {
+		t.Errorf("the server's own snapshot: %v, not marked used", err)
+	}
+	// A snapshot kept in the repository's .git is left alone, and so is
+	// its folder.
+	gitDir := filepath.Join(t.TempDir(), ".git")
+	old := filepath.Join(gitDir, "old.snap")
+	if err := os.MkdirAll(gitDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(old, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(old, long, long); err != nil {
+		t.Fatal(err)
+	}
+	keepCachedSnapshot(filepath.Join(gitDir, "knowing.snap"))
+	if _, err := os.Stat(old); err != nil {
+		t.Errorf("a file beside a snapshot in .git was removed: %v", err)
+	}
+}

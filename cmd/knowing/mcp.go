@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/knowing-dev/knowing/internal/cachetrim"
 	"github.com/knowing-dev/knowing/query"
 )
 
@@ -36,7 +37,8 @@ on stdin and stdout. Tools:
 
 The snapshot is --snap, or by default .git/knowing.snap inside the
 repository (the user's cache folder when the repository has no .git
-folder); the first call builds it, or brings an existing one up to date
+folder: a server's start removes the snapshots there that no server used
+for 30 days); the first call builds it, or brings an existing one up to date
 incrementally. The server then watches the repository (as knowing watch
 does): a call that comes after a change rebuilds the snapshot, parsing
 only what changed, before it answers, so answers follow the agent's
@@ -86,6 +88,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if k.snap == "" {
 		k.snap = defaultSnapPath(*repo)
+		keepCachedSnapshot(k.snap)
 	}
 	defer k.close()
 	// An interrupt or SIGTERM ends the server as the client closing its
@@ -117,6 +120,24 @@ func defaultSnapPath(repo string) string {
 	}
 	sum := sha256.Sum256([]byte(abs))
 	return filepath.Join(dir, "knowing", "snapshots", hex.EncodeToString(sum[:12])+".snap")
+}
+
+// cachedSnapAge is how long a snapshot the MCP server keeps under the
+// user's cache folder (for a repository without .git) stays unused
+// before a server started for another repository removes it; the next
+// server for its repository builds it again.
+const cachedSnapAge = 30 * 24 * time.Hour
+
+// keepCachedSnapshot marks snap, the server's snapshot, as used, and
+// removes from its folder the snapshots unused for cachedSnapAge, when
+// snap is one the server keeps under the cache folder.
+func keepCachedSnapshot(snap string) {
+	dir := filepath.Dir(snap)
+	if filepath.Base(dir) != "snapshots" || filepath.Base(filepath.Dir(dir)) != "knowing" {
+		return // in the repository's .git
+	}
+	cachetrim.Touch(snap)
+	_, _ = cachetrim.Trim(dir, cachetrim.Policy{MaxAge: cachedSnapAge, Keep: cachetrim.Entry(filepath.Base(snap))})
 }
 
 // mcpServer holds the one repository a server answers for and its
