@@ -198,6 +198,11 @@ func BuildIncremental(ctx context.Context, opt Options, prior *Prior) (*snapshot
 	}
 	parsed, errLines, perr := parseAll(ctx, repos, plan.parse, opt)
 	<-histDone
+	if perr == nil {
+		// Canceled once the files were parsed, while git read the
+		// history: the history is cut short, and so would the graph be.
+		perr = ctx.Err()
+	}
 	if perr != nil {
 		return nil, nil, nil, perr
 	}

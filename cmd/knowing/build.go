@@ -140,6 +140,9 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	defer reuse.Close()
 	loaded := time.Since(start)
 	g, st, next, err := extract.BuildIncremental(ctx, opt, prior)
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("interrupted before writing %s", out)
+	}
 	if err != nil {
 		return err
 	}

@@ -104,3 +104,62 @@ func stopsOnSIGTERM(t *testing.T, cmd *exec.Cmd) {
 		t.Fatalf("%s did not stop within 30 s of SIGTERM", cmd.Args[1])
 	}
 }
+
+// TestBuildStopsOnSIGTERM: knowing build, sent SIGTERM once its files are
+// parsed while git still reads the history, exits non-zero, says it was
+// interrupted, and writes neither the snapshot nor a temporary file.
+func TestBuildStopsOnSIGTERM(t *testing.T) {
+	realGit, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	repo := extracttest.CopyTree(t, "../../testdata/go")
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "commit", "-q", "-m", "shop"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	// A git whose log blocks until killed, after leaving a mark.
+	bin, mark := t.TempDir(), filepath.Join(t.TempDir(), "log-started")
+	script := "#!/bin/sh\nfor a; do if [ \"$a\" = log ]; then : > '" + mark + "'; exec sleep 60; fi; done\nexec '" + realGit + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	snap := filepath.Join(out, "shop.snap")
+	cmd := exec.Command(os.Args[0], "build", "--repo", repo, snap)
+	cmd.Env = append(os.Environ(), "KNOWING_RUN_AS_MAIN=1", "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, err := os.Stat(mark); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("git log did not start within a minute")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("build did not stop within 30 s of SIGTERM")
+	}
+	if err == nil || !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("build after SIGTERM: %v, stderr %q; want a failure that says it was interrupted", err, errb.String())
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Errorf("left %v in the output folder", ents)
+	}
+}
