@@ -110,8 +110,19 @@ func TestPriorCacheOff(t *testing.T) {
 	if s := buildJSON(t, "--repo", repo, snap); s.Incremental != nil {
 		t.Fatalf("incremental with no cache: %+v", s.Incremental)
 	}
-	t.Setenv(cacheLimitEnv, "lots")
+	// Nor does it keep what builds under a larger limit left.
+	t.Setenv(cacheLimitEnv, "")
 	other := filepath.Join(t.TempDir(), "other.snap")
+	buildJSON(t, "--repo", repo, other)
+	t.Setenv(cacheLimitEnv, "0")
+	buildJSON(t, "--repo", repo, snap)
+	for _, p := range []string{priorPath(other), memoPath(priorPath(other))} {
+		if _, err := os.Stat(p); err == nil {
+			t.Fatalf("another snapshot's %s kept with %s=0", filepath.Base(p), cacheLimitEnv)
+		}
+	}
+	t.Setenv(cacheLimitEnv, "lots")
+	other = filepath.Join(t.TempDir(), "malformed.snap")
 	code, _, errs := knowing(t, "", "build", "--repo", repo, other)
 	if code == 0 || !strings.Contains(errs, cacheLimitEnv) || !strings.Contains(errs, "500MB") {
 		t.Fatalf("malformed limit: exit %d, %s", code, errs)

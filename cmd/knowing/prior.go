@@ -169,7 +169,10 @@ func savePrior(out string, next *extract.Prior) error {
 		return err
 	}
 	if limit == 0 {
+		// None kept: not this build's, nor those left by builds made
+		// under a larger limit.
 		dropPrior(out)
+		_, _ = cachetrim.Trim(filepath.Dir(p), cachetrim.Policy{Empty: true})
 		return nil
 	}
 	if err := writeFileAtomic(p, func(w io.Writer) error { return next.Write(w, priorID()) }); err != nil {

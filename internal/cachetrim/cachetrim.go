@@ -23,6 +23,9 @@ type Policy struct {
 	MaxBytes   int64         // the entries' total size
 	MaxEntries int           // how many entries
 	MaxAge     time.Duration // entries last used longer ago go
+	// Empty keeps no entry but Keep, whatever the bounds say: a bound
+	// of none, which a zero field cannot set.
+	Empty bool
 	// Keep names an entry that stays whatever the bounds say: the one
 	// just written.
 	Keep string
@@ -158,7 +161,8 @@ func Trim(dir string, p Policy) (Result, error) {
 	cut := false
 	for _, e := range all {
 		if e.name != p.Keep && !cut {
-			cut = p.MaxAge > 0 && now.Sub(e.used) > p.MaxAge ||
+			cut = p.Empty ||
+				p.MaxAge > 0 && now.Sub(e.used) > p.MaxAge ||
 				p.MaxEntries > 0 && res.Kept >= p.MaxEntries ||
 				p.MaxBytes > 0 && res.KeptBytes+e.size > p.MaxBytes
 		}

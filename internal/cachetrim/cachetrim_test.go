@@ -105,6 +105,25 @@ func TestTrimAgeAndCount(t *testing.T) {
 	}
 }
 
+func TestTrimEmpty(t *testing.T) {
+	dir := priors(t)
+	put(t, dir, ".e.prior.tmp-1", 100, time.Minute) // being written
+	if _, err := Trim(dir, Policy{Empty: true, Keep: "c", Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{".e.prior.tmp-1", "c.memo", "c.prior"}
+	if got := names(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("left %v, want %v", got, want)
+	}
+	if _, err := Trim(dir, Policy{Empty: true, Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{".e.prior.tmp-1"}
+	if got := names(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("left %v, want %v", got, want)
+	}
+}
+
 func TestTrimNoBoundRemovesNothing(t *testing.T) {
 	dir := priors(t)
 	res, err := Trim(dir, Policy{Now: t0})
