@@ -156,6 +156,7 @@ func Trim(dir string, p Policy) (Result, error) {
 		}
 		return a.name < b.name
 	})
+	listed()
 	// Least recently used last: once one entry is over a bound, it and
 	// every entry used before it go.
 	cut := false
@@ -171,6 +172,13 @@ func Trim(dir string, p Policy) (Result, error) {
 			res.KeptBytes += e.size
 			continue
 		}
+		if usedSince(dir, e.files, e.used) {
+			// Written or used since the listing, by another process:
+			// it is that process's newest entry, not a stale one.
+			res.Kept++
+			res.KeptBytes += e.size
+			continue
+		}
 		res.Entries++
 		res.Bytes += e.size
 		for _, f := range e.files {
@@ -180,4 +188,21 @@ func Trim(dir string, p Policy) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// listed is called once Trim has listed the folder; tests use it to act
+// as another process would between the listing and the removals.
+var listed = func() {}
+
+// usedSince reports whether a file of an entry, whose last use the
+// listing found at used, was written or touched since, or appeared.
+// It leaves a race as short as a stat call where there was one as long
+// as the listing of the whole folder.
+func usedSince(dir string, files []string, used time.Time) bool {
+	for _, f := range files {
+		if st, err := os.Stat(filepath.Join(dir, f)); err == nil && st.ModTime().After(used) {
+			return true
+		}
+	}
+	return false
 }

@@ -124,6 +124,22 @@ func TestTrimEmpty(t *testing.T) {
 	}
 }
 
+// TestTrimSparesAnEntryWrittenMeanwhile: an entry another process
+// writes (or uses) after the listing, which found it the least recently
+// used, stays whole.
+func TestTrimSparesAnEntryWrittenMeanwhile(t *testing.T) {
+	dir := priors(t)
+	defer func() { listed = func() {} }()
+	listed = func() { put(t, dir, "d.prior", 100, 0) } // d saved again, now
+	if _, err := Trim(dir, Policy{MaxEntries: 1, Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a.memo", "a.prior", "d.memo", "d.prior"}
+	if got := names(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("left %v, want %v", got, want)
+	}
+}
+
 func TestTrimNoBoundRemovesNothing(t *testing.T) {
 	dir := priors(t)
 	res, err := Trim(dir, Policy{Now: t0})
