@@ -79,8 +79,12 @@ func Touch(path string) {
 func Due(dir string, period time.Duration) bool {
 	mark := filepath.Join(dir, ".trimmed")
 	st, err := os.Stat(mark)
-	if err == nil && time.Since(st.ModTime()) < period {
-		return false
+	if err == nil {
+		// A mark from the future (a clock once set wrong) is due: it
+		// would hold trims off until that date.
+		if age := time.Since(st.ModTime()); age >= 0 && age < period {
+			return false
+		}
 	}
 	if err != nil {
 		if os.WriteFile(mark, nil, 0o600) != nil {

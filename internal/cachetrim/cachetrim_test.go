@@ -215,6 +215,15 @@ func TestDueOncePerPeriod(t *testing.T) {
 	if !Due(dir, time.Hour) || Due(dir, time.Hour) {
 		t.Fatal("not due once after the period")
 	}
+	// A mark from the future (a clock set wrong once) would hold trims
+	// off until that date: it counts as due.
+	future := time.Now().Add(365 * 24 * time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, ".trimmed"), future, future); err != nil {
+		t.Fatal(err)
+	}
+	if !Due(dir, time.Hour) || Due(dir, time.Hour) {
+		t.Fatal("a mark from the future: not due once")
+	}
 	// The mark is not an entry: a trim leaves it.
 	if _, err := Trim(dir, Policy{MaxEntries: 1, MaxAge: time.Nanosecond}); err != nil {
 		t.Fatal(err)
