@@ -4,6 +4,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -187,5 +188,20 @@ func TestMCPCachedSnapshotsAge(t *testing.T) {
 	keepCachedSnapshot(filepath.Join(gitDir, "knowing.snap"))
 	if _, err := os.Stat(old); err != nil {
 		t.Errorf("a file beside a snapshot in .git was removed: %v", err)
+	}
+}
+
+// TestMCPRefusesMalformedCacheLimit: the MCP server refuses a malformed
+// KNOWING_CACHE_LIMIT when it starts, where the client shows why, not
+// at each tool call.
+func TestMCPRefusesMalformedCacheLimit(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "mcp", "--repo", "../../testdata/go", "--snap", filepath.Join(t.TempDir(), "go.snap"))
+	cmd.Env = append(os.Environ(), "KNOWING_RUN_AS_MAIN=1", cacheLimitEnv+"=lots")
+	cmd.Stdin = strings.NewReader("") // a client that leaves at once
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	if err == nil || !strings.Contains(errb.String(), cacheLimitEnv) {
+		t.Fatalf("mcp with %s=lots: %v, stderr %q; want a refusal naming it", cacheLimitEnv, err, errb.String())
 	}
 }

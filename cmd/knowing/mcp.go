@@ -82,6 +82,9 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if *half <= 0 || *weight < 0 {
 		return usagef("--session-half-life must be above 0 and --session-weight 0 or more")
 	}
+	if err := checkCacheLimit(); err != nil {
+		return err
+	}
 	k := &mcpServer{repo: *repo, snap: *snap, log: stderr}
 	if *session {
 		k.sess = query.NewSession(*half, *weight)

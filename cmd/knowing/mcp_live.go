@@ -81,3 +81,11 @@ func (k *mcpServer) close() {
 		k.st.l = nil
 	}
 }
+
+// checkCacheLimit refuses a malformed KNOWING_CACHE_LIMIT before the
+// server starts: its first call's build would refuse it, and every call
+// after that.
+func checkCacheLimit() error {
+	_, err := priorCacheLimit()
+	return err
+}
