@@ -48,15 +48,18 @@ extraction, unless something their language's extraction read changed
 language's files are all parsed again); only changed and new files are
 parsed, and the graph is resolved whole (unless the prior resolution
 serves); the sections of OUT whose inputs are unchanged are copied. The snapshot equals a full build's.
---full parses everything. The cache of extractions is bounded: entries
-unused for 30 days go, then the least recently used until it is within
-KNOWING_CACHE_LIMIT (1GB by default; 500MB, 2GB...; 0 keeps none, and
-every build parses every file). The summary then adds
+--full parses everything. The summary of an incremental build adds
   "incremental": {"reused", "parsed", "reparsed_languages", "sections_copied",
    "resolution_reused"}
 (the groups of sections copied from OUT, whose inputs did not change;
 whether the prior build's resolution served, no file's names,
 references or imports having changed).
+
+The folder of extractions is bounded: after each build, entries unused
+for 30 days go, then the least recently used until it is within
+KNOWING_CACHE_LIMIT (1GB by default; 500MB, 2GB...); the one just kept
+stays, however large. KNOWING_CACHE_LIMIT=0 keeps none: every build
+parses every file.
 
 An existing OUT is replaced only when it is a knowing snapshot: build
 refuses to write over any other file (a source file named by mistake, a
