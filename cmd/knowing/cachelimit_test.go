@@ -22,7 +22,7 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", c.in, got, err, c.want)
 		}
 	}
-	for _, in := range []string{"", "lots", "-1", "1e9", "Inf", "NaN", "0x10", "+5", "GB", "1.2.3", "5PB", "99999999999TB"} {
+	for _, in := range []string{"", "lots", "-1", "1e9", "Inf", "NaN", "0x10", "+5", "GB", "1.2.3", "5PB", "99999999999TB", "0.5", "0.1B"} {
 		if got, err := parseSize(in); err == nil {
 			t.Errorf("parseSize(%q) = %d, want an error", in, got)
 		}

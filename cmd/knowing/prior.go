@@ -83,6 +83,9 @@ func parseSize(v string) (int64, error) {
 	if err != nil || f*float64(mult) >= 1<<62 {
 		return 0, fmt.Errorf("not a size")
 	}
+	if f > 0 && f*float64(mult) < 1 {
+		return 0, fmt.Errorf("less than a byte") // not a quiet 0, which keeps nothing
+	}
 	return int64(f * float64(mult)), nil
 }
 
