@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -56,8 +57,8 @@ func OpenChecked(path string) (*Snapshot, error) {
 	}
 	key, ident := stampOf(path, s)
 	if key != "" {
-		if b, err := os.ReadFile(key); err == nil && string(b) == ident {
-			cachetrim.Touch(key)
+		if b, mod, err := readStamp(key, len(ident)); err == nil && string(b) == ident {
+			cachetrim.MarkUsed(key, mod)
 			return s, nil
 		}
 	}
@@ -113,6 +114,24 @@ func stampOf(path string, s *Snapshot) (key, ident string) {
 	key = filepath.Join(dir, hex.EncodeToString(sum[:12]))
 	ident = fmt.Sprintf("%s %d %d %08x\n", fileIdentity(st), st.Size(), st.ModTime().UnixNano(), le.Uint32(s.data[hCRC:]))
 	return key, ident
+}
+
+// readStamp reads the stamp at key, at most want+1 bytes (enough to tell
+// a matching stamp from any other), and its modification time: the same
+// calls as os.ReadFile, so marking the stamp used costs no second stat on
+// every open.
+func readStamp(key string, want int) ([]byte, time.Time, error) {
+	f, err := os.Open(key)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, int64(want)+1))
+	return b, st.ModTime(), err
 }
 
 // writeStamp writes a stamp atomically; a failure only means the next

@@ -62,8 +62,15 @@ type Result struct {
 // than an hour: most uses cost no write. Errors are ignored: a missed
 // mark only makes the entry go sooner.
 func Touch(path string) {
-	st, err := os.Stat(path)
-	if err != nil || time.Since(st.ModTime()) < time.Hour {
+	if st, err := os.Stat(path); err == nil {
+		MarkUsed(path, st.ModTime())
+	}
+}
+
+// MarkUsed is Touch for a caller that has the file's modification time
+// already (from the open it read the file through).
+func MarkUsed(path string, modified time.Time) {
+	if time.Since(modified) < time.Hour {
 		return
 	}
 	now := time.Now()
