@@ -86,18 +86,15 @@ func MarkUsed(path string, modified time.Time) {
 func Due(dir string, period time.Duration) bool {
 	mark := filepath.Join(dir, ".trimmed")
 	st, err := os.Stat(mark)
-	if err == nil {
-		// A mark from the future (a clock once set wrong) is due: it
-		// would hold trims off until that date.
-		if age := time.Since(st.ModTime()); age >= 0 && age < period {
-			return false
-		}
-	}
 	if err != nil {
-		if os.WriteFile(mark, nil, 0o600) != nil {
-			return false // no mark can be kept: never trim rather than always
-		}
-		return true
+		// No mark yet; where none can be kept, never trim rather than
+		// always.
+		return os.WriteFile(mark, nil, 0o600) == nil
+	}
+	// A mark from the future (a clock once set wrong) is due: it would
+	// hold trims off until that date.
+	if age := time.Since(st.ModTime()); age >= 0 && age < period {
+		return false
 	}
 	now := time.Now()
 	return os.Chtimes(mark, now, now) == nil
@@ -169,7 +166,7 @@ func Trim(dir string, p Policy) (Result, error) {
 	})
 	listed()
 	// Least recently used last: once one entry is over a bound, it and
-	// every entry used before it go.
+	// every entry used before it go. The kept entry, first, never is.
 	cut := false
 	for _, e := range all {
 		if e.name != p.Keep && !cut {
@@ -178,7 +175,7 @@ func Trim(dir string, p Policy) (Result, error) {
 				p.MaxEntries > 0 && res.Kept >= p.MaxEntries ||
 				p.MaxBytes > 0 && res.KeptBytes+e.size > p.MaxBytes
 		}
-		if e.name == p.Keep || !cut {
+		if !cut {
 			res.Kept++
 			res.KeptBytes += e.size
 			continue
