@@ -203,16 +203,12 @@ func countWords(s string, most int) int {
 // (check_api_key has three, checkAPIKey two, HTTPServer2 one: neither a
 // run of capitals nor a digit starts a part).
 func nameParts(name string) int {
+	alnum := func(c byte) bool { return c != '_' && isWordByte(c) }
 	n, prev := 0, byte('_')
 	for i := 0; i < len(name); i++ {
 		c := name[i]
-		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if letter {
-			startsPart := prev == '_' || !(prev >= 'a' && prev <= 'z' || prev >= 'A' && prev <= 'Z' || prev >= '0' && prev <= '9') ||
-				(c >= 'A' && c <= 'Z' && prev >= 'a' && prev <= 'z')
-			if startsPart {
-				n++
-			}
+		if alnum(c) && (!alnum(prev) || c >= 'A' && c <= 'Z' && prev >= 'a' && prev <= 'z') {
+			n++
 		}
 		prev = c
 	}

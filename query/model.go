@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -357,13 +358,7 @@ func (e *Engine) rerank(ws *workspace, ranked []*candidate, task string) {
 		ws.order = append(ws.order, modelPick{cd: top[i], s: ws.mscore[i], at: i})
 	}
 	slices.SortFunc(ws.order, func(a, b modelPick) int {
-		if a.s != b.s {
-			if a.s > b.s {
-				return -1
-			}
-			return 1
-		}
-		return a.at - b.at
+		return cmp.Or(cmp.Compare(b.s, a.s), a.at-b.at) // ties: the formula's order
 	})
 	for i, p := range ws.order {
 		top[i] = p.cd
