@@ -103,8 +103,8 @@ type TreeOptions struct {
 	Top      int     // the model's rerank depth (query.Model.Top)
 	Log      io.Writer
 	// Skip names features the trees never split on (ablations).
-	Skip  []string
-	names []string
+	Skip []string
+	skip []bool // per feature column: in Skip (set by Boost)
 }
 
 func (o *TreeOptions) defaults() {
@@ -256,11 +256,13 @@ func binRows(qs []Query, nf int) *bins {
 func Boost(ctx context.Context, all *Queries, train []bool, opt TreeOptions) (*Forest, error) {
 	opt.defaults()
 	nf := len(all.Names)
-	opt.names = all.Names
+	opt.skip = make([]bool, nf)
 	for _, s := range opt.Skip {
-		if !slices.Contains(all.Names, s) {
+		f := slices.Index(all.Names, s)
+		if f < 0 {
 			return nil, fmt.Errorf("no feature is named %q", s)
 		}
+		opt.skip[f] = true
 	}
 	var qs []Query
 	for _, q := range all.Q {
@@ -422,14 +424,6 @@ func growTree(b *bins, rows []int32, grad, hess []float64, opt TreeOptions) *tre
 // bestSplit finds the split of rows with the largest gain.
 func bestSplit(b *bins, rows []int32, grad, hess []float64, G, H float64, opt TreeOptions) (int, uint8, bool) {
 	nf := b.nf
-	skip := make([]bool, nf)
-	for _, s := range opt.Skip {
-		for f, n := range opt.names {
-			if n == s {
-				skip[f] = true
-			}
-		}
-	}
 	type cell struct {
 		g, h float64
 		n    int
@@ -448,7 +442,7 @@ func bestSplit(b *bins, rows []int32, grad, hess []float64, G, H float64, opt Tr
 	parent := G * G / (H + opt.L2)
 	bestGain, bestF, bestBin := 1e-9, -1, uint8(0)
 	for f := 0; f < nf; f++ {
-		if skip[f] {
+		if opt.skip[f] {
 			continue
 		}
 		gl, hl, nl := 0.0, 0.0, 0
