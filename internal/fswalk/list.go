@@ -38,14 +38,7 @@ func NewLister(root string, opt Options) (*Lister, error) {
 		opt.MaxFileSize = DefaultMaxFileSize
 	}
 	opt.FollowSymlinks = false
-	l := &Lister{root: abs, opt: opt, skipDirs: map[string]bool{".git": true}, above: map[string][]*ruleSet{}, match: budget{left: walkBudget}}
-	skipDirs := opt.SkipDirs
-	if skipDirs == nil {
-		skipDirs = DefaultSkipDirs
-	}
-	for _, d := range skipDirs {
-		l.skipDirs[d] = true
-	}
+	l := &Lister{root: abs, opt: opt, skipDirs: skipSet(opt.SkipDirs), above: map[string][]*ruleSet{}, match: budget{left: walkBudget}}
 	var sets []*ruleSet
 	if data, err := ReadMeta(abs, filepath.Join(abs, ".git", "info", "exclude")); err == nil {
 		if rs := parseRules("", data); rs != nil {

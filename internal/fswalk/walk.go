@@ -18,7 +18,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -218,14 +217,7 @@ func Walk(root string, opt Options, fn func(File) error, skip func(Skipped)) err
 	if w.opt.MaxFileSize == 0 {
 		w.opt.MaxFileSize = DefaultMaxFileSize
 	}
-	skipDirs := opt.SkipDirs
-	if skipDirs == nil {
-		skipDirs = DefaultSkipDirs
-	}
-	w.skipDirs = map[string]bool{".git": true}
-	for _, d := range skipDirs {
-		w.skipDirs[d] = true
-	}
+	w.skipDirs = skipSet(opt.SkipDirs)
 	if w.opt.FollowSymlinks {
 		w.ancestors = []ancestor{{abs: abs, info: st}}
 	}
@@ -245,6 +237,26 @@ func Walk(root string, opt Options, fn func(File) error, skip func(Skipped)) err
 // outputDirs are skip folders that usually hold build output but may be a
 // Go package of that name.
 var outputDirs = map[string]bool{"build": true, "dist": true}
+
+// skipSet is the set of folder names a walk skips by name: names (nil:
+// DefaultSkipDirs), and .git always.
+func skipSet(names []string) map[string]bool {
+	if names == nil {
+		names = DefaultSkipDirs
+	}
+	set := map[string]bool{".git": true}
+	for _, d := range names {
+		set[d] = true
+	}
+	return set
+}
+
+// skipsFolder reports whether a walk skipping the names in skip skips the
+// folder named name; goPackage, asked only of an output folder's name,
+// says whether it is a Go package (then it is entered).
+func skipsFolder(skip map[string]bool, name string, goPackage func() bool) bool {
+	return skip[name] && !(outputDirs[name] && goPackage())
+}
 
 // isGoPackage reports a folder with a .go file directly in it.
 func isGoPackage(abs string) bool {
@@ -406,7 +418,7 @@ func (w *walker) visitDir(it *item, abs, rel string, sets []*ruleSet) error {
 		}
 		return nil
 	}
-	if w.skipDirs[it.name] && !(outputDirs[it.name] && isGoPackage(abs)) {
+	if skipsFolder(w.skipDirs, it.name, func() bool { return isGoPackage(abs) }) {
 		w.report(rel, ReasonSkipDir, true)
 		return nil
 	}
@@ -449,7 +461,7 @@ func (w *walker) visitDir(it *item, abs, rel string, sets []*ruleSet) error {
 // not.
 func (w *walker) enters(it *item, abs, rel string, sets []*ruleSet) bool {
 	switch {
-	case w.skipDirs[it.name] && !(outputDirs[it.name] && isGoPackage(abs)):
+	case skipsFolder(w.skipDirs, it.name, func() bool { return isGoPackage(abs) }):
 		w.report(rel, ReasonSkipDir, true)
 	case len(sets) > 0 && w.ignored(sets, rel, true):
 		w.report(rel, ReasonIgnored, true)
@@ -650,12 +662,14 @@ func unreadable(err error) string {
 // build or dist folder counts as read (such a folder is entered when it
 // is a Go package, which a path alone cannot tell).
 func InSkippedFolder(rel string) bool {
-	dirs := strings.Split(path.Dir(rel), "/")
-	goFile := strings.HasSuffix(rel, ".go")
-	for _, d := range dirs {
-		if slices.Contains(DefaultSkipDirs, d) && !(goFile && outputDirs[d]) {
+	goFile := func() bool { return strings.HasSuffix(rel, ".go") }
+	for d := range strings.SplitSeq(path.Dir(rel), "/") {
+		if skipsFolder(defaultSkip, d, goFile) {
 			return true
 		}
 	}
 	return false
 }
+
+// defaultSkip is skipSet(nil).
+var defaultSkip = skipSet(nil)
