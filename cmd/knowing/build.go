@@ -99,7 +99,8 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if err := checkRepo(*repo); err != nil {
 		return err
 	}
-	if _, err := priorCacheLimit(); err != nil {
+	cacheLimit, err := priorCacheLimit()
+	if err != nil {
 		return err
 	}
 	if !*parseOnly {
@@ -185,7 +186,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	// build checks the snapshot it copies sections from against the
 	// memo written after it, not against the prior).
 	kept := make(chan error, 1)
-	go func() { kept <- savePrior(out, next) }()
+	go func() { kept <- savePrior(out, next, cacheLimit) }()
 	defer func() {
 		if kept != nil {
 			<-kept
@@ -207,7 +208,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	snapshot.MarkChecked(out)
 	wall := time.Since(wstart)
 	pstart := time.Now()
-	if err := saveMemo(out, memo); err != nil {
+	if err := saveMemo(out, memo, cacheLimit); err != nil {
 		dropPrior(out)
 	}
 	err = <-kept

@@ -27,6 +27,7 @@ import (
 type live struct {
 	repo, snap string
 	warn       io.Writer
+	cacheLimit int64 // the prior folder's bound (priorCacheLimit)
 
 	mu    sync.Mutex // one rebuild at a time; guards prior and memo
 	prior *extract.Prior
@@ -49,13 +50,14 @@ func newLive(repo, snap string, warn io.Writer) (*live, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := priorCacheLimit(); err != nil {
+	limit, err := priorCacheLimit()
+	if err != nil {
 		return nil, err
 	}
 	if warn == nil {
 		warn = io.Discard
 	}
-	l := &live{repo: abs, snap: snap, warn: warn, saves: make(chan *extract.Prior, 1), saveDone: make(chan struct{})}
+	l := &live{repo: abs, snap: snap, warn: warn, cacheLimit: limit, saves: make(chan *extract.Prior, 1), saveDone: make(chan struct{})}
 	go l.saver()
 	return l, nil
 }
@@ -64,7 +66,7 @@ func newLive(repo, snap string, warn io.Writer) (*live, error) {
 func (l *live) saver() {
 	defer close(l.saveDone)
 	for p := range l.saves {
-		if err := savePrior(l.snap, p); err != nil {
+		if err := savePrior(l.snap, p, l.cacheLimit); err != nil {
 			dropPrior(l.snap)
 		}
 	}
@@ -165,7 +167,7 @@ func (l *live) rebuild(ctx context.Context) (*rebuildReport, error) {
 		return nil, err
 	}
 	l.memo = memo
-	if saveMemo(l.snap, memo) != nil {
+	if saveMemo(l.snap, memo, l.cacheLimit) != nil {
 		dropPrior(l.snap)
 	}
 	snapshot.MarkChecked(l.snap)

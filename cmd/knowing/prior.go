@@ -161,15 +161,12 @@ func readPrior(out string) (*extract.Prior, string) {
 }
 
 // savePrior keeps next for the next build of out, atomically, and trims
-// the folder to its bound; a failure only makes that build a full one.
-func savePrior(out string, next *extract.Prior) error {
+// the folder to limit (priorCacheLimit, read once by the command); a
+// failure only makes that build a full one.
+func savePrior(out string, next *extract.Prior, limit int64) error {
 	p := priorPath(out)
 	if p == "" || next == nil {
 		return nil
-	}
-	limit, err := priorCacheLimit()
-	if err != nil {
-		return err
 	}
 	if limit == 0 {
 		// None kept: not this build's, nor those left by builds made
@@ -250,11 +247,12 @@ func openReuse(out string) *snapshot.Reuse {
 	return r
 }
 
-// saveMemo keeps m, the memo of the snapshot just written at out.
-func saveMemo(out string, m *snapshot.Memo) error {
+// saveMemo keeps m, the memo of the snapshot just written at out, unless
+// limit keeps no prior build.
+func saveMemo(out string, m *snapshot.Memo, limit int64) error {
 	p := priorPath(out)
-	if limit, err := priorCacheLimit(); p == "" || err != nil || limit == 0 {
-		return err
+	if p == "" || limit == 0 {
+		return nil
 	}
 	return writeFileAtomic(memoPath(p), func(w io.Writer) error {
 		_, err := w.Write(m.Marshal(priorID()))
